@@ -1,0 +1,1 @@
+//! c64kit-opcodes
