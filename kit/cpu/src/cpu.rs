@@ -1,0 +1,1077 @@
+//! The NMOS 6502 core of the 6510: every opcode, documented or not, cycle by cycle.
+
+use crate::bus::Bus;
+
+/// Status register bits as PHP pushes them.
+pub mod flag {
+    pub const C: u8 = 0x01;
+    pub const Z: u8 = 0x02;
+    pub const I: u8 = 0x04;
+    pub const D: u8 = 0x08;
+    pub const B: u8 = 0x10;
+    pub const U: u8 = 0x20;
+    pub const V: u8 = 0x40;
+    pub const N: u8 = 0x80;
+}
+
+const NMI_VECTOR: u16 = 0xFFFA;
+const RESET_VECTOR: u16 = 0xFFFC;
+const IRQ_VECTOR: u16 = 0xFFFE;
+
+/// The "magic" constant of the unstable ANE ($8B) and LXA ($AB) opcodes: real chips differ
+/// (often $EE or $FF). We use $00, the value the netlist vectors in shared/vectors record, so
+/// ANE gives A & X & imm and LXA gives A = X = A & imm.
+pub const UNSTABLE_MAGIC: u8 = 0x00;
+
+/// The CPU registers and the little interrupt state the NMOS core keeps between instructions.
+#[derive(Clone, Debug)]
+pub struct Cpu {
+    pub pc: u16,
+    pub a: u8,
+    pub x: u8,
+    pub y: u8,
+    pub s: u8,
+    /// N is bit 7 of this byte (kept as the last result so NZ updates are one store each).
+    nf: u8,
+    /// Z is set when this byte is zero.
+    zf: u8,
+    /// Carry as 0 or 1, ready for ADC/SBC/ROL/ROR.
+    cf: u8,
+    vf: bool,
+    df: bool,
+    iflag: bool,
+    /// An interrupt was latched at the last poll and starts before the next instruction.
+    irq_pending: bool,
+    /// An NMI edge was latched and not yet serviced.
+    nmi_latched: bool,
+    /// Set by a JAM opcode: the CPU no longer executes. `pc` stays at the JAM opcode.
+    pub jammed: bool,
+}
+
+impl Default for Cpu {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Cpu {
+    /// Registers as a fresh NMOS 6502 after RESET's stack decrements: S = $FD, I set.
+    pub fn new() -> Self {
+        Cpu {
+            pc: 0,
+            a: 0,
+            x: 0,
+            y: 0,
+            s: 0xFD,
+            nf: 0,
+            zf: 1,
+            cf: 0,
+            vf: false,
+            df: false,
+            iflag: true,
+            irq_pending: false,
+            nmi_latched: false,
+            jammed: false,
+        }
+    }
+
+    /// Power-on/RESET: load PC from $FFFC/$FFFD (two bus reads), set I, S = $FD.
+    pub fn reset<B: Bus>(&mut self, bus: &mut B) {
+        *self = Cpu::new();
+        let lo = bus.read(RESET_VECTOR);
+        let hi = bus.read(RESET_VECTOR + 1);
+        self.pc = u16::from_le_bytes([lo, hi]);
+    }
+
+    /// The status register with bits 4 and 5 set, as PHP pushes it.
+    pub fn p(&self) -> u8 {
+        let mut p = flag::U | flag::B;
+        if self.nf & 0x80 != 0 {
+            p |= flag::N;
+        }
+        if self.vf {
+            p |= flag::V;
+        }
+        if self.df {
+            p |= flag::D;
+        }
+        if self.iflag {
+            p |= flag::I;
+        }
+        if self.zf == 0 {
+            p |= flag::Z;
+        }
+        p | self.cf
+    }
+
+    /// Sets N V D I Z C from `p` (bits 4 and 5 do not exist in the chip).
+    pub fn set_p(&mut self, p: u8) {
+        self.nf = p & flag::N;
+        self.vf = p & flag::V != 0;
+        self.df = p & flag::D != 0;
+        self.iflag = p & flag::I != 0;
+        self.zf = if p & flag::Z != 0 { 0 } else { 1 };
+        self.cf = p & flag::C;
+    }
+
+    pub fn carry(&self) -> bool {
+        self.cf != 0
+    }
+
+    pub fn set_carry(&mut self, c: bool) {
+        self.cf = c as u8;
+    }
+
+    pub fn zero(&self) -> bool {
+        self.zf == 0
+    }
+
+    /// Sets N and Z from a result, as loads and transfers do.
+    pub fn set_nz(&mut self, v: u8) {
+        self.nf = v;
+        self.zf = v;
+    }
+
+    pub fn interrupt_disabled(&self) -> bool {
+        self.iflag
+    }
+
+    /// Runs one instruction, or the interrupt sequence that was latched at the end of the
+    /// previous one. Does nothing once jammed.
+    #[inline]
+    pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        if self.irq_pending {
+            self.interrupt_sequence(bus);
+            return;
+        }
+        if self.jammed {
+            return;
+        }
+        let op = bus.read(self.pc);
+        self.pc = self.pc.wrapping_add(1);
+        self.execute(bus, op);
+    }
+
+    // ---- interrupt handling -------------------------------------------------------------
+
+    /// Latches the interrupt inputs: called right before an instruction's last cycle.
+    #[inline(always)]
+    fn poll<B: Bus>(&mut self, bus: &mut B) {
+        let lines = bus.poll_interrupts();
+        self.nmi_latched |= lines.nmi_edge;
+        self.irq_pending = self.nmi_latched || (lines.irq && !self.iflag);
+    }
+
+    /// Like `poll`, but never clears an interrupt already latched (second poll of a branch
+    /// that crosses a page).
+    #[inline(always)]
+    fn poll_again<B: Bus>(&mut self, bus: &mut B) {
+        let was = self.irq_pending;
+        self.poll(bus);
+        self.irq_pending |= was;
+    }
+
+    /// The 7-cycle IRQ/NMI sequence.
+    fn interrupt_sequence<B: Bus>(&mut self, bus: &mut B) {
+        self.irq_pending = false;
+        bus.read(self.pc); // the opcode fetch that is thrown away
+        bus.read(self.pc);
+        let nmi = self.nmi_latched;
+        self.push_pc_and_p(bus, self.pc, nmi, flag::U);
+    }
+
+    /// Cycles 2..6 shared by IRQ, NMI and BRK: push PC and P, read the vector. Handles the
+    /// NMOS quirks around an NMI arriving during the sequence (see shared/vectors README).
+    fn push_pc_and_p<B: Bus>(&mut self, bus: &mut B, pc: u16, nmi: bool, pushed_bits: u8) {
+        self.push(bus, (pc >> 8) as u8);
+        self.push(bus, pc as u8);
+        // An NMI edge up to here (cycle 3) hijacks an IRQ/BRK sequence.
+        let mut vector = IRQ_VECTOR;
+        if nmi || self.nmi_latched || bus.poll_interrupts().nmi_edge {
+            vector = NMI_VECTOR;
+            self.nmi_latched = false;
+        }
+        let p = (self.p() & !(flag::B | flag::U)) | pushed_bits;
+        self.push(bus, p);
+        self.iflag = true;
+        let lo = bus.read(vector);
+        if vector == NMI_VECTOR {
+            // Further NMI edges during an NMI sequence (cycles 0..5) are lost.
+            bus.poll_interrupts();
+        }
+        let hi = bus.read(vector.wrapping_add(1));
+        // An edge in cycles 4..6 is kept only if the line is still low now; it is served
+        // after the handler's first instruction (no poll sets `irq_pending` here).
+        if bus.poll_interrupts().nmi_edge && bus.nmi_line() {
+            self.nmi_latched = true;
+        }
+        self.pc = u16::from_le_bytes([lo, hi]);
+    }
+
+    // ---- bus helpers ---------------------------------------------------------------------
+
+    #[inline(always)]
+    fn fetch<B: Bus>(&mut self, bus: &mut B) -> u8 {
+        let v = bus.read(self.pc);
+        self.pc = self.pc.wrapping_add(1);
+        v
+    }
+
+    /// The last cycle of an instruction, a read: interrupts are latched just before it.
+    #[inline(always)]
+    fn read_last<B: Bus>(&mut self, bus: &mut B, addr: u16) -> u8 {
+        self.poll(bus);
+        bus.read(addr)
+    }
+
+    /// The last cycle of an instruction, a write.
+    #[inline(always)]
+    fn write_last<B: Bus>(&mut self, bus: &mut B, addr: u16, v: u8) {
+        self.poll(bus);
+        bus.write(addr, v);
+    }
+
+    #[inline(always)]
+    fn push<B: Bus>(&mut self, bus: &mut B, v: u8) {
+        bus.write(0x100 | self.s as u16, v);
+        self.s = self.s.wrapping_sub(1);
+    }
+
+    // ---- addressing modes: all cycles before the final data access ------------------------
+
+    #[inline(always)]
+    fn imm_addr(&mut self) -> u16 {
+        let a = self.pc;
+        self.pc = self.pc.wrapping_add(1);
+        a
+    }
+
+    #[inline(always)]
+    fn zp<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        self.fetch(bus) as u16
+    }
+
+    #[inline(always)]
+    fn zp_indexed<B: Bus>(&mut self, bus: &mut B, index: u8) -> u16 {
+        let base = self.fetch(bus);
+        bus.read(base as u16); // dummy read while adding the index
+        base.wrapping_add(index) as u16
+    }
+
+    #[inline(always)]
+    fn abs<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let lo = self.fetch(bus);
+        let hi = self.fetch(bus);
+        u16::from_le_bytes([lo, hi])
+    }
+
+    /// abs,X / abs,Y for reads: the dummy read at the un-carried address only on a page cross.
+    #[inline(always)]
+    fn abs_indexed_read<B: Bus>(&mut self, bus: &mut B, index: u8) -> u16 {
+        let base = self.abs(bus);
+        let ea = base.wrapping_add(index as u16);
+        if (base ^ ea) & 0xFF00 != 0 {
+            bus.read((base & 0xFF00) | (ea & 0x00FF));
+        }
+        ea
+    }
+
+    /// abs,X / abs,Y for writes and read-modify-writes: the dummy read always happens.
+    #[inline(always)]
+    fn abs_indexed_always<B: Bus>(&mut self, bus: &mut B, index: u8) -> u16 {
+        let base = self.abs(bus);
+        let ea = base.wrapping_add(index as u16);
+        bus.read((base & 0xFF00) | (ea & 0x00FF));
+        ea
+    }
+
+    /// (zp,X)
+    #[inline(always)]
+    fn indexed_indirect<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let ptr = self.zp_indexed(bus, self.x) as u8;
+        let lo = bus.read(ptr as u16);
+        let hi = bus.read(ptr.wrapping_add(1) as u16);
+        u16::from_le_bytes([lo, hi])
+    }
+
+    /// The pointer of (zp),Y, before Y is added.
+    #[inline(always)]
+    fn indirect_base<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let ptr = self.fetch(bus);
+        let lo = bus.read(ptr as u16);
+        let hi = bus.read(ptr.wrapping_add(1) as u16);
+        u16::from_le_bytes([lo, hi])
+    }
+
+    /// (zp),Y for reads.
+    #[inline(always)]
+    fn indirect_indexed_read<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let base = self.indirect_base(bus);
+        let ea = base.wrapping_add(self.y as u16);
+        if (base ^ ea) & 0xFF00 != 0 {
+            bus.read((base & 0xFF00) | (ea & 0x00FF));
+        }
+        ea
+    }
+
+    /// (zp),Y for writes and read-modify-writes.
+    #[inline(always)]
+    fn indirect_indexed_always<B: Bus>(&mut self, bus: &mut B) -> u16 {
+        let base = self.indirect_base(bus);
+        let ea = base.wrapping_add(self.y as u16);
+        bus.read((base & 0xFF00) | (ea & 0x00FF));
+        ea
+    }
+
+    // ---- operations ------------------------------------------------------------------------
+
+    #[inline(always)]
+    fn adc(&mut self, m: u8) {
+        if self.df {
+            self.adc_decimal(m);
+            return;
+        }
+        let sum = self.a as u16 + m as u16 + self.cf as u16;
+        let r = sum as u8;
+        self.vf = (!(self.a ^ m) & (self.a ^ r) & 0x80) != 0;
+        self.cf = (sum >> 8) as u8;
+        self.a = r;
+        self.set_nz(r);
+    }
+
+    /// NMOS decimal ADC: Z from the binary sum, N and V from the sum after the low-nibble
+    /// adjust only, C and A after both adjusts.
+    fn adc_decimal(&mut self, m: u8) {
+        let a = self.a;
+        let binary = a.wrapping_add(m).wrapping_add(self.cf);
+        let mut lo = (a & 0x0F) as u16 + (m & 0x0F) as u16 + self.cf as u16;
+        if lo >= 0x0A {
+            lo = ((lo + 0x06) & 0x0F) + 0x10;
+        }
+        let mut sum = (a & 0xF0) as u16 + (m & 0xF0) as u16 + lo;
+        let signed = (a & 0xF0) as i8 as i16 + (m & 0xF0) as i8 as i16 + lo as i16;
+        self.vf = !(-128..=127).contains(&signed);
+        self.nf = sum as u8;
+        if sum >= 0xA0 {
+            sum += 0x60;
+        }
+        self.cf = (sum >= 0x100) as u8;
+        self.zf = binary;
+        self.a = sum as u8;
+    }
+
+    #[inline(always)]
+    fn sbc(&mut self, m: u8) {
+        if self.df {
+            self.sbc_decimal(m);
+            return;
+        }
+        self.adc(!m);
+    }
+
+    /// NMOS decimal SBC: all flags from the binary subtraction, A decimal-adjusted.
+    fn sbc_decimal(&mut self, m: u8) {
+        let a = self.a;
+        let borrow = 1 - self.cf as i16;
+        let diff = a as i16 - m as i16 - borrow;
+        let r = diff as u8;
+        self.vf = ((a ^ m) & (a ^ r) & 0x80) != 0;
+        let mut lo = (a & 0x0F) as i16 - (m & 0x0F) as i16 - borrow;
+        if lo < 0 {
+            lo = ((lo - 0x06) & 0x0F) - 0x10;
+        }
+        let mut res = (a & 0xF0) as i16 - (m & 0xF0) as i16 + lo;
+        if res < 0 {
+            res -= 0x60;
+        }
+        self.cf = (diff >= 0) as u8;
+        self.set_nz(r);
+        self.a = res as u8;
+    }
+
+    #[inline(always)]
+    fn compare(&mut self, reg: u8, m: u8) {
+        let r = reg.wrapping_sub(m);
+        self.cf = (reg >= m) as u8;
+        self.set_nz(r);
+    }
+
+    #[inline(always)]
+    fn asl(&mut self, v: u8) -> u8 {
+        self.cf = v >> 7;
+        let r = v << 1;
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn lsr(&mut self, v: u8) -> u8 {
+        self.cf = v & 1;
+        let r = v >> 1;
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn rol(&mut self, v: u8) -> u8 {
+        let r = (v << 1) | self.cf;
+        self.cf = v >> 7;
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn ror(&mut self, v: u8) -> u8 {
+        let r = (v >> 1) | (self.cf << 7);
+        self.cf = v & 1;
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn inc(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_add(1);
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn dec(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_sub(1);
+        self.set_nz(r);
+        r
+    }
+
+    #[inline(always)]
+    fn bit(&mut self, m: u8) {
+        self.nf = m;
+        self.vf = m & 0x40 != 0;
+        self.zf = self.a & m;
+    }
+
+    #[inline(always)]
+    fn lda(&mut self, v: u8) {
+        self.a = v;
+        self.set_nz(v);
+    }
+
+    #[inline(always)]
+    fn ldx(&mut self, v: u8) {
+        self.x = v;
+        self.set_nz(v);
+    }
+
+    #[inline(always)]
+    fn ldy(&mut self, v: u8) {
+        self.y = v;
+        self.set_nz(v);
+    }
+
+    #[inline(always)]
+    fn lax(&mut self, v: u8) {
+        self.a = v;
+        self.x = v;
+        self.set_nz(v);
+    }
+
+    #[inline(always)]
+    fn ora(&mut self, v: u8) {
+        self.a |= v;
+        self.set_nz(self.a);
+    }
+
+    #[inline(always)]
+    fn and(&mut self, v: u8) {
+        self.a &= v;
+        self.set_nz(self.a);
+    }
+
+    #[inline(always)]
+    fn eor(&mut self, v: u8) {
+        self.a ^= v;
+        self.set_nz(self.a);
+    }
+
+    #[inline(always)]
+    fn cmp(&mut self, v: u8) {
+        self.compare(self.a, v);
+    }
+
+    #[inline(always)]
+    fn cpx(&mut self, v: u8) {
+        self.compare(self.x, v);
+    }
+
+    #[inline(always)]
+    fn cpy(&mut self, v: u8) {
+        self.compare(self.y, v);
+    }
+
+    #[inline(always)]
+    fn nop_read(&mut self, _v: u8) {}
+
+    #[inline(always)]
+    fn anc(&mut self, v: u8) {
+        self.and(v);
+        self.cf = self.a >> 7;
+    }
+
+    #[inline(always)]
+    fn alr(&mut self, v: u8) {
+        self.a &= v;
+        self.a = self.lsr(self.a);
+    }
+
+    /// ARR: AND then ROR, with flags from the adder; in decimal mode the NMOS BCD fix-up.
+    fn arr(&mut self, v: u8) {
+        let t = self.a & v;
+        let r = (t >> 1) | (self.cf << 7);
+        if self.df {
+            self.nf = self.cf << 7;
+            self.zf = r;
+            self.vf = (r ^ t) & 0x40 != 0;
+            let mut out = r;
+            if (t & 0x0F) + (t & 0x01) > 0x05 {
+                out = (out & 0xF0) | (out.wrapping_add(0x06) & 0x0F);
+            }
+            if (t as u16 & 0xF0) + (t as u16 & 0x10) > 0x50 {
+                out = (out & 0x0F) | (out.wrapping_add(0x60) & 0xF0);
+                self.cf = 1;
+            } else {
+                self.cf = 0;
+            }
+            self.a = out;
+        } else {
+            self.a = r;
+            self.set_nz(r);
+            self.cf = (r >> 6) & 1;
+            self.vf = ((r >> 6) ^ (r >> 5)) & 1 != 0;
+        }
+    }
+
+    #[inline(always)]
+    fn sbx(&mut self, v: u8) {
+        let ax = self.a & self.x;
+        self.cf = (ax >= v) as u8;
+        self.x = ax.wrapping_sub(v);
+        self.set_nz(self.x);
+    }
+
+    #[inline(always)]
+    fn ane(&mut self, v: u8) {
+        self.a = (self.a | UNSTABLE_MAGIC) & self.x & v;
+        self.set_nz(self.a);
+    }
+
+    #[inline(always)]
+    fn lxa(&mut self, v: u8) {
+        let r = (self.a | UNSTABLE_MAGIC) & v;
+        self.lax(r);
+    }
+
+    #[inline(always)]
+    fn las(&mut self, v: u8) {
+        let r = v & self.s;
+        self.s = r;
+        self.lax(r);
+    }
+
+    // combined read-modify-write operations of the undocumented opcodes
+    #[inline(always)]
+    fn slo(&mut self, v: u8) -> u8 {
+        let r = self.asl(v);
+        self.ora(r);
+        r
+    }
+
+    #[inline(always)]
+    fn rla(&mut self, v: u8) -> u8 {
+        let r = self.rol(v);
+        self.and(r);
+        r
+    }
+
+    #[inline(always)]
+    fn sre(&mut self, v: u8) -> u8 {
+        let r = self.lsr(v);
+        self.eor(r);
+        r
+    }
+
+    #[inline(always)]
+    fn rra(&mut self, v: u8) -> u8 {
+        let r = self.ror(v);
+        self.adc(r);
+        r
+    }
+
+    #[inline(always)]
+    fn dcp(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_sub(1);
+        self.cmp(r);
+        r
+    }
+
+    #[inline(always)]
+    fn isc(&mut self, v: u8) -> u8 {
+        let r = v.wrapping_add(1);
+        self.sbc(r);
+        r
+    }
+
+    // ---- instruction shapes ------------------------------------------------------------------
+
+    /// Read-modify-write: read, write the old value back (the NMOS double write), write new.
+    #[inline(always)]
+    fn rmw<B: Bus>(&mut self, bus: &mut B, ea: u16, op: fn(&mut Self, u8) -> u8) {
+        let v = bus.read(ea);
+        bus.write(ea, v);
+        let r = op(self, v);
+        self.write_last(bus, ea, r);
+    }
+
+    /// Two-cycle implied instruction: the dummy read of the next byte is the last cycle.
+    #[inline(always)]
+    fn implied<B: Bus>(&mut self, bus: &mut B) {
+        self.poll(bus);
+        bus.read(self.pc);
+    }
+
+    #[inline(always)]
+    fn branch<B: Bus>(&mut self, bus: &mut B, cond: bool) {
+        // Taken or not, a branch latches interrupts during its first cycle only...
+        self.poll(bus);
+        let offset = bus.read(self.pc) as i8;
+        self.pc = self.pc.wrapping_add(1);
+        if !cond {
+            return;
+        }
+        bus.read(self.pc);
+        let target = self.pc.wrapping_add(offset as u16);
+        if (target ^ self.pc) & 0xFF00 != 0 {
+            // ...and again in its third when it crosses a page.
+            self.poll_again(bus);
+            bus.read((self.pc & 0xFF00) | (target & 0x00FF));
+        }
+        self.pc = target;
+    }
+
+    /// SHA/SHX/SHY/TAS: store `value & (base high + 1)`; on a page cross that value also
+    /// becomes the high byte of the address.
+    #[inline(always)]
+    fn store_and_high<B: Bus>(&mut self, bus: &mut B, base: u16, index: u8, value: u8) {
+        let ea = base.wrapping_add(index as u16);
+        bus.read((base & 0xFF00) | (ea & 0x00FF));
+        let v = value & ((base >> 8) as u8).wrapping_add(1);
+        let addr = if (base ^ ea) & 0xFF00 != 0 {
+            ((v as u16) << 8) | (ea & 0x00FF)
+        } else {
+            ea
+        };
+        self.write_last(bus, addr, v);
+    }
+
+    fn jam(&mut self) {
+        self.pc = self.pc.wrapping_sub(1);
+        self.jammed = true;
+    }
+
+    /// Executes the opcode already fetched (PC points past it).
+    #[inline(always)]
+    fn execute<B: Bus>(&mut self, bus: &mut B, op: u8) {
+        macro_rules! read_imm {
+            ($f:ident) => {{
+                let ea = self.imm_addr();
+                let v = self.read_last(bus, ea);
+                self.$f(v);
+            }};
+        }
+        macro_rules! read_zp {
+            ($f:ident) => {{
+                let ea = self.zp(bus);
+                let v = self.read_last(bus, ea);
+                self.$f(v);
+            }};
+        }
+        macro_rules! read_zpi {
+            ($f:ident, $i:ident) => {{
+                let ea = self.zp_indexed(bus, self.$i);
+                let v = self.read_last(bus, ea);
+                self.$f(v);
+            }};
+        }
+        macro_rules! read_abs {
+            ($f:ident) => {{
+                let ea = self.abs(bus);
+                let v = self.read_last(bus, ea);
+                self.$f(v);
+            }};
+        }
+        macro_rules! read_absi {
+            ($f:ident, $i:ident) => {{
+                let ea = self.abs_indexed_read(bus, self.$i);
+                let v = self.read_last(bus, ea);
+                self.$f(v);
+            }};
+        }
+        macro_rules! read_izx {
+            ($f:ident) => {{
+                let ea = self.indexed_indirect(bus);
+                let v = self.read_last(bus, ea);
+                self.$f(v);
+            }};
+        }
+        macro_rules! read_izy {
+            ($f:ident) => {{
+                let ea = self.indirect_indexed_read(bus);
+                let v = self.read_last(bus, ea);
+                self.$f(v);
+            }};
+        }
+        macro_rules! store {
+            ($ea:expr, $v:expr) => {{
+                let ea = $ea;
+                let v = $v;
+                self.write_last(bus, ea, v);
+            }};
+        }
+        macro_rules! rmw_acc {
+            ($f:ident) => {{
+                self.implied(bus);
+                self.a = self.$f(self.a);
+            }};
+        }
+        macro_rules! rmw {
+            ($mode:expr, $f:ident) => {{
+                let ea = $mode;
+                self.rmw(bus, ea, Self::$f);
+            }};
+        }
+        macro_rules! implied {
+            ($body:expr) => {{
+                self.implied(bus);
+                $body;
+            }};
+        }
+
+        match op {
+            // ---- loads
+            0xA9 => read_imm!(lda),
+            0xA5 => read_zp!(lda),
+            0xB5 => read_zpi!(lda, x),
+            0xAD => read_abs!(lda),
+            0xBD => read_absi!(lda, x),
+            0xB9 => read_absi!(lda, y),
+            0xA1 => read_izx!(lda),
+            0xB1 => read_izy!(lda),
+            0xA2 => read_imm!(ldx),
+            0xA6 => read_zp!(ldx),
+            0xB6 => read_zpi!(ldx, y),
+            0xAE => read_abs!(ldx),
+            0xBE => read_absi!(ldx, y),
+            0xA0 => read_imm!(ldy),
+            0xA4 => read_zp!(ldy),
+            0xB4 => read_zpi!(ldy, x),
+            0xAC => read_abs!(ldy),
+            0xBC => read_absi!(ldy, x),
+            // ---- stores
+            0x85 => store!(self.zp(bus), self.a),
+            0x95 => store!(self.zp_indexed(bus, self.x), self.a),
+            0x8D => store!(self.abs(bus), self.a),
+            0x9D => store!(self.abs_indexed_always(bus, self.x), self.a),
+            0x99 => store!(self.abs_indexed_always(bus, self.y), self.a),
+            0x81 => store!(self.indexed_indirect(bus), self.a),
+            0x91 => store!(self.indirect_indexed_always(bus), self.a),
+            0x86 => store!(self.zp(bus), self.x),
+            0x96 => store!(self.zp_indexed(bus, self.y), self.x),
+            0x8E => store!(self.abs(bus), self.x),
+            0x84 => store!(self.zp(bus), self.y),
+            0x94 => store!(self.zp_indexed(bus, self.x), self.y),
+            0x8C => store!(self.abs(bus), self.y),
+            // ---- ALU
+            0x69 => read_imm!(adc),
+            0x65 => read_zp!(adc),
+            0x75 => read_zpi!(adc, x),
+            0x6D => read_abs!(adc),
+            0x7D => read_absi!(adc, x),
+            0x79 => read_absi!(adc, y),
+            0x61 => read_izx!(adc),
+            0x71 => read_izy!(adc),
+            0xE9 | 0xEB => read_imm!(sbc),
+            0xE5 => read_zp!(sbc),
+            0xF5 => read_zpi!(sbc, x),
+            0xED => read_abs!(sbc),
+            0xFD => read_absi!(sbc, x),
+            0xF9 => read_absi!(sbc, y),
+            0xE1 => read_izx!(sbc),
+            0xF1 => read_izy!(sbc),
+            0x29 => read_imm!(and),
+            0x25 => read_zp!(and),
+            0x35 => read_zpi!(and, x),
+            0x2D => read_abs!(and),
+            0x3D => read_absi!(and, x),
+            0x39 => read_absi!(and, y),
+            0x21 => read_izx!(and),
+            0x31 => read_izy!(and),
+            0x09 => read_imm!(ora),
+            0x05 => read_zp!(ora),
+            0x15 => read_zpi!(ora, x),
+            0x0D => read_abs!(ora),
+            0x1D => read_absi!(ora, x),
+            0x19 => read_absi!(ora, y),
+            0x01 => read_izx!(ora),
+            0x11 => read_izy!(ora),
+            0x49 => read_imm!(eor),
+            0x45 => read_zp!(eor),
+            0x55 => read_zpi!(eor, x),
+            0x4D => read_abs!(eor),
+            0x5D => read_absi!(eor, x),
+            0x59 => read_absi!(eor, y),
+            0x41 => read_izx!(eor),
+            0x51 => read_izy!(eor),
+            0xC9 => read_imm!(cmp),
+            0xC5 => read_zp!(cmp),
+            0xD5 => read_zpi!(cmp, x),
+            0xCD => read_abs!(cmp),
+            0xDD => read_absi!(cmp, x),
+            0xD9 => read_absi!(cmp, y),
+            0xC1 => read_izx!(cmp),
+            0xD1 => read_izy!(cmp),
+            0xE0 => read_imm!(cpx),
+            0xE4 => read_zp!(cpx),
+            0xEC => read_abs!(cpx),
+            0xC0 => read_imm!(cpy),
+            0xC4 => read_zp!(cpy),
+            0xCC => read_abs!(cpy),
+            0x24 => read_zp!(bit),
+            0x2C => read_abs!(bit),
+            // ---- shifts, increments
+            0x0A => rmw_acc!(asl),
+            0x4A => rmw_acc!(lsr),
+            0x2A => rmw_acc!(rol),
+            0x6A => rmw_acc!(ror),
+            0x06 => rmw!(self.zp(bus), asl),
+            0x16 => rmw!(self.zp_indexed(bus, self.x), asl),
+            0x0E => rmw!(self.abs(bus), asl),
+            0x1E => rmw!(self.abs_indexed_always(bus, self.x), asl),
+            0x46 => rmw!(self.zp(bus), lsr),
+            0x56 => rmw!(self.zp_indexed(bus, self.x), lsr),
+            0x4E => rmw!(self.abs(bus), lsr),
+            0x5E => rmw!(self.abs_indexed_always(bus, self.x), lsr),
+            0x26 => rmw!(self.zp(bus), rol),
+            0x36 => rmw!(self.zp_indexed(bus, self.x), rol),
+            0x2E => rmw!(self.abs(bus), rol),
+            0x3E => rmw!(self.abs_indexed_always(bus, self.x), rol),
+            0x66 => rmw!(self.zp(bus), ror),
+            0x76 => rmw!(self.zp_indexed(bus, self.x), ror),
+            0x6E => rmw!(self.abs(bus), ror),
+            0x7E => rmw!(self.abs_indexed_always(bus, self.x), ror),
+            0xE6 => rmw!(self.zp(bus), inc),
+            0xF6 => rmw!(self.zp_indexed(bus, self.x), inc),
+            0xEE => rmw!(self.abs(bus), inc),
+            0xFE => rmw!(self.abs_indexed_always(bus, self.x), inc),
+            0xC6 => rmw!(self.zp(bus), dec),
+            0xD6 => rmw!(self.zp_indexed(bus, self.x), dec),
+            0xCE => rmw!(self.abs(bus), dec),
+            0xDE => rmw!(self.abs_indexed_always(bus, self.x), dec),
+            0xE8 => implied!(self.x = self.inc(self.x)),
+            0xCA => implied!(self.x = self.dec(self.x)),
+            0xC8 => implied!(self.y = self.inc(self.y)),
+            0x88 => implied!(self.y = self.dec(self.y)),
+            // ---- transfers and flags
+            0xAA => implied!(self.ldx(self.a)),
+            0xA8 => implied!(self.ldy(self.a)),
+            0x8A => implied!(self.lda(self.x)),
+            0x98 => implied!(self.lda(self.y)),
+            0xBA => implied!(self.ldx(self.s)),
+            0x9A => implied!(self.s = self.x),
+            0x18 => implied!(self.cf = 0),
+            0x38 => implied!(self.cf = 1),
+            0x58 => implied!(self.iflag = false),
+            0x78 => implied!(self.iflag = true),
+            0xB8 => implied!(self.vf = false),
+            0xD8 => implied!(self.df = false),
+            0xF8 => implied!(self.df = true),
+            0xEA | 0x1A | 0x3A | 0x5A | 0x7A | 0xDA | 0xFA => implied!(()),
+            // ---- stack
+            0x48 => {
+                bus.read(self.pc);
+                let v = self.a;
+                self.write_last(bus, 0x100 | self.s as u16, v);
+                self.s = self.s.wrapping_sub(1);
+            }
+            0x08 => {
+                bus.read(self.pc);
+                let v = self.p();
+                self.write_last(bus, 0x100 | self.s as u16, v);
+                self.s = self.s.wrapping_sub(1);
+            }
+            0x68 => {
+                bus.read(self.pc);
+                bus.read(0x100 | self.s as u16);
+                self.s = self.s.wrapping_add(1);
+                let v = self.read_last(bus, 0x100 | self.s as u16);
+                self.lda(v);
+            }
+            0x28 => {
+                bus.read(self.pc);
+                bus.read(0x100 | self.s as u16);
+                self.s = self.s.wrapping_add(1);
+                let v = self.read_last(bus, 0x100 | self.s as u16);
+                self.set_p(v);
+            }
+            // ---- jumps and subroutines
+            0x4C => {
+                let lo = self.fetch(bus);
+                let hi = self.read_last(bus, self.pc);
+                self.pc = u16::from_le_bytes([lo, hi]);
+            }
+            0x6C => {
+                let ptr = self.abs(bus);
+                let lo = bus.read(ptr);
+                // The NMOS page-wrap bug: the high byte comes from the same page.
+                let hi = self.read_last(bus, (ptr & 0xFF00) | (ptr.wrapping_add(1) & 0x00FF));
+                self.pc = u16::from_le_bytes([lo, hi]);
+            }
+            0x20 => {
+                let lo = self.fetch(bus);
+                bus.read(0x100 | self.s as u16);
+                self.push(bus, (self.pc >> 8) as u8);
+                self.push(bus, self.pc as u8);
+                let hi = self.read_last(bus, self.pc);
+                self.pc = u16::from_le_bytes([lo, hi]);
+            }
+            0x60 => {
+                bus.read(self.pc);
+                bus.read(0x100 | self.s as u16);
+                self.s = self.s.wrapping_add(1);
+                let lo = bus.read(0x100 | self.s as u16);
+                self.s = self.s.wrapping_add(1);
+                let hi = bus.read(0x100 | self.s as u16);
+                self.pc = u16::from_le_bytes([lo, hi]);
+                self.read_last(bus, self.pc);
+                self.pc = self.pc.wrapping_add(1);
+            }
+            0x40 => {
+                bus.read(self.pc);
+                bus.read(0x100 | self.s as u16);
+                self.s = self.s.wrapping_add(1);
+                let p = bus.read(0x100 | self.s as u16);
+                self.set_p(p);
+                self.s = self.s.wrapping_add(1);
+                let lo = bus.read(0x100 | self.s as u16);
+                self.s = self.s.wrapping_add(1);
+                let hi = self.read_last(bus, 0x100 | self.s as u16);
+                self.pc = u16::from_le_bytes([lo, hi]);
+            }
+            0x00 => {
+                self.fetch(bus); // the padding byte
+                let nmi = self.nmi_latched;
+                self.push_pc_and_p(bus, self.pc, nmi, flag::B | flag::U);
+            }
+            // ---- branches
+            0x10 => self.branch(bus, self.nf & 0x80 == 0),
+            0x30 => self.branch(bus, self.nf & 0x80 != 0),
+            0x50 => self.branch(bus, !self.vf),
+            0x70 => self.branch(bus, self.vf),
+            0x90 => self.branch(bus, self.cf == 0),
+            0xB0 => self.branch(bus, self.cf != 0),
+            0xD0 => self.branch(bus, self.zf != 0),
+            0xF0 => self.branch(bus, self.zf == 0),
+            // ---- undocumented: NOPs that read
+            0x80 | 0x82 | 0x89 | 0xC2 | 0xE2 => read_imm!(nop_read),
+            0x04 | 0x44 | 0x64 => read_zp!(nop_read),
+            0x14 | 0x34 | 0x54 | 0x74 | 0xD4 | 0xF4 => read_zpi!(nop_read, x),
+            0x0C => read_abs!(nop_read),
+            0x1C | 0x3C | 0x5C | 0x7C | 0xDC | 0xFC => read_absi!(nop_read, x),
+            // ---- undocumented: loads and stores
+            0xA7 => read_zp!(lax),
+            0xB7 => read_zpi!(lax, y),
+            0xAF => read_abs!(lax),
+            0xBF => read_absi!(lax, y),
+            0xA3 => read_izx!(lax),
+            0xB3 => read_izy!(lax),
+            0x87 => store!(self.zp(bus), self.a & self.x),
+            0x97 => store!(self.zp_indexed(bus, self.y), self.a & self.x),
+            0x8F => store!(self.abs(bus), self.a & self.x),
+            0x83 => store!(self.indexed_indirect(bus), self.a & self.x),
+            // ---- undocumented: immediate
+            0x0B | 0x2B => read_imm!(anc),
+            0x4B => read_imm!(alr),
+            0x6B => read_imm!(arr),
+            0xCB => read_imm!(sbx),
+            0x8B => read_imm!(ane),
+            0xAB => read_imm!(lxa),
+            0xBB => read_absi!(las, y),
+            // ---- undocumented: read-modify-write combinations
+            0x07 => rmw!(self.zp(bus), slo),
+            0x17 => rmw!(self.zp_indexed(bus, self.x), slo),
+            0x0F => rmw!(self.abs(bus), slo),
+            0x1F => rmw!(self.abs_indexed_always(bus, self.x), slo),
+            0x1B => rmw!(self.abs_indexed_always(bus, self.y), slo),
+            0x03 => rmw!(self.indexed_indirect(bus), slo),
+            0x13 => rmw!(self.indirect_indexed_always(bus), slo),
+            0x27 => rmw!(self.zp(bus), rla),
+            0x37 => rmw!(self.zp_indexed(bus, self.x), rla),
+            0x2F => rmw!(self.abs(bus), rla),
+            0x3F => rmw!(self.abs_indexed_always(bus, self.x), rla),
+            0x3B => rmw!(self.abs_indexed_always(bus, self.y), rla),
+            0x23 => rmw!(self.indexed_indirect(bus), rla),
+            0x33 => rmw!(self.indirect_indexed_always(bus), rla),
+            0x47 => rmw!(self.zp(bus), sre),
+            0x57 => rmw!(self.zp_indexed(bus, self.x), sre),
+            0x4F => rmw!(self.abs(bus), sre),
+            0x5F => rmw!(self.abs_indexed_always(bus, self.x), sre),
+            0x5B => rmw!(self.abs_indexed_always(bus, self.y), sre),
+            0x43 => rmw!(self.indexed_indirect(bus), sre),
+            0x53 => rmw!(self.indirect_indexed_always(bus), sre),
+            0x67 => rmw!(self.zp(bus), rra),
+            0x77 => rmw!(self.zp_indexed(bus, self.x), rra),
+            0x6F => rmw!(self.abs(bus), rra),
+            0x7F => rmw!(self.abs_indexed_always(bus, self.x), rra),
+            0x7B => rmw!(self.abs_indexed_always(bus, self.y), rra),
+            0x63 => rmw!(self.indexed_indirect(bus), rra),
+            0x73 => rmw!(self.indirect_indexed_always(bus), rra),
+            0xC7 => rmw!(self.zp(bus), dcp),
+            0xD7 => rmw!(self.zp_indexed(bus, self.x), dcp),
+            0xCF => rmw!(self.abs(bus), dcp),
+            0xDF => rmw!(self.abs_indexed_always(bus, self.x), dcp),
+            0xDB => rmw!(self.abs_indexed_always(bus, self.y), dcp),
+            0xC3 => rmw!(self.indexed_indirect(bus), dcp),
+            0xD3 => rmw!(self.indirect_indexed_always(bus), dcp),
+            0xE7 => rmw!(self.zp(bus), isc),
+            0xF7 => rmw!(self.zp_indexed(bus, self.x), isc),
+            0xEF => rmw!(self.abs(bus), isc),
+            0xFF => rmw!(self.abs_indexed_always(bus, self.x), isc),
+            0xFB => rmw!(self.abs_indexed_always(bus, self.y), isc),
+            0xE3 => rmw!(self.indexed_indirect(bus), isc),
+            0xF3 => rmw!(self.indirect_indexed_always(bus), isc),
+            // ---- undocumented: unstable stores ANDed with the address high byte + 1
+            0x93 => {
+                let base = self.indirect_base(bus);
+                self.store_and_high(bus, base, self.y, self.a & self.x);
+            }
+            0x9F => {
+                let base = self.abs(bus);
+                self.store_and_high(bus, base, self.y, self.a & self.x);
+            }
+            0x9E => {
+                let base = self.abs(bus);
+                self.store_and_high(bus, base, self.y, self.x);
+            }
+            0x9C => {
+                let base = self.abs(bus);
+                self.store_and_high(bus, base, self.x, self.y);
+            }
+            0x9B => {
+                let base = self.abs(bus);
+                self.s = self.a & self.x;
+                self.store_and_high(bus, base, self.y, self.s);
+            }
+            // ---- JAM: the CPU stops; the run reports it
+            0x02 | 0x12 | 0x22 | 0x32 | 0x42 | 0x52 | 0x62 | 0x72 | 0x92 | 0xB2 | 0xD2 | 0xF2 => {
+                self.jam()
+            }
+        }
+    }
+}
