@@ -892,7 +892,7 @@ impl Cpu {
             0xB8 => implied!(self.vf = false),
             0xD8 => implied!(self.df = false),
             0xF8 => implied!(self.df = true),
-            0xEA | 0x1A | 0x3A | 0x5A | 0x7A | 0xDA | 0xFA => implied!(()),
+            0xEA | 0x1A | 0x3A | 0x5A | 0x7A | 0xDA | 0xFA => self.implied(bus),
             // ---- stack
             0x48 => {
                 bus.read(self.pc);
