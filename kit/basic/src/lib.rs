@@ -1,1 +1,19 @@
-//! c64kit-basic
+//! c64kit-basic: PETSCII and Commodore BASIC V2.
+//!
+//! - [`petscii`]: screen codes as the KERNAL's CHROUT computes them, rendering PETSCII for
+//!   humans with petcat's `{name}` control-code names, and scripted keyboard input.
+//! - [`basic`]: the BASIC V2 token table, a `petcat -2` style lister, a `petcat -w2` style
+//!   tokenizer and the `SYS` address of a BASIC loader.
+
+pub mod basic;
+mod keyscript;
+pub mod petscii;
+
+pub use basic::{
+    find_sys_address, list_program, program_lines, relink, tokenize, tokenize_with, BasicLine,
+    LetterCase, ListError, TokenizeError, TokenizeOptions,
+};
+pub use petscii::{
+    parse_key_script, petscii_to_screen_code, render_petscii, KeyEvent, RenderOptions, RenderStyle,
+    ScriptError,
+};

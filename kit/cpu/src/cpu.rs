@@ -132,6 +132,12 @@ impl Cpu {
         self.zf = v;
     }
 
+    /// A = `v` with N and Z set as a load does (for routines emulated outside the CPU).
+    pub fn load_a(&mut self, v: u8) {
+        self.a = v;
+        self.set_nz(v);
+    }
+
     pub fn interrupt_disabled(&self) -> bool {
         self.iflag
     }

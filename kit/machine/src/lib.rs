@@ -1,1 +1,18 @@
-//! c64kit-machine
+//! c64kit-machine: the Commodore 64 around the CPU — memory and the PLA's banking, the I/O
+//! chips on the bus, a KERNAL made of traps, loading and RUN, and the run loop with its stop
+//! reasons. It knows nothing of plugins: front ends read the transcript, screen and memory.
+
+pub mod boot;
+pub mod input;
+pub mod kernal;
+pub mod loader;
+pub mod machine;
+pub mod memory;
+pub mod pla;
+pub mod roms;
+pub mod stop;
+
+pub use loader::{Prg, PrgError};
+pub use machine::{Machine, PAL_HZ};
+pub use roms::{RomPaths, Roms};
+pub use stop::StopReason;

@@ -1,0 +1,250 @@
+//! Scripted keyboard input: text that says what to type into the C64 and when.
+//!
+//! Syntax:
+//! - Plain text is typed as the C64 keyboard delivers it with no SHIFT held: letters of either
+//!   case become the unshifted PETSCII codes $41-$5A (`e1f2` sends $45 $31 $46 $32), digits and
+//!   punctuation their ASCII codes, a newline RETURN (13). `£`/`\`, `↑`/`^`, `←`/`_` and `π`/`~`
+//!   type $5C, $5E, $5F and $FF. A carriage return (`\r`) is ignored so CRLF files work.
+//! - `{NAME}` types a special key, with the names of the PETSCII renderer (`{clr}`, `{f1}`,
+//!   `{rght}`, ...) plus aliases (`{RETURN}`, `{CR}`, `{DEL}`, `{right}`, ...), any case.
+//!   `{$xx}` and `{nnn}` type a raw byte, `{3 down}` repeats a key.
+//! - `{WAIT n}` makes the next key available only `n` CPU cycles later.
+//! - `{WAITINPUT}` (or `{ASK}`) makes the next key available only once the program next polls
+//!   for input while the keyboard buffer is empty.
+//! - `{{` and `}}` type a literal brace (PETSCII $7B/$7D, which no C64 key produces).
+
+use std::fmt;
+
+use crate::petscii::code_for_name;
+
+/// One step of a key script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum KeyEvent {
+    /// Put this PETSCII code into the keyboard buffer.
+    Key(u8),
+    /// Wait this many CPU cycles before the next key becomes available.
+    WaitCycles(u64),
+    /// Hold the next key until the program polls for input with the buffer empty.
+    WaitForPoll,
+}
+
+/// A key script that could not be parsed; `line` and `column` are 1-based (columns in characters).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "key script line {}, column {}: {}",
+            self.line, self.column, self.message
+        )
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+/// Parses a key script (see the module docs for the syntax).
+pub fn parse_key_script(text: &str) -> Result<Vec<KeyEvent>, ScriptError> {
+    let mut events = Vec::new();
+    for (line_index, line) in text.split('\n').enumerate() {
+        if line_index > 0 {
+            events.push(KeyEvent::Key(0x0d));
+        }
+        parse_line(line, line_index + 1, &mut events)?;
+    }
+    Ok(events)
+}
+
+fn parse_line(line: &str, line_no: usize, events: &mut Vec<KeyEvent>) -> Result<(), ScriptError> {
+    let chars: Vec<char> = line.chars().collect();
+    let err = |column: usize, message: String| ScriptError {
+        line: line_no,
+        column: column + 1,
+        message,
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        match c {
+            '{' if chars.get(i + 1) == Some(&'{') => {
+                events.push(KeyEvent::Key(b'{'));
+                i += 2;
+            }
+            '}' if chars.get(i + 1) == Some(&'}') => {
+                events.push(KeyEvent::Key(b'}'));
+                i += 2;
+            }
+            '}' => {
+                return Err(err(
+                    i,
+                    "unmatched '}' (write '}}' for a literal brace)".into(),
+                ))
+            }
+            '{' => {
+                let close = chars[i..]
+                    .iter()
+                    .position(|&c| c == '}')
+                    .ok_or_else(|| err(i, "'{' is never closed on this line".into()))?;
+                let inner: String = chars[i + 1..i + close].iter().collect();
+                parse_escape(&inner, events).map_err(|m| err(i, m))?;
+                i += close + 1;
+            }
+            '\r' => i += 1,
+            _ => {
+                let key = typed_key(c)
+                    .ok_or_else(|| err(i, format!("no C64 key types {c:?}; use {{$xx}}")))?;
+                events.push(KeyEvent::Key(key));
+                i += 1;
+            }
+        }
+    }
+    Ok(())
+}
+
+fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
+    let words: Vec<&str> = inner.split_whitespace().collect();
+    let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
+    match lower
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        [] => Err("empty '{}'".into()),
+        ["waitinput"] | ["ask"] | ["wait", "input"] => {
+            events.push(KeyEvent::WaitForPoll);
+            Ok(())
+        }
+        ["wait", n] => {
+            let cycles = n
+                .replace('_', "")
+                .parse::<u64>()
+                .map_err(|_| format!("{{WAIT n}} needs a whole number of cycles, got {n:?}"))?;
+            events.push(KeyEvent::WaitCycles(cycles));
+            Ok(())
+        }
+        ["wait", ..] => Err("write {WAIT n} with n in CPU cycles".into()),
+        [count, rest @ ..] if !rest.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) => {
+            let times: usize = count
+                .parse()
+                .ok()
+                .filter(|&n| n <= 10_000)
+                .ok_or_else(|| format!("repeat count {count} is too large"))?;
+            let name = words[1..].join(" ");
+            let code =
+                code_for_name(&name).ok_or_else(|| format!("unknown key name {{{name}}}"))?;
+            for _ in 0..times {
+                events.push(KeyEvent::Key(code));
+            }
+            Ok(())
+        }
+        _ => {
+            let code = code_for_name(inner)
+                .ok_or_else(|| format!("unknown key name {{{}}}", inner.trim()))?;
+            events.push(KeyEvent::Key(code));
+            Ok(())
+        }
+    }
+}
+
+/// The PETSCII code the unshifted C64 keyboard delivers for a character of plain script text.
+fn typed_key(c: char) -> Option<u8> {
+    match c {
+        'a'..='z' => Some(c.to_ascii_uppercase() as u8),
+        'A'..='Z' | ' '..='@' | '[' | ']' => Some(c as u8),
+        '£' | '\\' => Some(0x5c),
+        '↑' | '^' => Some(0x5e),
+        '←' | '_' => Some(0x5f),
+        'π' | '~' => Some(0xff),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeyEvent::*;
+    use super::*;
+
+    fn keys(bytes: &[u8]) -> Vec<KeyEvent> {
+        bytes.iter().map(|&b| Key(b)).collect()
+    }
+
+    #[test]
+    fn letters_of_either_case_are_unshifted() {
+        assert_eq!(
+            parse_key_script("e1f2").unwrap(),
+            keys(&[0x45, 0x31, 0x46, 0x32])
+        );
+        assert_eq!(
+            parse_key_script("E1F2").unwrap(),
+            keys(&[0x45, 0x31, 0x46, 0x32])
+        );
+    }
+
+    #[test]
+    fn newline_is_return_and_crlf_works() {
+        assert_eq!(parse_key_script("a\nb").unwrap(), keys(&[0x41, 13, 0x42]));
+        assert_eq!(
+            parse_key_script("a\r\nb\r\n").unwrap(),
+            keys(&[0x41, 13, 0x42, 13])
+        );
+    }
+
+    #[test]
+    fn named_keys_and_raw_bytes() {
+        let got =
+            parse_key_script("{RETURN}{cr}{DEL}{F1}{f8}{clr}{Home}{$93}{147}{3 down}").unwrap();
+        assert_eq!(
+            got,
+            keys(&[13, 13, 0x14, 0x85, 0x8c, 0x93, 0x13, 0x93, 0x93, 0x11, 0x11, 0x11])
+        );
+    }
+
+    #[test]
+    fn waits() {
+        let got = parse_key_script("y{WAIT 1_000}{waitinput}n{ASK}{wait input}").unwrap();
+        assert_eq!(
+            got,
+            vec![
+                Key(0x59),
+                WaitCycles(1000),
+                WaitForPoll,
+                Key(0x4e),
+                WaitForPoll,
+                WaitForPoll
+            ]
+        );
+    }
+
+    #[test]
+    fn literal_braces() {
+        assert_eq!(parse_key_script("{{x}}").unwrap(), keys(b"{X}"));
+    }
+
+    #[test]
+    fn errors_name_the_column() {
+        let e = parse_key_script("ab\ncd{bogus}").unwrap_err();
+        assert_eq!((e.line, e.column), (2, 3));
+        assert!(e.to_string().contains("bogus"), "{e}");
+
+        let e = parse_key_script("x{wait lots}").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 2));
+
+        let e = parse_key_script("xyz{clr").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 4));
+
+        let e = parse_key_script("ok}").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 3));
+
+        let e = parse_key_script("tab\there").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 4));
+
+        let e = parse_key_script("{}").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 1));
+    }
+}

@@ -1,0 +1,892 @@
+//! MOS 6526 CIA (the NMOS part of early C64s), used twice: CIA1 at $DC00
+//! (keyboard, joysticks, IRQ) and CIA2 at $DD00 (VIC bank, serial bus, NMI).
+//!
+//! Registers: index = `addr & 0x0F` (the 16-byte window repeats over the
+//! chip's 256-byte page).
+//!
+//! | reg | read                                   | write                      |
+//! |-----|----------------------------------------|----------------------------|
+//! | $0  | port A pins                            | port A output register     |
+//! | $1  | port B pins (PB6/PB7 timer outputs)    | port B output register     |
+//! | $2/$3 | data direction A/B (1 = output)      | same                       |
+//! | $4/$5 | timer A counter lo/hi (not latched)  | timer A latch lo/hi        |
+//! | $6/$7 | timer B counter lo/hi                | timer B latch lo/hi        |
+//! | $8-$B | TOD tenths/sec/min/hours (BCD)       | TOD or alarm (CRB bit 7)   |
+//! | $C  | serial data register                   | same (stored only)         |
+//! | $D  | ICR: flags + bit 7, then cleared       | mask: bit 7 = set/clear    |
+//! | $E/$F | control A/B (bit 4 reads 0)          | control A/B                |
+//!
+//! # Timing model
+//!
+//! Timers and interrupts follow Wolfgang Lorenz's "A Software Model of the
+//! CIA6526" (the delay-pipeline model also used by VirtualC64 and Hoxs64):
+//! a timer starts decrementing 3 cycles after the CRA/CRB write that starts
+//! it, and stops 2 cycles after the write that stops it; force load (and a
+//! latch-high write while stopped) loads the counter 2 cycles later; on
+//! underflow the counter reloads at once and skips one decrement, so the
+//! period is latch+1 and 0 is never read in phi2 mode; the ICR flag is set in
+//! the underflow cycle, the IRQ line and ICR bit 7 one cycle later. Reading
+//! the ICR clears the flags, releases the line one cycle later and cancels
+//! an interrupt that was about to be asserted; the NMOS "timer B bug" (a
+//! timer B underflow in the cycle the ICR is read loses its flag) is kept.
+//! PB6/PB7 timer outputs (pulse and toggle) are modelled.
+//!
+//! Cycle convention: the chip's work for cycle `now` happens before the CPU's
+//! access in that same cycle (as on the real bus, the CIA clocks before phi2
+//! data transfer), so a read at `now` sees the state after cycle `now`, and
+//! `irq(now)` is the line during cycle `now`.
+//!
+//! Lazy evaluation: when no pipeline stage is in flight, the chip jumps
+//! straight to the cycle before the next underflow or TOD tick, and steps
+//! only the few cycles around them one by one. (A latch of 0 or 1 means an
+//! underflow every 1-2 cycles and so costs one step per cycle.)
+//!
+//! # Time of day
+//!
+//! The TOD input is the C64's 50 Hz mains signal, derived here exactly from
+//! the cycle count (tick k at cycle ceil(k * 985248 / 50)). CRA bit 7 selects
+//! the divider: 1 = /5 (correct on PAL, 10 tenths per second), 0 = /6 (the
+//! power-on value; the PAL KERNAL never sets it, so TOD runs at 5/6 speed
+//! unless the program does). Power-on: 1:00:00.0 AM, stopped until tenths
+//! are written. Writing hours stops the clock, writing tenths restarts it
+//! (the prescaler restarts too). Reading hours latches all four registers
+//! until tenths is read. Writing hour 12 flips AM/PM (a 6526 quirk; not for
+//! the alarm). The alarm (ICR bit 2) is checked after every tenth and after
+//! every TOD/alarm write while the clock runs.
+//!
+//! Not modelled: the serial shift register (SDR is just stored, no ICR bit
+//! 3), CNT-pin counting (CNT is never pulsed on a stock C64 here, so CNT
+//! modes never count), the FLAG pin (ICR bit 4), the PC handshake line, the
+//! 8521's different ICR timing, keyboard "ghosting" beyond one key level.
+
+use crate::PAL_CYCLES_PER_SECOND;
+
+// Delay pipeline: each chain's stage 0 is set by a write or fed from `feed`
+// and shifts one stage per cycle.
+const COUNT_A0: u64 = 1 << 0;
+const COUNT_A1: u64 = 1 << 1;
+const COUNT_A2: u64 = 1 << 2;
+const COUNT_A3: u64 = 1 << 3;
+const COUNT_B0: u64 = 1 << 4;
+const COUNT_B1: u64 = 1 << 5;
+const COUNT_B2: u64 = 1 << 6;
+const COUNT_B3: u64 = 1 << 7;
+const LOAD_A0: u64 = 1 << 8;
+const LOAD_A1: u64 = 1 << 9;
+const LOAD_A2: u64 = 1 << 10;
+const LOAD_B0: u64 = 1 << 11;
+const LOAD_B1: u64 = 1 << 12;
+const LOAD_B2: u64 = 1 << 13;
+const PB6_LOW0: u64 = 1 << 14;
+const PB6_LOW1: u64 = 1 << 15;
+const PB7_LOW0: u64 = 1 << 16;
+const PB7_LOW1: u64 = 1 << 17;
+const SET_INT0: u64 = 1 << 18;
+const SET_INT1: u64 = 1 << 19;
+const CLEAR_INT0: u64 = 1 << 20;
+const CLEAR_INT1: u64 = 1 << 21; // unused stage, only for the shift
+const SET_ICR0: u64 = 1 << 22;
+const SET_ICR1: u64 = 1 << 23;
+const CLEAR_ICR0: u64 = 1 << 24;
+const CLEAR_ICR1: u64 = 1 << 25;
+const CLEAR_ICR2: u64 = 1 << 26;
+const READ_ICR0: u64 = 1 << 27;
+const READ_ICR1: u64 = 1 << 28;
+const ONE_SHOT_A0: u64 = 1 << 29;
+const ONE_SHOT_B0: u64 = 1 << 31;
+const PIPELINE_BITS: u64 = (1 << 33) - 1;
+const STAGE0: u64 = COUNT_A0
+    | COUNT_B0
+    | LOAD_A0
+    | LOAD_B0
+    | PB6_LOW0
+    | PB7_LOW0
+    | SET_INT0
+    | CLEAR_INT0
+    | SET_ICR0
+    | CLEAR_ICR0
+    | READ_ICR0
+    | ONE_SHOT_A0
+    | ONE_SHOT_B0;
+/// Keeps a chain's last stage from shifting into the next chain.
+const SHIFT_MASK: u64 = PIPELINE_BITS & !STAGE0;
+const COUNT_A: u64 = COUNT_A0 | COUNT_A1 | COUNT_A2 | COUNT_A3;
+const COUNT_B: u64 = COUNT_B0 | COUNT_B1 | COUNT_B2 | COUNT_B3;
+/// Stages whose presence means something happens within the next cycles.
+const TRANSIENT: u64 = LOAD_A0
+    | LOAD_A1
+    | LOAD_A2
+    | LOAD_B0
+    | LOAD_B1
+    | LOAD_B2
+    | PB6_LOW0
+    | PB6_LOW1
+    | PB7_LOW0
+    | PB7_LOW1
+    | SET_INT0
+    | SET_INT1
+    | CLEAR_INT0
+    | CLEAR_INT1
+    | SET_ICR0
+    | SET_ICR1
+    | CLEAR_ICR0
+    | CLEAR_ICR1
+    | CLEAR_ICR2
+    | READ_ICR0
+    | READ_ICR1;
+
+/// Frequency of the TOD input pin on a PAL C64.
+const TOD_INPUT_HZ: u64 = 50;
+
+/// KERNAL timer A latch for the PAL 60 Hz-ish IRQ: 16,421, i.e. an
+/// interrupt every 16,422 cycles (59.99 Hz).
+pub const KERNAL_PAL_TIMER_A_LATCH: u16 = 0x4025;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Stopped,
+    Running,
+    Settling,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Tod {
+    /// Tenths, seconds, minutes, hours (bit 7 = PM), BCD.
+    time: [u8; 4],
+    alarm: [u8; 4],
+    latch: Option<[u8; 4]>,
+    stopped: bool,
+    /// 50 Hz input tick at which the last tenth was counted (or the clock
+    /// restarted).
+    last_tick: u64,
+}
+
+impl Tod {
+    fn power_on() -> Self {
+        Tod {
+            time: [0, 0, 0, 0x01],
+            alarm: [0; 4],
+            latch: None,
+            stopped: true,
+            last_tick: 0,
+        }
+    }
+}
+
+/// Index of the last 50 Hz TOD input tick at or before `cycle`.
+fn tod_tick_at(cycle: u64) -> u64 {
+    (u128::from(cycle) * u128::from(TOD_INPUT_HZ) / u128::from(PAL_CYCLES_PER_SECOND)) as u64
+}
+
+/// Cycle of 50 Hz TOD input tick `tick`.
+fn tod_tick_cycle(tick: u64) -> u64 {
+    let scaled = u128::from(tick) * u128::from(PAL_CYCLES_PER_SECOND);
+    let cycle = scaled.div_ceil(u128::from(TOD_INPUT_HZ));
+    u64::try_from(cycle).unwrap_or(u64::MAX)
+}
+
+/// Counts a BCD seconds/minutes register up; true on the carry out of 59.
+fn bcd_sixty_increment(value: &mut u8) -> bool {
+    let mut low = (*value & 0x0F) + 1;
+    let mut high = (*value >> 4) & 0x07;
+    if low == 0x0A {
+        low = 0;
+        high = (high + 1) & 0x07;
+    }
+    let next = (high << 4) | (low & 0x0F);
+    if next == 0x60 {
+        *value = 0;
+        true
+    } else {
+        *value = next;
+        false
+    }
+}
+
+/// One tenth of a second on the 6526's BCD counters (12-hour clock).
+fn tod_increment(time: &mut [u8; 4]) {
+    let tenths = (time[0] + 1) & 0x0F;
+    if tenths != 0x0A {
+        time[0] = tenths;
+        return;
+    }
+    time[0] = 0;
+    if !bcd_sixty_increment(&mut time[1]) || !bcd_sixty_increment(&mut time[2]) {
+        return;
+    }
+    let pm = time[3] & 0x80;
+    let hour = time[3] & 0x1F;
+    time[3] = match hour {
+        0x11 => (pm ^ 0x80) | 0x12,
+        0x12 => pm | 0x01,
+        _ => {
+            let mut low = ((hour & 0x0F) + 1) & 0x0F;
+            let mut high = (hour >> 4) & 0x01;
+            if low == 0x0A {
+                low = 0;
+                high ^= 1;
+            }
+            pm | (high << 4) | low
+        }
+    };
+}
+
+/// One 6526 CIA. See the module documentation for the model.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cia {
+    /// Last cycle whose work has been done.
+    cycle: u64,
+    pra: u8,
+    prb: u8,
+    ddra: u8,
+    ddrb: u8,
+    /// Lines pulled low from outside (joysticks, serial bus), active low.
+    input_a: u8,
+    input_b: u8,
+    /// `keys[a]` bit `b` set: the key joining PA`a` and PB`b` is down.
+    keys: [u8; 8],
+    counter_a: u16,
+    counter_b: u16,
+    latch_a: u16,
+    latch_b: u16,
+    cra: u8,
+    crb: u8,
+    icr: u8,
+    imr: u8,
+    int_asserted: bool,
+    delay: u64,
+    feed: u64,
+    pb67_toggle: u8,
+    pb67_out: u8,
+    pb67_mode: u8,
+    sdr: u8,
+    tod: Tod,
+}
+
+impl Default for Cia {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Cia {
+    /// Power-on state at cycle 0: ports inputs, timers stopped with counter
+    /// and latch $FFFF, interrupts masked, TOD 1:00:00.0 AM and stopped.
+    pub fn new() -> Self {
+        Cia {
+            cycle: 0,
+            pra: 0,
+            prb: 0,
+            ddra: 0,
+            ddrb: 0,
+            input_a: 0xFF,
+            input_b: 0xFF,
+            keys: [0; 8],
+            counter_a: 0xFFFF,
+            counter_b: 0xFFFF,
+            latch_a: 0xFFFF,
+            latch_b: 0xFFFF,
+            cra: 0,
+            crb: 0,
+            icr: 0,
+            imr: 0,
+            int_asserted: false,
+            delay: 0,
+            feed: 0,
+            pb67_toggle: 0,
+            pb67_out: 0,
+            pb67_mode: 0,
+            sdr: 0,
+            tod: Tod::power_on(),
+        }
+    }
+
+    /// CIA1 as the PAL KERNAL leaves it after boot, with the register writes
+    /// of IOINIT ($FDA3) and $FF6E replayed at cycle `now`: port A output $7F
+    /// (DDR $FF), port B input, timer A latch $4025 force-loaded and started
+    /// continuous (an underflow every 16,422 cycles, 59.99 Hz, first one
+    /// 16,423 cycles after `now`), timer B stopped one-shot, only the timer A
+    /// interrupt enabled. This is the C64's 60 Hz-ish system IRQ.
+    pub fn kernal_cia1(now: u64) -> Self {
+        let mut cia = Cia::new();
+        cia.cycle = now;
+        let [latch_lo, latch_hi] = KERNAL_PAL_TIMER_A_LATCH.to_le_bytes();
+        for (reg, value) in [
+            (0x0D, 0x7F),
+            (0x00, 0x7F),
+            (0x0E, 0x08),
+            (0x0F, 0x08),
+            (0x03, 0x00),
+            (0x02, 0xFF),
+            (0x04, latch_lo),
+            (0x05, latch_hi),
+            (0x0D, 0x81),
+            (0x0E, 0x11),
+        ] {
+            cia.write(reg, value, now);
+        }
+        cia
+    }
+
+    /// CIA2 as the KERNAL leaves it after boot (writes replayed at `now`):
+    /// port A output $17 with DDR $3F (VIC bank 0, serial CLK out set), port
+    /// B input, timers stopped one-shot, all interrupts (NMI) masked. On a
+    /// real C64 without drives $DD00 then reads $97, because the serial bus
+    /// feeds CLK out back inverted into PA6; that wiring is the machine's
+    /// (see [`Cia::set_port_a_input`]), so this chip alone reads $D7.
+    pub fn kernal_cia2(now: u64) -> Self {
+        let mut cia = Cia::new();
+        cia.cycle = now;
+        for (reg, value) in [
+            (0x0D, 0x7F),
+            (0x0E, 0x08),
+            (0x0F, 0x08),
+            (0x03, 0x00),
+            (0x00, 0x17),
+            (0x02, 0x3F),
+        ] {
+            cia.write(reg, value, now);
+        }
+        cia
+    }
+
+    /// Back to the power-on state. Time base (last update cycle), keyboard
+    /// and external port inputs are kept: they are not chip state.
+    pub fn reset(&mut self) {
+        let cycle = self.cycle;
+        let (keys, input_a, input_b) = (self.keys, self.input_a, self.input_b);
+        *self = Cia::new();
+        self.cycle = cycle;
+        self.keys = keys;
+        self.input_a = input_a;
+        self.input_b = input_b;
+    }
+
+    /// Keyboard matrix input (CIA1): `matrix[a]` bit `b` set means the key
+    /// joining PA`a` (column, driven by $DC00) and PB`b` (row, read at
+    /// $DC01) is pressed. E.g. A = `matrix[1]` bit 2, SPACE = `matrix[7]`
+    /// bit 4, RUN/STOP = `matrix[7]` bit 7. A port line driven low pulls the
+    /// lines it is connected to low, in both directions.
+    pub fn set_keyboard_matrix(&mut self, matrix: [u8; 8]) {
+        self.keys = matrix;
+    }
+
+    /// The pressed-key matrix last set.
+    pub fn keyboard_matrix(&self) -> [u8; 8] {
+        self.keys
+    }
+
+    /// External signals on port A, active low ($FF = nothing pulled low);
+    /// e.g. joystick 2 on CIA1, serial bus data/clock in on CIA2.
+    pub fn set_port_a_input(&mut self, lines: u8) {
+        self.input_a = lines;
+    }
+
+    /// External signals on port B, active low; e.g. joystick 1 on CIA1.
+    pub fn set_port_b_input(&mut self, lines: u8) {
+        self.input_b = lines;
+    }
+
+    /// Port A pin levels (what the CPU reads from register 0).
+    pub fn port_a_pins(&self) -> u8 {
+        let drive_a = self.drive_a();
+        let drive_b = self.drive_b();
+        let mut pins = drive_a;
+        for (column, &rows) in self.keys.iter().enumerate() {
+            if rows & !drive_b != 0 {
+                pins &= !(1 << column);
+            }
+        }
+        pins
+    }
+
+    /// Port B pin levels (what the CPU reads from register 1), as of the
+    /// chip's last update (PB6/PB7 may carry timer outputs).
+    pub fn port_b_pins(&self) -> u8 {
+        let drive_a = self.drive_a();
+        let mut pins = self.drive_b();
+        for (column, &rows) in self.keys.iter().enumerate() {
+            if drive_a & (1 << column) == 0 {
+                pins &= !rows;
+            }
+        }
+        pins
+    }
+
+    /// VIC-II bank selected through CIA2 port A bits 0-1 (inverted):
+    /// 0 = $0000, 1 = $4000, 2 = $8000, 3 = $C000.
+    pub fn vic_bank(&self) -> u8 {
+        !self.port_a_pins() & 0x03
+    }
+
+    /// The cycle the chip state is up to date with.
+    pub fn cycle(&self) -> u64 {
+        self.cycle
+    }
+
+    /// Reads register `reg & 0x0F` at cycle `now` (ICR and TOD reads have
+    /// side effects).
+    pub fn read(&mut self, reg: u8, now: u64) -> u8 {
+        self.catch_up(now);
+        let reg = reg & 0x0F;
+        match reg {
+            0x08 => {
+                let value = self.tod.latch.map_or(self.tod.time[0], |l| l[0]);
+                self.tod.latch = None;
+                value
+            }
+            0x0B => {
+                let latched = *self.tod.latch.get_or_insert(self.tod.time);
+                latched[3]
+            }
+            0x0D => {
+                let value = self.icr;
+                if self.int_asserted {
+                    self.delay |= CLEAR_INT0;
+                }
+                self.delay &= !(SET_INT0 | SET_INT1);
+                self.delay |= CLEAR_ICR0 | READ_ICR0;
+                self.icr &= 0x80;
+                value
+            }
+            _ => self.register_value(reg),
+        }
+    }
+
+    /// What `read` would return at `now`, without changing anything.
+    pub fn peek(&self, reg: u8, now: u64) -> u8 {
+        let mut ahead = self.clone();
+        ahead.catch_up(now);
+        ahead.register_value(reg & 0x0F)
+    }
+
+    /// Writes register `reg & 0x0F` at cycle `now`.
+    pub fn write(&mut self, reg: u8, value: u8, now: u64) {
+        self.catch_up(now);
+        match reg & 0x0F {
+            0x00 => self.pra = value,
+            0x01 => self.prb = value,
+            0x02 => self.ddra = value,
+            0x03 => self.ddrb = value,
+            0x04 => {
+                self.latch_a = (self.latch_a & 0xFF00) | u16::from(value);
+                if self.delay & LOAD_A2 != 0 {
+                    self.counter_a = (self.counter_a & 0xFF00) | u16::from(value);
+                }
+            }
+            0x05 => {
+                self.latch_a = (self.latch_a & 0x00FF) | (u16::from(value) << 8);
+                if self.delay & LOAD_A2 != 0 {
+                    self.counter_a = (self.counter_a & 0x00FF) | (u16::from(value) << 8);
+                }
+                if self.cra & 0x01 == 0 {
+                    self.delay |= LOAD_A0;
+                }
+            }
+            0x06 => {
+                self.latch_b = (self.latch_b & 0xFF00) | u16::from(value);
+                if self.delay & LOAD_B2 != 0 {
+                    self.counter_b = (self.counter_b & 0xFF00) | u16::from(value);
+                }
+            }
+            0x07 => {
+                self.latch_b = (self.latch_b & 0x00FF) | (u16::from(value) << 8);
+                if self.delay & LOAD_B2 != 0 {
+                    self.counter_b = (self.counter_b & 0x00FF) | (u16::from(value) << 8);
+                }
+                if self.crb & 0x01 == 0 {
+                    self.delay |= LOAD_B0;
+                }
+            }
+            reg @ 0x08..=0x0B => self.write_tod(usize::from(reg - 0x08), value),
+            0x0C => self.sdr = value,
+            0x0D => {
+                if value & 0x80 != 0 {
+                    self.imr |= value & 0x1F;
+                } else {
+                    self.imr &= !(value & 0x1F);
+                }
+                if self.imr & self.icr & 0x1F != 0 && !self.int_asserted {
+                    self.delay |= SET_INT0 | SET_ICR0;
+                } else if self.delay & CLEAR_ICR2 != 0 {
+                    // An ICR read just before cancels the pending interrupt
+                    // (dd0dtest behaviour, after Hoxs64).
+                    self.delay &= !(SET_INT1 | SET_ICR1);
+                }
+            }
+            0x0E => self.write_cra(value),
+            _ => self.write_crb(value),
+        }
+    }
+
+    /// Interrupt output at cycle `now` (true = line pulled low).
+    pub fn irq(&mut self, now: u64) -> bool {
+        self.catch_up(now);
+        self.int_asserted
+    }
+
+    /// Earliest cycle at which the interrupt output may change without a
+    /// register access (`u64::MAX`: never). May be early, never late.
+    pub fn next_event(&self) -> u64 {
+        let soon = self.cycle.saturating_add(1);
+        let (flow_a, flow_b) = (self.flow_a(), self.flow_b());
+        if self.delay & TRANSIENT != 0 || flow_a == Flow::Settling || flow_b == Flow::Settling {
+            return soon;
+        }
+        if self.int_asserted {
+            return u64::MAX; // only an ICR read releases it
+        }
+        let mut event = u64::MAX;
+        if flow_a == Flow::Running {
+            if self.counter_a == 0 {
+                return soon;
+            }
+            let cascade = self.crb & 0x41 == 0x41;
+            if self.imr & 0x01 != 0 || (cascade && self.imr & 0x02 != 0) {
+                event = event.min(self.cycle + u64::from(self.counter_a) + 1);
+            }
+        }
+        if flow_b == Flow::Running && self.imr & 0x02 != 0 {
+            if self.counter_b == 0 {
+                return soon;
+            }
+            event = event.min(self.cycle + u64::from(self.counter_b) + 1);
+        }
+        if self.imr & 0x04 != 0 {
+            if let Some(tick) = self.tod_next_increment() {
+                event = event.min(tick.saturating_add(1));
+            }
+        }
+        event
+    }
+
+    fn drive_a(&self) -> u8 {
+        (self.pra | !self.ddra) & self.input_a
+    }
+
+    fn drive_b(&self) -> u8 {
+        let mut lines = self.prb | !self.ddrb;
+        lines = (lines & !self.pb67_mode) | (self.pb67_out & self.pb67_mode);
+        lines & self.input_b
+    }
+
+    /// Register value as of `self.cycle`, without side effects.
+    fn register_value(&self, reg: u8) -> u8 {
+        let [a_lo, a_hi] = self.counter_a.to_le_bytes();
+        let [b_lo, b_hi] = self.counter_b.to_le_bytes();
+        let tod = self.tod.latch.unwrap_or(self.tod.time);
+        match reg & 0x0F {
+            0x00 => self.port_a_pins(),
+            0x01 => self.port_b_pins(),
+            0x02 => self.ddra,
+            0x03 => self.ddrb,
+            0x04 => a_lo,
+            0x05 => a_hi,
+            0x06 => b_lo,
+            0x07 => b_hi,
+            reg @ 0x08..=0x0B => tod[usize::from(reg - 0x08)],
+            0x0C => self.sdr,
+            0x0D => self.icr,
+            0x0E => self.cra,
+            _ => self.crb,
+        }
+    }
+
+    fn write_cra(&mut self, value: u8) {
+        if value & 0x01 != 0 {
+            self.delay |= COUNT_A1 | COUNT_A0;
+            self.feed |= COUNT_A0;
+            if self.cra & 0x01 == 0 {
+                self.pb67_toggle |= 0x40; // toggle output goes high on start
+            }
+        } else {
+            self.delay &= !(COUNT_A1 | COUNT_A0);
+            self.feed &= !COUNT_A0;
+        }
+        self.set_pb_output(value, 0x40, PB6_LOW1);
+        if value & 0x08 != 0 {
+            self.feed |= ONE_SHOT_A0;
+        } else {
+            self.feed &= !ONE_SHOT_A0;
+        }
+        if value & 0x10 != 0 {
+            self.delay |= LOAD_A0;
+        }
+        if value & 0x20 != 0 {
+            // Counting CNT edges: none arrive.
+            self.delay &= !(COUNT_A1 | COUNT_A0);
+            self.feed &= !COUNT_A0;
+        }
+        let divider_changed = (value ^ self.cra) & 0x80 != 0;
+        self.cra = value & !0x10; // force load is a strobe
+        if divider_changed {
+            self.realign_tod_divider();
+        }
+    }
+
+    fn write_crb(&mut self, value: u8) {
+        if value & 0x01 != 0 {
+            self.delay |= COUNT_B1 | COUNT_B0;
+            self.feed |= COUNT_B0;
+            if self.crb & 0x01 == 0 {
+                self.pb67_toggle |= 0x80;
+            }
+        } else {
+            self.delay &= !(COUNT_B1 | COUNT_B0);
+            self.feed &= !COUNT_B0;
+        }
+        self.set_pb_output(value, 0x80, PB7_LOW1);
+        if value & 0x08 != 0 {
+            self.feed |= ONE_SHOT_B0;
+        } else {
+            self.feed &= !ONE_SHOT_B0;
+        }
+        if value & 0x10 != 0 {
+            self.delay |= LOAD_B0;
+        }
+        if value & 0x60 != 0 {
+            // CNT edges never come; timer A underflows are fed by `step`.
+            self.delay &= !(COUNT_B1 | COUNT_B0);
+            self.feed &= !COUNT_B0;
+        }
+        self.crb = value & !0x10;
+    }
+
+    /// PB6/PB7 timer output selection from a CRA/CRB write.
+    fn set_pb_output(&mut self, control: u8, bit: u8, pulse_ending: u64) {
+        if control & 0x02 == 0 {
+            self.pb67_mode &= !bit;
+            return;
+        }
+        self.pb67_mode |= bit;
+        let high = if control & 0x04 == 0 {
+            self.delay & pulse_ending != 0 // a pulse in progress stays visible
+        } else {
+            self.pb67_toggle & bit != 0
+        };
+        if high {
+            self.pb67_out |= bit;
+        } else {
+            self.pb67_out &= !bit;
+        }
+    }
+
+    fn write_tod(&mut self, index: usize, value: u8) {
+        const MASKS: [u8; 4] = [0x0F, 0x7F, 0x7F, 0x9F];
+        let mut value = value & MASKS[index];
+        if self.crb & 0x80 != 0 {
+            self.tod.alarm[index] = value;
+        } else {
+            if index == 3 {
+                if value & 0x1F == 0x12 {
+                    value ^= 0x80;
+                }
+                self.tod.stopped = true;
+            }
+            if index == 0 && self.tod.stopped {
+                self.tod.stopped = false;
+                self.tod.last_tick = tod_tick_at(self.cycle);
+            }
+            self.tod.time[index] = value;
+        }
+        if !self.tod.stopped && self.tod.time == self.tod.alarm {
+            self.icr |= 0x04;
+            if self.imr & 0x04 != 0 && !self.int_asserted {
+                self.delay |= SET_INT0 | SET_ICR0;
+            }
+        }
+    }
+
+    fn tod_divider(&self) -> u64 {
+        if self.cra & 0x80 != 0 {
+            5
+        } else {
+            6
+        }
+    }
+
+    /// Cycle at which the next tenth is counted, if the clock runs.
+    fn tod_next_increment(&self) -> Option<u64> {
+        if self.tod.stopped {
+            return None;
+        }
+        Some(tod_tick_cycle(self.tod.last_tick + self.tod_divider()))
+    }
+
+    /// After a divider change, a tenth that is already overdue comes at the
+    /// next input tick.
+    fn realign_tod_divider(&mut self) {
+        if let Some(next) = self.tod_next_increment() {
+            if next <= self.cycle {
+                let current = tod_tick_at(self.cycle);
+                self.tod.last_tick = (current + 1).saturating_sub(self.tod_divider());
+            }
+        }
+    }
+
+    fn flow(&self, chain: u64, stage0: u64) -> Flow {
+        let bits = self.delay & chain;
+        let fed = self.feed & stage0 != 0;
+        if bits == chain && fed {
+            Flow::Running
+        } else if bits == 0 && !fed {
+            Flow::Stopped
+        } else {
+            Flow::Settling
+        }
+    }
+
+    fn flow_a(&self) -> Flow {
+        self.flow(COUNT_A, COUNT_A0)
+    }
+
+    fn flow_b(&self) -> Flow {
+        self.flow(COUNT_B, COUNT_B0)
+    }
+
+    /// Last cycle (<= `now`) up to which nothing but plain decrements can
+    /// happen, or `None` if the next cycle must be stepped.
+    fn quiet_until(&self, now: u64) -> Option<u64> {
+        if self.delay & TRANSIENT != 0 {
+            return None;
+        }
+        let mut limit = now;
+        for (flow, counter) in [
+            (self.flow_a(), self.counter_a),
+            (self.flow_b(), self.counter_b),
+        ] {
+            match flow {
+                Flow::Settling => return None,
+                Flow::Stopped => {}
+                Flow::Running if counter == 0 => return None,
+                Flow::Running => limit = limit.min(self.cycle + u64::from(counter) - 1),
+            }
+        }
+        if let Some(tick) = self.tod_next_increment() {
+            limit = limit.min(tick.saturating_sub(1));
+        }
+        Some(limit)
+    }
+
+    fn catch_up(&mut self, now: u64) {
+        while self.cycle < now {
+            match self.quiet_until(now) {
+                Some(limit) if limit > self.cycle => {
+                    let skipped = limit - self.cycle;
+                    // Running timers never reach 0 within `skipped` cycles.
+                    if self.flow_a() == Flow::Running {
+                        self.counter_a -= skipped as u16;
+                    }
+                    if self.flow_b() == Flow::Running {
+                        self.counter_b -= skipped as u16;
+                    }
+                    self.cycle = limit;
+                }
+                _ => self.step(),
+            }
+        }
+    }
+
+    /// Executes one cycle of the pipeline model.
+    fn step(&mut self) {
+        let cycle = self.cycle + 1;
+        let mut delay = self.delay;
+
+        if delay & COUNT_A3 != 0 {
+            self.counter_a = self.counter_a.wrapping_sub(1);
+        }
+        let a_underflow = self.counter_a == 0 && delay & COUNT_A2 != 0;
+        if a_underflow {
+            if (delay | self.feed) & ONE_SHOT_A0 != 0 {
+                self.cra &= !0x01;
+                delay &= !(COUNT_A2 | COUNT_A1 | COUNT_A0);
+                self.feed &= !COUNT_A0;
+            }
+            // CNT is always high, so both cascade modes count.
+            if self.crb & 0x41 == 0x41 {
+                delay |= COUNT_B1;
+            }
+            delay |= LOAD_A1;
+        }
+        if delay & LOAD_A1 != 0 {
+            self.counter_a = self.latch_a;
+            delay &= !COUNT_A2;
+        }
+
+        if delay & COUNT_B3 != 0 {
+            self.counter_b = self.counter_b.wrapping_sub(1);
+        }
+        let b_underflow = self.counter_b == 0 && delay & COUNT_B2 != 0;
+        if b_underflow {
+            if (delay | self.feed) & ONE_SHOT_B0 != 0 {
+                self.crb &= !0x01;
+                delay &= !(COUNT_B2 | COUNT_B1 | COUNT_B0);
+                self.feed &= !COUNT_B0;
+            }
+            delay |= LOAD_B1;
+        }
+        if delay & LOAD_B1 != 0 {
+            self.counter_b = self.latch_b;
+            delay &= !COUNT_B2;
+        }
+
+        for (underflow, control, bit, low0, low1) in [
+            (a_underflow, self.cra, 0x40, PB6_LOW0, PB6_LOW1),
+            (b_underflow, self.crb, 0x80, PB7_LOW0, PB7_LOW1),
+        ] {
+            if underflow {
+                self.pb67_toggle ^= bit;
+                if control & 0x02 != 0 {
+                    if control & 0x04 == 0 {
+                        self.pb67_out |= bit; // high for one cycle
+                        delay = (delay | low0) & !low1;
+                    } else {
+                        self.pb67_out ^= bit;
+                    }
+                }
+            }
+            if delay & low1 != 0 {
+                self.pb67_out &= !bit;
+            }
+        }
+
+        if a_underflow {
+            self.icr |= 0x01;
+        }
+        if b_underflow && delay & READ_ICR0 == 0 {
+            self.icr |= 0x02; // lost if the ICR is being read (timer B bug)
+        }
+        let mut fire =
+            (a_underflow && self.imr & 0x01 != 0) || (b_underflow && self.imr & 0x02 != 0);
+
+        if let Some(tenth) = self.tod_next_increment() {
+            if cycle >= tenth {
+                self.tod.last_tick += self.tod_divider();
+                tod_increment(&mut self.tod.time);
+                if self.tod.time == self.tod.alarm {
+                    self.icr |= 0x04;
+                    fire |= self.imr & 0x04 != 0;
+                }
+            }
+        }
+        if fire {
+            delay |= SET_INT0 | SET_ICR0;
+        }
+
+        if delay & CLEAR_ICR1 != 0 {
+            self.icr &= 0x7F;
+        }
+        if delay & SET_ICR1 != 0 {
+            self.icr |= 0x80;
+        }
+        if delay & SET_INT1 != 0 {
+            self.int_asserted = true;
+        }
+        if delay & CLEAR_INT0 != 0 {
+            self.int_asserted = false;
+        }
+
+        self.delay = ((delay << 1) & SHIFT_MASK) | self.feed;
+        self.cycle = cycle;
+    }
+}

@@ -1,0 +1,250 @@
+//! MOS 6569 VIC-II (PAL): register file, raster counter, raster interrupt.
+//!
+//! Registers: index = `addr & 0x3F` (the 64-byte window repeats over
+//! $D000-$D3FF); 47 registers, $2F-$3F read $FF and ignore writes.
+//!
+//! Raster: 63 cycles per line, 312 lines per frame, frame 0 starting at cycle
+//! 0, so at cycle `now` the raster line is `(now / 63) % 312` and $D012 /
+//! $D011 bit 7 read its bits 0-7 / bit 8.
+//!
+//! Raster interrupt: writing $D012 (bits 0-7) or $D011 bit 7 (bit 8) sets the
+//! compare line. At the first cycle of each line equal to it, $D019 bit 0 is
+//! set (whether or not enabled); writing the compare line to equal the
+//! current line also sets it at once (the comparison is edge-triggered).
+//! Lines 312-511 never match. The IRQ output is `$D019 & $D01A & $0F != 0`;
+//! $D019 reads that as bit 7. Writing 1s to $D019 acknowledges those bits.
+//! (The real chip compares line 0 one cycle late; not modelled.)
+//!
+//! Read-back as on the real chip: unused bits read 1 ($D016 bits 6-7, $D018
+//! bit 0, $D019 bits 4-6, $D01A bits 4-7, colour registers $D020-$D02E bits
+//! 4-7, which also only store 4 bits). Sprite-sprite/background collision
+//! registers $D01E/$D01F clear on read; since nothing is drawn they stay 0,
+//! as do the light pen latches $D013/$D014 and $D019 bits 1-3.
+//!
+//! Not modelled: drawing, bad lines and sprite DMA cycle stealing (see
+//! [`Vic::is_bad_line`] for a helper), collisions, light pen.
+
+use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+
+/// Number of VIC-II registers ($D000-$D02E).
+pub const REGISTER_COUNT: usize = 0x2F;
+
+/// The 6569 VIC-II. See the module documentation for what is modelled.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Vic {
+    /// Registers as stored ($D011/$D012 hold the written values; colour
+    /// registers hold 4 bits).
+    regs: [u8; REGISTER_COUNT],
+    irq_flags: u8,
+    irq_mask: u8,
+    /// First cycle whose raster compare has not been evaluated yet.
+    pending_from: u64,
+}
+
+impl Default for Vic {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Vic {
+    /// Cycles per PAL frame (19,656).
+    pub const CYCLES_PER_FRAME: u64 = PAL_CYCLES_PER_FRAME;
+
+    /// Power-on state: all registers 0, raster compare line 0, no interrupts.
+    pub fn new() -> Self {
+        Vic {
+            regs: [0; REGISTER_COUNT],
+            irq_flags: 0,
+            irq_mask: 0,
+            pending_from: 0,
+        }
+    }
+
+    /// Back to the power-on state (the raster position follows the cycle
+    /// count and is unaffected).
+    pub fn reset(&mut self) {
+        let pending_from = self.pending_from;
+        *self = Vic::new();
+        self.pending_from = pending_from;
+    }
+
+    /// Cycles per PAL frame.
+    pub const fn cycles_per_frame() -> u64 {
+        PAL_CYCLES_PER_FRAME
+    }
+
+    /// Frame number (from 0) being displayed at cycle `now`.
+    pub const fn frame_of(now: u64) -> u64 {
+        now / PAL_CYCLES_PER_FRAME
+    }
+
+    /// First cycle of the frame after the one at `now`.
+    pub const fn next_frame_start(now: u64) -> u64 {
+        (now / PAL_CYCLES_PER_FRAME + 1) * PAL_CYCLES_PER_FRAME
+    }
+
+    /// Raster line (0-311) at cycle `now`.
+    pub const fn raster_line(now: u64) -> u16 {
+        ((now / PAL_CYCLES_PER_LINE) % PAL_LINES) as u16
+    }
+
+    /// Cycle within the raster line (0-62) at cycle `now`.
+    pub const fn line_cycle(now: u64) -> u8 {
+        (now % PAL_CYCLES_PER_LINE) as u8
+    }
+
+    /// Raster interrupt compare line (0-511) from $D012 and $D011 bit 7.
+    pub fn raster_compare(&self) -> u16 {
+        (u16::from(self.regs[0x11] & 0x80) << 1) | u16::from(self.regs[0x12])
+    }
+
+    /// Registers as stored, for display backends (no read-back masking).
+    pub fn registers(&self) -> &[u8; REGISTER_COUNT] {
+        &self.regs
+    }
+
+    /// Border colour (0-15).
+    pub fn border_color(&self) -> u8 {
+        self.regs[0x20]
+    }
+
+    /// Background colour `index` 0-3 ($D021-$D024; other indices wrap).
+    pub fn background_color(&self, index: usize) -> u8 {
+        self.regs[0x21 + (index & 3)]
+    }
+
+    /// Start of the VIC bank `bank` (0-3, as from CIA2, see
+    /// `Cia::vic_bank`) as seen by the CPU.
+    pub const fn bank_base(bank: u8) -> u16 {
+        (bank as u16 & 3) * 0x4000
+    }
+
+    /// Screen (video matrix) address: bank + ($D018 >> 4) * 1024.
+    pub fn screen_base(&self, bank: u8) -> u16 {
+        Self::bank_base(bank) + u16::from(self.regs[0x18] >> 4) * 0x400
+    }
+
+    /// Character generator address: bank + (($D018 >> 1) & 7) * 2048. In
+    /// banks 0 and 2, $1000-$1FFF of the bank shows the character ROM.
+    pub fn char_base(&self, bank: u8) -> u16 {
+        Self::bank_base(bank) + u16::from((self.regs[0x18] >> 1) & 7) * 0x800
+    }
+
+    /// Bitmap address: bank + ($D018 bit 3) * 8192.
+    pub fn bitmap_base(&self, bank: u8) -> u16 {
+        Self::bank_base(bank) + u16::from(self.regs[0x18] & 0x08) * 0x400
+    }
+
+    /// Bad line condition for `line` with the current $D011: display enabled
+    /// (DEN, checked now rather than latched in line $30), line in
+    /// $30-$F7 and its low 3 bits equal YSCROLL. On such lines the real VIC
+    /// takes 40-43 cycles from the CPU.
+    pub fn is_bad_line(&self, line: u16) -> bool {
+        let d011 = self.regs[0x11];
+        d011 & 0x10 != 0 && (0x30..=0xF7).contains(&line) && line & 7 == u16::from(d011 & 7)
+    }
+
+    /// Reads register `reg & 0x3F` at cycle `now` (collision registers clear).
+    pub fn read(&mut self, reg: u8, now: u64) -> u8 {
+        self.catch_up(now);
+        let reg = reg & 0x3F;
+        let value = self.register_value(reg, now);
+        if reg == 0x1E || reg == 0x1F {
+            self.regs[usize::from(reg)] = 0;
+        }
+        value
+    }
+
+    /// What `read` would return at `now`, without changing anything.
+    pub fn peek(&self, reg: u8, now: u64) -> u8 {
+        let mut ahead = self.clone();
+        ahead.catch_up(now);
+        ahead.register_value(reg & 0x3F, now)
+    }
+
+    /// Writes register `reg & 0x3F` at cycle `now`.
+    pub fn write(&mut self, reg: u8, value: u8, now: u64) {
+        self.catch_up(now);
+        let reg = reg & 0x3F;
+        match reg {
+            0x11 | 0x12 => {
+                let old = self.raster_compare();
+                self.regs[usize::from(reg)] = value;
+                let new = self.raster_compare();
+                let line = Self::raster_line(now.max(self.pending_from.saturating_sub(1)));
+                if new != old && new == line {
+                    self.irq_flags |= 0x01;
+                }
+            }
+            0x13 | 0x14 | 0x1E | 0x1F => {} // read-only latches
+            0x19 => self.irq_flags &= !(value & 0x0F),
+            0x1A => self.irq_mask = value & 0x0F,
+            0x20..=0x2E => self.regs[usize::from(reg)] = value & 0x0F,
+            0x00..=0x2E => self.regs[usize::from(reg)] = value,
+            _ => {}
+        }
+    }
+
+    /// Interrupt output at cycle `now` (true = IRQ line pulled low).
+    pub fn irq(&mut self, now: u64) -> bool {
+        self.catch_up(now);
+        self.irq_flags & self.irq_mask != 0
+    }
+
+    /// Earliest cycle at which the interrupt output may change without a
+    /// register access (`u64::MAX`: never): the next start of the compare
+    /// line while the raster interrupt is enabled and not already pending.
+    pub fn next_event(&self) -> u64 {
+        if self.irq_flags & self.irq_mask != 0 || self.irq_mask & 0x01 == 0 {
+            return u64::MAX;
+        }
+        self.next_compare_start(self.pending_from).unwrap_or(u64::MAX)
+    }
+
+    /// First cycle >= `from` at which the compare line starts, if it can.
+    fn next_compare_start(&self, from: u64) -> Option<u64> {
+        let line = u64::from(self.raster_compare());
+        if line >= PAL_LINES {
+            return None;
+        }
+        let offset = line * PAL_CYCLES_PER_LINE;
+        let frame = if from <= offset {
+            0
+        } else {
+            (from - offset).div_ceil(PAL_CYCLES_PER_FRAME)
+        };
+        Some(offset + frame * PAL_CYCLES_PER_FRAME)
+    }
+
+    fn catch_up(&mut self, now: u64) {
+        if now < self.pending_from {
+            return;
+        }
+        if let Some(start) = self.next_compare_start(self.pending_from) {
+            if start <= now {
+                self.irq_flags |= 0x01;
+            }
+        }
+        self.pending_from = now.saturating_add(1);
+    }
+
+    fn register_value(&self, reg: u8, now: u64) -> u8 {
+        let line = Self::raster_line(now.max(self.pending_from.saturating_sub(1)));
+        let stored = self.regs.get(usize::from(reg)).copied().unwrap_or(0xFF);
+        match reg {
+            0x11 => (stored & 0x7F) | (((line >> 1) & 0x80) as u8),
+            0x12 => line as u8,
+            0x16 => stored | 0xC0,
+            0x18 => stored | 0x01,
+            0x19 => {
+                let asserted = self.irq_flags & self.irq_mask != 0;
+                self.irq_flags | 0x70 | if asserted { 0x80 } else { 0 }
+            }
+            0x1A => self.irq_mask | 0xF0,
+            0x20..=0x2E => stored | 0xF0,
+            0x2F..=0x3F => 0xFF,
+            _ => stored,
+        }
+    }
+}

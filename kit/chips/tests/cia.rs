@@ -1,0 +1,389 @@
+//! CIA tests: timers, ICR, TOD, keyboard, the KERNAL IRQ.
+
+use c64kit_chips::cia::KERNAL_PAL_TIMER_A_LATCH;
+use c64kit_chips::{Cia, PAL_CYCLES_PER_SECOND};
+
+const PRA: u8 = 0x00;
+const PRB: u8 = 0x01;
+const DDRA: u8 = 0x02;
+const DDRB: u8 = 0x03;
+const TA_LO: u8 = 0x04;
+const TA_HI: u8 = 0x05;
+const TB_LO: u8 = 0x06;
+const TB_HI: u8 = 0x07;
+const TOD_10THS: u8 = 0x08;
+const TOD_SEC: u8 = 0x09;
+const TOD_MIN: u8 = 0x0A;
+const TOD_HR: u8 = 0x0B;
+const ICR: u8 = 0x0D;
+const CRA: u8 = 0x0E;
+const CRB: u8 = 0x0F;
+
+fn timer_a(cia: &Cia, now: u64) -> u16 {
+    u16::from_le_bytes([cia.peek(TA_LO, now), cia.peek(TA_HI, now)])
+}
+
+/// Timer A with latch `latch`, loaded while stopped at cycle 0.
+fn cia_with_timer_a(latch: u16) -> Cia {
+    let mut cia = Cia::new();
+    cia.write(TA_LO, latch as u8, 0);
+    cia.write(TA_HI, (latch >> 8) as u8, 0);
+    cia
+}
+
+/// Follows the machine protocol: jump to `next_event`, check the line,
+/// acknowledge with an ICR read. Returns (cycle, ICR value) per interrupt.
+fn collect_interrupts(cia: &mut Cia, until: u64) -> Vec<(u64, u8)> {
+    let mut seen = Vec::new();
+    loop {
+        let at = cia.next_event();
+        if at > until {
+            return seen;
+        }
+        if cia.irq(at) {
+            seen.push((at, cia.read(ICR, at)));
+        }
+    }
+}
+
+#[test]
+fn timer_a_first_underflow_and_irq_cycle() {
+    let mut cia = cia_with_timer_a(16);
+    cia.write(ICR, 0x81, 0);
+    assert_eq!(timer_a(&cia, 50), 16, "latch-high write while stopped loads");
+    cia.write(CRA, 0x01, 100);
+    // Counting starts 3 cycles after the start write.
+    assert_eq!(timer_a(&cia, 101), 16);
+    assert_eq!(timer_a(&cia, 102), 16);
+    assert_eq!(timer_a(&cia, 103), 15);
+    assert_eq!(timer_a(&cia, 117), 1);
+    // Underflow in cycle 118: reload at once, flag set; the line follows
+    // one cycle later with ICR bit 7.
+    assert_eq!(timer_a(&cia, 118), 16);
+    assert_eq!(cia.peek(ICR, 117), 0x00);
+    assert_eq!(cia.peek(ICR, 118), 0x01);
+    assert_eq!(cia.peek(ICR, 119), 0x81);
+    assert!(!cia.irq(117));
+    assert!(!cia.irq(118));
+    assert!(cia.irq(119));
+    // The skipped decrement after the reload: 16, 16, 15.
+    assert_eq!(timer_a(&cia, 119), 16);
+    assert_eq!(timer_a(&cia, 120), 15);
+}
+
+#[test]
+fn continuous_mode_period_is_latch_plus_one() {
+    for latch in [1u16, 2, 16, 1000, 0x4025] {
+        let mut cia = cia_with_timer_a(latch);
+        cia.write(ICR, 0x81, 0);
+        cia.write(CRA, 0x01, 10);
+        let irqs = collect_interrupts(&mut cia, 10 + 20 * (u64::from(latch) + 1));
+        assert!(irqs.len() >= 18, "latch {latch}: {} irqs", irqs.len());
+        assert_eq!(irqs[0].0, 10 + 3 + u64::from(latch), "latch {latch}");
+        for pair in irqs.windows(2) {
+            assert_eq!(pair[1].0 - pair[0].0, u64::from(latch) + 1, "latch {latch}");
+        }
+        assert!(irqs.iter().all(|&(_, icr)| icr == 0x81));
+    }
+}
+
+#[test]
+fn one_shot_stops_and_reloads() {
+    let mut cia = cia_with_timer_a(500);
+    cia.write(ICR, 0x81, 0);
+    cia.write(CRA, 0x09, 0);
+    assert_eq!(cia.peek(CRA, 10), 0x09);
+    let irqs = collect_interrupts(&mut cia, 100_000);
+    assert_eq!(irqs.len(), 1);
+    assert_eq!(irqs[0].0, 503);
+    assert_eq!(cia.peek(CRA, 600), 0x08, "start bit cleared by the underflow");
+    assert_eq!(timer_a(&cia, 600), 500, "counter reloaded from the latch");
+    assert_eq!(timer_a(&cia, 90_000), 500, "and stopped");
+    assert_eq!(cia.next_event(), u64::MAX);
+}
+
+#[test]
+fn icr_read_clears_flags_and_releases_the_line() {
+    let mut cia = cia_with_timer_a(99);
+    cia.write(CRA, 0x01, 0); // interrupts masked
+    assert_eq!(cia.next_event(), u64::MAX, "masked: nothing can change the line");
+    assert!(!cia.irq(5000));
+    assert_eq!(cia.read(ICR, 5000), 0x01, "flag without bit 7 when masked");
+    assert_eq!(cia.read(ICR, 5001), 0x00, "cleared by the read");
+
+    // Enabling a source whose flag is set raises the line 1 cycle later.
+    assert_eq!(cia.peek(ICR, 5100), 0x01);
+    cia.write(ICR, 0x81, 5100);
+    assert!(!cia.irq(5100));
+    assert!(cia.irq(5101));
+    assert_eq!(cia.read(ICR, 5102), 0x81);
+    assert!(cia.irq(5102), "still low in the cycle of the read");
+    assert!(!cia.irq(5103));
+    assert_eq!(cia.read(ICR, 5103), 0x00);
+
+    // Clearing the mask bit (bit 7 = 0) masks it again.
+    cia.write(ICR, 0x01, 5103);
+    assert_eq!(cia.next_event(), u64::MAX);
+}
+
+#[test]
+fn reading_icr_just_before_the_line_drops_cancels_the_interrupt() {
+    let mut cia = cia_with_timer_a(16);
+    cia.write(ICR, 0x81, 0);
+    cia.write(CRA, 0x01, 100); // underflow at 118, line at 119
+    assert_eq!(cia.read(ICR, 118), 0x01);
+    assert!(!cia.irq(119));
+    assert!(!cia.irq(130));
+    let next = collect_interrupts(&mut cia, 200);
+    assert_eq!(next.first().map(|&(at, _)| at), Some(136));
+}
+
+#[test]
+fn timer_b_counts_timer_a_underflows() {
+    let mut cia = cia_with_timer_a(9); // A underflows every 10 cycles
+    cia.write(TB_LO, 2, 0);
+    cia.write(TB_HI, 0, 0);
+    cia.write(ICR, 0x82, 0);
+    cia.write(CRB, 0x41, 0);
+    cia.write(CRA, 0x01, 0);
+    let irqs = collect_interrupts(&mut cia, 1000);
+    assert!(irqs.len() > 20);
+    for pair in irqs.windows(2) {
+        assert_eq!(pair[1].0 - pair[0].0, 30, "(latch B + 1) A underflows");
+    }
+    assert!(irqs.iter().all(|&(_, icr)| icr & 0x82 == 0x82));
+    assert!(irqs.iter().all(|&(_, icr)| icr & 0x01 == 0x01), "A's flag comes along");
+}
+
+#[test]
+fn timer_b_counts_cycles_independently() {
+    let mut cia = Cia::new();
+    cia.write(TB_LO, 0x34, 0);
+    cia.write(TB_HI, 0x12, 0);
+    cia.write(ICR, 0x82, 0);
+    cia.write(CRB, 0x01, 0);
+    let irqs = collect_interrupts(&mut cia, 5 * 0x1235 + 10);
+    assert_eq!(irqs.len(), 5);
+    assert_eq!(irqs[0].0, 3 + 0x1234);
+    assert!(irqs.windows(2).all(|p| p[1].0 - p[0].0 == 0x1235));
+}
+
+#[test]
+fn force_load_and_stop() {
+    let mut cia = cia_with_timer_a(1000);
+    cia.write(CRA, 0x01, 0);
+    assert_eq!(timer_a(&cia, 500), 503);
+    cia.write(CRA, 0x00, 500);
+    // Stopping takes effect after two more decrements.
+    assert_eq!(timer_a(&cia, 502), 501);
+    assert_eq!(timer_a(&cia, 10_000), 501);
+    cia.write(TA_LO, 0x10, 10_000);
+    cia.write(TA_HI, 0x00, 10_000); // stopped: loads the counter
+    assert_eq!(timer_a(&cia, 10_002), 0x10);
+    cia.write(TA_HI, 0x02, 10_002);
+    cia.write(CRA, 0x10, 10_002); // force load, still stopped
+    assert_eq!(timer_a(&cia, 10_004), 0x210);
+    assert_eq!(cia.peek(CRA, 10_004), 0x00, "force load reads back 0");
+}
+
+#[test]
+fn pb6_toggle_output() {
+    let mut cia = cia_with_timer_a(50);
+    cia.write(DDRB, 0x00, 0);
+    cia.write(CRA, 0x07, 0); // start, PB6 on, toggle
+    assert_eq!(cia.peek(PRB, 1) & 0x40, 0x40, "toggle starts high");
+    assert_eq!(cia.peek(PRB, 52) & 0x40, 0x40);
+    assert_eq!(cia.peek(PRB, 53) & 0x40, 0x00, "first underflow at 53");
+    assert_eq!(cia.peek(PRB, 104) & 0x40, 0x40, "second at 104");
+}
+
+#[test]
+fn pb7_pulse_output() {
+    let mut cia = Cia::new();
+    cia.write(TB_LO, 20, 0);
+    cia.write(TB_HI, 0, 0);
+    cia.write(CRB, 0x03, 0); // start, PB7 on, pulse
+    assert_eq!(cia.peek(PRB, 22) & 0x80, 0x00);
+    assert_eq!(cia.peek(PRB, 23) & 0x80, 0x80, "high in the underflow cycle");
+    assert_eq!(cia.peek(PRB, 24) & 0x80, 0x00);
+}
+
+fn tod(cia: &mut Cia, now: u64) -> [u8; 4] {
+    // Hours first: latches the others until tenths is read.
+    let hours = cia.read(TOD_HR, now);
+    let minutes = cia.read(TOD_MIN, now);
+    let seconds = cia.read(TOD_SEC, now);
+    let tenths = cia.read(TOD_10THS, now);
+    [hours, minutes, seconds, tenths]
+}
+
+fn set_tod(cia: &mut Cia, now: u64, [hours, minutes, seconds, tenths]: [u8; 4]) {
+    cia.write(TOD_HR, hours, now);
+    cia.write(TOD_MIN, minutes, now);
+    cia.write(TOD_SEC, seconds, now);
+    cia.write(TOD_10THS, tenths, now);
+}
+
+#[test]
+fn tod_power_on_is_stopped_at_one_am() {
+    let mut cia = Cia::new();
+    assert_eq!(tod(&mut cia, 0), [0x01, 0, 0, 0]);
+    assert_eq!(tod(&mut cia, 10 * PAL_CYCLES_PER_SECOND), [0x01, 0, 0, 0]);
+    cia.write(TOD_10THS, 0, 10 * PAL_CYCLES_PER_SECOND);
+    assert_eq!(tod(&mut cia, 12 * PAL_CYCLES_PER_SECOND), [0x01, 0, 0x01, 0x06], "/6");
+}
+
+#[test]
+fn tod_counts_tenths_at_50hz_and_rolls_over_to_pm() {
+    let mut cia = Cia::new();
+    cia.write(CRA, 0x80, 0); // 50 Hz input
+    set_tod(&mut cia, 0, [0x11, 0x59, 0x59, 0x00]);
+    let second = PAL_CYCLES_PER_SECOND;
+    // Tenth k comes with 50 Hz tick 5k, at cycle ceil(5k * 985248 / 50).
+    assert_eq!(tod(&mut cia, 19_704), [0x11, 0x59, 0x59, 0x00]);
+    assert_eq!(tod(&mut cia, 98_525), [0x11, 0x59, 0x59, 0x01]);
+    assert_eq!(tod(&mut cia, second - 1), [0x11, 0x59, 0x59, 0x09]);
+    assert_eq!(tod(&mut cia, second), [0x92, 0x00, 0x00, 0x00], "12 PM");
+    assert_eq!(tod(&mut cia, 3601 * second), [0x81, 0x00, 0x00, 0x00], "1 PM");
+    assert_eq!(tod(&mut cia, 3601 * second + 59 * 60 * second), [0x81, 0x59, 0x00, 0x00]);
+}
+
+#[test]
+fn tod_rolls_from_pm_to_am_at_midnight() {
+    let mut cia = Cia::new();
+    cia.write(CRA, 0x80, 0);
+    set_tod(&mut cia, 0, [0x91, 0x59, 0x59, 0x09]); // 11:59:59.9 PM
+    assert_eq!(tod(&mut cia, 98_525), [0x12, 0x00, 0x00, 0x00], "12 AM");
+}
+
+#[test]
+fn tod_writing_hour_12_flips_am_pm() {
+    let mut cia = Cia::new();
+    set_tod(&mut cia, 0, [0x12, 0x00, 0x00, 0x00]);
+    assert_eq!(cia.read(TOD_HR, 1), 0x92);
+    cia.read(TOD_10THS, 1);
+    set_tod(&mut cia, 2, [0x92, 0x00, 0x00, 0x00]);
+    assert_eq!(cia.read(TOD_HR, 3), 0x12);
+}
+
+#[test]
+fn tod_latches_on_hours_read_until_tenths_read() {
+    let mut cia = Cia::new();
+    cia.write(CRA, 0x80, 0);
+    set_tod(&mut cia, 0, [0x01, 0x02, 0x03, 0x00]);
+    let second = PAL_CYCLES_PER_SECOND;
+    assert_eq!(cia.read(TOD_HR, second / 2), 0x01);
+    // Three seconds later the readout still shows the latched time...
+    assert_eq!(cia.read(TOD_MIN, 4 * second), 0x02);
+    assert_eq!(cia.read(TOD_SEC, 4 * second), 0x03);
+    assert_eq!(cia.peek(TOD_10THS, 4 * second), 0x05);
+    assert_eq!(cia.read(TOD_10THS, 4 * second), 0x05);
+    // ...and reading tenths let it go.
+    assert_eq!(cia.read(TOD_SEC, 4 * second), 0x07);
+    assert_eq!(cia.read(TOD_10THS, 4 * second), 0x00);
+}
+
+#[test]
+fn tod_stops_on_hours_write_until_tenths_write() {
+    let mut cia = Cia::new();
+    cia.write(CRA, 0x80, 0);
+    set_tod(&mut cia, 0, [0x01, 0x00, 0x00, 0x00]);
+    let second = PAL_CYCLES_PER_SECOND;
+    cia.write(TOD_HR, 0x05, 2 * second);
+    assert_eq!(tod(&mut cia, 9 * second), [0x05, 0x00, 0x02, 0x00], "stopped");
+    cia.write(TOD_MIN, 0x30, 9 * second);
+    assert_eq!(tod(&mut cia, 11 * second), [0x05, 0x30, 0x02, 0x00], "still stopped");
+    cia.write(TOD_10THS, 0x00, 11 * second);
+    assert_eq!(tod(&mut cia, 12 * second + 1), [0x05, 0x30, 0x03, 0x00], "running again");
+}
+
+#[test]
+fn tod_alarm_raises_an_interrupt() {
+    let mut cia = Cia::new();
+    cia.write(CRA, 0x80, 0);
+    cia.write(CRB, 0x80, 0); // writes go to the alarm
+    set_tod(&mut cia, 0, [0x01, 0x00, 0x02, 0x05]);
+    cia.write(CRB, 0x00, 0);
+    set_tod(&mut cia, 0, [0x01, 0x00, 0x00, 0x00]);
+    cia.write(ICR, 0x84, 0);
+    let irqs = collect_interrupts(&mut cia, 10 * PAL_CYCLES_PER_SECOND);
+    assert_eq!(irqs.len(), 1);
+    // 25 tenths = 125 input ticks: cycle ceil(125 * 985248 / 50) = 2463120.
+    assert_eq!(irqs[0], (2_463_121, 0x84));
+}
+
+#[test]
+fn keyboard_matrix_scan() {
+    let mut cia = Cia::kernal_cia1(0);
+    let mut keys = [0u8; 8];
+    keys[1] = 0x04; // A: column PA1, row PB2
+    keys[7] = 0x80; // RUN/STOP: column PA7, row PB7
+    cia.set_keyboard_matrix(keys);
+    cia.write(PRA, 0xFD, 10);
+    assert_eq!(cia.read(PRB, 10), 0xFB);
+    cia.write(PRA, 0x7F, 11);
+    assert_eq!(cia.read(PRB, 11), 0x7F);
+    cia.write(PRA, 0xFE, 12);
+    assert_eq!(cia.read(PRB, 12), 0xFF, "nothing in column 0");
+    cia.write(PRA, 0x00, 13);
+    assert_eq!(cia.read(PRB, 13), 0x7B, "all columns: both rows");
+
+    // Reverse scan: drive rows on B, read columns on A.
+    cia.write(DDRA, 0x00, 14);
+    cia.write(DDRB, 0xFF, 14);
+    cia.write(PRB, 0xFB, 14);
+    assert_eq!(cia.read(PRA, 14), 0xFD);
+
+    // Joystick 2 pulls port A lines low from outside.
+    cia.set_port_a_input(0xEF);
+    assert_eq!(cia.read(PRA, 15), 0xED);
+    cia.set_keyboard_matrix([0; 8]);
+    cia.set_port_a_input(0xFF);
+    assert_eq!(cia.read(PRA, 16), 0xFF);
+}
+
+#[test]
+fn kernal_cia1_gives_the_system_irq() {
+    let start = 1_000;
+    let mut cia = Cia::kernal_cia1(start);
+    assert_eq!(cia.peek(CRA, start), 0x01);
+    assert_eq!(cia.peek(DDRA, start), 0xFF);
+    assert_eq!(cia.peek(PRA, start), 0x7F);
+    let irqs = collect_interrupts(&mut cia, start + PAL_CYCLES_PER_SECOND);
+    let period = u64::from(KERNAL_PAL_TIMER_A_LATCH) + 1;
+    assert_eq!(period, 16_422);
+    assert_eq!(irqs[0].0, start + 3 + u64::from(KERNAL_PAL_TIMER_A_LATCH) + 1);
+    assert!(irqs.windows(2).all(|p| p[1].0 - p[0].0 == period));
+    assert_eq!(irqs.len(), 59, "59.99 Hz");
+}
+
+#[test]
+fn kernal_cia2_selects_vic_bank_0() {
+    let mut cia = Cia::kernal_cia2(0);
+    assert_eq!(cia.vic_bank(), 0);
+    assert_eq!(cia.read(PRA, 1), 0xD7);
+    cia.write(PRA, 0x14, 2); // bits 0-1 = %00: bank 3 at $C000
+    assert_eq!(cia.vic_bank(), 3);
+    cia.write(PRA, 0x16, 3);
+    assert_eq!(cia.vic_bank(), 1);
+    assert!(!cia.irq(1_000_000));
+    assert_eq!(cia.next_event(), u64::MAX);
+}
+
+#[test]
+fn registers_mirror_every_16() {
+    let mut cia = cia_with_timer_a(0x1234);
+    assert_eq!(cia.read(0x14, 10), 0x34);
+    assert_eq!(cia.read(0xF5, 10), 0x12);
+}
+
+#[test]
+fn reset_returns_to_power_on_state() {
+    let mut cia = Cia::kernal_cia1(500);
+    cia.read(ICR, 100_000);
+    cia.reset();
+    assert_eq!(cia.peek(CRA, 200_000), 0);
+    assert_eq!(timer_a(&cia, 200_000), 0xFFFF);
+    assert!(!cia.irq(300_000));
+    assert_eq!(cia.next_event(), u64::MAX);
+}

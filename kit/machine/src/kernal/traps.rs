@@ -1,0 +1,470 @@
+//! What each KERNAL routine does, in Rust. Register and flag results follow the real
+//! routines (e.g. GETIN with nothing typed: A = 0, Z set, C clear, X and Y kept).
+
+use super::rom::{IRQ_EXIT, NMI_EXIT};
+use super::Trap;
+use crate::input::{InputQueue, KeyAvailability};
+use crate::memory::C64Bus;
+use crate::stop::StopReason;
+use c64kit_cpu::{Bus, Cpu};
+use c64kit_screen::{ScreenEditor, ScreenMemory};
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+// KERNAL RAM variables (names from the C64 memory map).
+const TIME: u16 = 0x00A0; // jiffy clock, 3 bytes, high first
+const STATUS: u16 = 0x0090;
+const DFLTN: u16 = 0x0099; // current input device
+const DFLTO: u16 = 0x009A; // current output device
+const FNLEN: u16 = 0x00B7;
+const LA: u16 = 0x00B8;
+const SA: u16 = 0x00B9;
+const FA: u16 = 0x00BA;
+const FNADR: u16 = 0x00BB;
+const EAL: u16 = 0x00AE; // end address of LOAD
+const NDX: u16 = 0x00C6; // keys in the buffer
+const KEYD: u16 = 0x0277; // keyboard buffer
+const XMAX: u16 = 0x0289; // keyboard buffer size
+const MEMSTR: u16 = 0x0281;
+const MEMSIZ: u16 = 0x0283;
+const MSGFLG: u16 = 0x009D;
+const TIMOUT: u16 = 0x0285;
+
+/// The jiffy clock wraps after 24 hours of 60 ticks per second.
+const JIFFIES_PER_DAY: u32 = 0x4F1A01;
+
+/// What the machine does after a trap.
+#[derive(Debug, PartialEq, Eq)]
+pub enum TrapOutcome {
+    /// Return to the caller as RTS would.
+    Return,
+    /// Continue at this address (for handlers that end in real ROM code).
+    ContinueAt(u16),
+    Stop(StopReason),
+}
+
+/// The KERNAL's state that lives outside RAM: the screen editor, the scripted keyboard,
+/// the transcript of everything printed, and the host folder standing in for drive 8.
+pub struct Kernal {
+    pub screen: ScreenEditor,
+    pub input: InputQueue,
+    /// Every byte sent to the screen through CHROUT, in order.
+    pub transcript: Vec<u8>,
+    /// The folder LOAD and SAVE use for device 8.
+    pub drive_dir: PathBuf,
+    /// Consecutive GETIN/CHRIN calls that found no key and no script left.
+    idle_polls: u32,
+    /// How many such calls end the run with "input exhausted".
+    pub idle_poll_limit: u32,
+    /// The rest of a line typed for CHRIN, returned one byte per call.
+    chrin_line: VecDeque<u8>,
+}
+
+/// Screen and colour RAM handed to the screen editor.
+struct Mem<'a>(&'a mut C64Bus);
+
+impl ScreenMemory for Mem<'_> {
+    fn ram(&self) -> &[u8; 0x10000] {
+        &self.0.ram
+    }
+    fn ram_mut(&mut self) -> &mut [u8; 0x10000] {
+        &mut self.0.ram
+    }
+    fn colour_ram(&self) -> &[u8; 1024] {
+        &self.0.colour
+    }
+    fn colour_ram_mut(&mut self) -> &mut [u8; 1024] {
+        &mut self.0.colour
+    }
+}
+
+impl Kernal {
+    pub fn new() -> Self {
+        Kernal {
+            screen: ScreenEditor::new(),
+            input: InputQueue::default(),
+            transcript: Vec::new(),
+            drive_dir: PathBuf::from("."),
+            idle_polls: 0,
+            idle_poll_limit: 1,
+            chrin_line: VecDeque::new(),
+        }
+    }
+
+    /// CINT's work: clear the screen, cursor home, default colours.
+    pub fn reset_screen(&mut self, bus: &mut C64Bus) {
+        self.screen.reset(&mut Mem(bus));
+    }
+
+    /// The 25 lines of the screen as text.
+    pub fn screen_text(&self, bus: &mut C64Bus) -> Vec<String> {
+        self.screen.screen_text(&Mem(bus))
+    }
+
+    /// Runs the routine at `trap`. The CPU has fetched the JAM at the entry; on `Return` the
+    /// machine pops the return address.
+    pub fn run(&mut self, trap: Trap, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        use Trap::*;
+        if !matches!(trap, Getin | Chrin) {
+            self.idle_polls = 0;
+        }
+        match trap {
+            Chrout => self.chrout(cpu, bus),
+            Getin => return self.getin(cpu, bus),
+            Chrin => return self.chrin(cpu, bus),
+            Plot => {
+                if cpu.carry() {
+                    let (row, col) = self.screen.plot_get(&Mem(bus));
+                    cpu.x = row;
+                    cpu.y = col;
+                } else {
+                    self.screen.plot_set(&mut Mem(bus), cpu.x, cpu.y);
+                }
+                cpu.set_carry(false);
+            }
+            Scnkey => {
+                self.feed_keyboard_buffer(bus, false);
+            }
+            Rdtim => {
+                cpu.y = bus.ram[TIME as usize];
+                cpu.x = bus.ram[TIME as usize + 1];
+                cpu.a = bus.ram[TIME as usize + 2];
+            }
+            Settim => {
+                bus.ram[TIME as usize] = cpu.y;
+                bus.ram[TIME as usize + 1] = cpu.x;
+                bus.ram[TIME as usize + 2] = cpu.a;
+            }
+            Udtim => udtim(bus),
+            Setlfs => {
+                bus.ram[LA as usize] = cpu.a;
+                bus.ram[FA as usize] = cpu.x;
+                bus.ram[SA as usize] = cpu.y;
+            }
+            Setnam => {
+                bus.ram[FNLEN as usize] = cpu.a;
+                bus.ram[FNADR as usize] = cpu.x;
+                bus.ram[FNADR as usize + 1] = cpu.y;
+            }
+            Readst => cpu.load_a(bus.ram[STATUS as usize]),
+            Stop => {
+                // The STOP key is never held in a scripted run: Z clear, C clear.
+                cpu.set_nz(0xFF);
+                cpu.set_carry(false);
+            }
+            Chkin => {
+                // Only the keyboard (device 0) and screen (3) are channels here.
+                bus.ram[DFLTN as usize] = 0;
+                cpu.set_carry(false);
+            }
+            Chkout => {
+                bus.ram[DFLTO as usize] = 3;
+                cpu.set_carry(false);
+            }
+            Clrchn | Clall => {
+                bus.ram[DFLTN as usize] = 0;
+                bus.ram[DFLTO as usize] = 3;
+            }
+            Open | Close => cpu.set_carry(false),
+            Load => return self.load(cpu, bus),
+            Save => return self.save(cpu, bus),
+            Cint => self.reset_screen(bus),
+            Ioinit | Ramtas | Restor => crate::boot::kernal_state(trap, bus),
+            Vector => vector(cpu, bus),
+            Memtop => mem_pointer(cpu, bus, MEMSIZ),
+            Membot => mem_pointer(cpu, bus, MEMSTR),
+            Screen => {
+                cpu.x = 40;
+                cpu.y = 25;
+            }
+            Iobase => {
+                cpu.x = 0x00;
+                cpu.y = 0xDC;
+            }
+            Setmsg => {
+                let old = bus.ram[MSGFLG as usize];
+                bus.ram[MSGFLG as usize] = cpu.a;
+                cpu.a = old;
+            }
+            Settmo => bus.ram[TIMOUT as usize] = cpu.a,
+            Second | Tksa | Acptr | Ciout | Untlk | Unlsn | Listen | Talk => {
+                return TrapOutcome::Stop(StopReason::Unimplemented {
+                    routine: trap.name(),
+                    pc: trap.address(),
+                })
+            }
+            IrqDefault => {
+                udtim(bus);
+                self.feed_keyboard_buffer(bus, false);
+                // Reading ICR acknowledges CIA 1's timer interrupt, as the real handler does.
+                bus.read(0xDC0D);
+                bus.interrupts_changed();
+                return TrapOutcome::ContinueAt(IRQ_EXIT);
+            }
+            NmiDefault => {
+                bus.read(0xDD0D);
+                bus.interrupts_changed();
+                return TrapOutcome::ContinueAt(NMI_EXIT);
+            }
+            BrkDefault => {
+                // The BRK handler is entered through the IRQ entry, which pushed A, X, Y
+                // over the P and PC pushed by BRK: the BRK's address is PC - 2.
+                let s = cpu.s as u16;
+                let lo = bus.ram[0x100 + ((s + 5) & 0xFF) as usize];
+                let hi = bus.ram[0x100 + ((s + 6) & 0xFF) as usize];
+                let pc = u16::from_le_bytes([lo, hi]).wrapping_sub(2);
+                return TrapOutcome::Stop(StopReason::BrkNoHandler { pc });
+            }
+            ReturnToBasic => return TrapOutcome::Stop(StopReason::ReturnedToBasic),
+            Reset => return TrapOutcome::Stop(StopReason::Reset),
+        }
+        TrapOutcome::Return
+    }
+
+    fn chrout(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) {
+        if bus.ram[DFLTO as usize] == 3 {
+            self.transcript.push(cpu.a);
+            self.screen.chrout(&mut Mem(bus), cpu.a);
+        }
+        cpu.set_carry(false);
+    }
+
+    /// Moves one scripted key into the keyboard buffer if the buffer is empty and the script
+    /// has one available, as if the user typed it just now.
+    fn feed_keyboard_buffer(&mut self, bus: &mut C64Bus, empty_poll: bool) -> KeyAvailability {
+        let count = bus.ram[NDX as usize];
+        if count != 0 {
+            return KeyAvailability::NotYet;
+        }
+        let got = self.input.take(bus.now, empty_poll);
+        if let KeyAvailability::Key(k) = got {
+            let max = bus.ram[XMAX as usize].clamp(1, 10);
+            if count < max {
+                bus.ram[KEYD as usize] = k;
+                bus.ram[NDX as usize] = 1;
+            }
+        }
+        got
+    }
+
+    fn idle(&mut self) -> Option<TrapOutcome> {
+        self.idle_polls += 1;
+        (self.idle_polls >= self.idle_poll_limit)
+            .then_some(TrapOutcome::Stop(StopReason::InputExhausted))
+    }
+
+    fn getin(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        if bus.ram[DFLTN as usize] != 0 {
+            cpu.load_a(0);
+            cpu.set_carry(false);
+            return TrapOutcome::Return;
+        }
+        let fed = self.feed_keyboard_buffer(bus, true);
+        let count = bus.ram[NDX as usize];
+        if count == 0 {
+            if fed == KeyAvailability::Exhausted {
+                if let Some(stop) = self.idle() {
+                    return stop;
+                }
+            } else {
+                self.idle_polls = 0;
+            }
+            cpu.load_a(0);
+            cpu.set_carry(false);
+            return TrapOutcome::Return;
+        }
+        self.idle_polls = 0;
+        // $E5B4: take the first key, shift the rest down; X ends as the old count.
+        let key = bus.ram[KEYD as usize];
+        for i in 1..count as usize {
+            bus.ram[KEYD as usize + i - 1] = bus.ram[KEYD as usize + i];
+        }
+        bus.ram[NDX as usize] = count - 1;
+        cpu.x = count;
+        cpu.y = key;
+        cpu.load_a(key);
+        cpu.set_carry(false);
+        TrapOutcome::Return
+    }
+
+    /// CHRIN from the keyboard: the screen editor's line input. The first call collects a
+    /// whole line (echoing it as typing would), later calls hand it out, then RETURN.
+    fn chrin(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        if self.chrin_line.is_empty() {
+            loop {
+                let fed = self.feed_keyboard_buffer(bus, true);
+                let count = bus.ram[NDX as usize];
+                if count == 0 {
+                    if fed == KeyAvailability::Exhausted {
+                        if let Some(stop) = self.idle() {
+                            return stop;
+                        }
+                    }
+                    // Not yet available: let time pass by re-running the trap.
+                    return TrapOutcome::ContinueAt(Trap::Chrin.address());
+                }
+                self.idle_polls = 0;
+                let key = bus.ram[KEYD as usize];
+                bus.ram[NDX as usize] = 0;
+                self.transcript.push(key);
+                self.screen.chrout(&mut Mem(bus), key);
+                match key {
+                    13 => {
+                        self.chrin_line.push_back(13);
+                        break;
+                    }
+                    20 => {
+                        self.chrin_line.pop_back();
+                    }
+                    k => self.chrin_line.push_back(k),
+                }
+            }
+        }
+        let b = self.chrin_line.pop_front().unwrap_or(13);
+        cpu.load_a(b);
+        cpu.set_carry(false);
+        TrapOutcome::Return
+    }
+
+    fn file_name(&self, bus: &C64Bus) -> String {
+        let len = bus.ram[FNLEN as usize] as u16;
+        let at = u16::from_le_bytes([bus.ram[FNADR as usize], bus.ram[FNADR as usize + 1]]);
+        (0..len)
+            .map(|i| bus.peek(at.wrapping_add(i)) as char)
+            .collect()
+    }
+
+    /// Finds a host file for a C64 name: exact, any case, or with ".prg" added.
+    fn host_file(&self, name: &str) -> Option<PathBuf> {
+        let wanted = name.to_ascii_lowercase();
+        let entries = std::fs::read_dir(&self.drive_dir).ok()?;
+        let mut fallback = None;
+        for e in entries.flatten() {
+            let file = e.file_name().to_string_lossy().to_ascii_lowercase();
+            if file == wanted {
+                return Some(e.path());
+            }
+            if file == format!("{wanted}.prg") {
+                fallback = Some(e.path());
+            }
+        }
+        fallback
+    }
+
+    /// LOAD from device 8 = the host folder. A = 0 load, X/Y = address when SA = 0.
+    fn load(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        let device = bus.ram[FA as usize];
+        if device != 8 {
+            return self.io_error(cpu, bus, 5); // device not present
+        }
+        let name = self.file_name(bus);
+        let Some(path) = self.host_file(&name) else {
+            return self.io_error(cpu, bus, 4); // file not found
+        };
+        let Ok(bytes) = std::fs::read(&path) else {
+            return self.io_error(cpu, bus, 4);
+        };
+        if bytes.len() < 2 {
+            return self.io_error(cpu, bus, 4);
+        }
+        let file_addr = u16::from_le_bytes([bytes[0], bytes[1]]);
+        let start = if bus.ram[SA as usize] == 0 {
+            u16::from_le_bytes([cpu.x, cpu.y])
+        } else {
+            file_addr
+        };
+        let mut end = start;
+        for b in &bytes[2..] {
+            if cpu.a == 0 {
+                bus.poke(end, *b);
+            }
+            end = end.wrapping_add(1);
+        }
+        bus.ram[STATUS as usize] = 0x40; // end of file
+        bus.ram[EAL as usize] = end as u8;
+        bus.ram[EAL as usize + 1] = (end >> 8) as u8;
+        cpu.x = end as u8;
+        cpu.y = (end >> 8) as u8;
+        cpu.set_carry(false);
+        TrapOutcome::Return
+    }
+
+    /// SAVE to device 8: A = zero-page pointer to the start, X/Y = end (exclusive).
+    fn save(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        if bus.ram[FA as usize] != 8 {
+            return self.io_error(cpu, bus, 5);
+        }
+        let zp = cpu.a as usize;
+        let start = u16::from_le_bytes([bus.ram[zp], bus.ram[(zp + 1) & 0xFF]]);
+        let end = u16::from_le_bytes([cpu.x, cpu.y]);
+        let name = self.file_name(bus);
+        if name.is_empty() {
+            return self.io_error(cpu, bus, 8); // missing file name
+        }
+        let mut bytes = start.to_le_bytes().to_vec();
+        let mut a = start;
+        while a != end {
+            bytes.push(bus.peek(a));
+            a = a.wrapping_add(1);
+        }
+        let path = self.drive_dir.join(name.to_ascii_lowercase());
+        if std::fs::write(&path, bytes).is_err() {
+            return self.io_error(cpu, bus, 5);
+        }
+        bus.ram[STATUS as usize] = 0;
+        cpu.set_carry(false);
+        TrapOutcome::Return
+    }
+
+    fn io_error(&mut self, cpu: &mut Cpu, bus: &mut C64Bus, code: u8) -> TrapOutcome {
+        cpu.a = code;
+        cpu.set_carry(true);
+        bus.ram[STATUS as usize] |= 0x80;
+        TrapOutcome::Return
+    }
+}
+
+impl Default for Kernal {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// UDTIM: one jiffy more, wrapping at 24 hours.
+fn udtim(bus: &mut C64Bus) {
+    let t = TIME as usize;
+    let mut jiffies =
+        (bus.ram[t] as u32) << 16 | (bus.ram[t + 1] as u32) << 8 | bus.ram[t + 2] as u32;
+    jiffies += 1;
+    if jiffies >= JIFFIES_PER_DAY {
+        jiffies = 0;
+    }
+    bus.ram[t] = (jiffies >> 16) as u8;
+    bus.ram[t + 1] = (jiffies >> 8) as u8;
+    bus.ram[t + 2] = jiffies as u8;
+}
+
+/// VECTOR: C set copies the RAM vectors to (X/Y), C clear copies (X/Y) to them.
+fn vector(cpu: &mut Cpu, bus: &mut C64Bus) {
+    let table = u16::from_le_bytes([cpu.x, cpu.y]);
+    for i in 0..32u16 {
+        if cpu.carry() {
+            let v = bus.ram[0x0314 + i as usize];
+            bus.poke(table.wrapping_add(i), v);
+        } else {
+            bus.ram[0x0314 + i as usize] = bus.peek(table.wrapping_add(i));
+        }
+    }
+}
+
+/// MEMTOP/MEMBOT: C set reads the pointer into X/Y, C clear sets it.
+fn mem_pointer(cpu: &mut Cpu, bus: &mut C64Bus, at: u16) {
+    let at = at as usize;
+    if cpu.carry() {
+        cpu.x = bus.ram[at];
+        cpu.y = bus.ram[at + 1];
+    } else {
+        bus.ram[at] = cpu.x;
+        bus.ram[at + 1] = cpu.y;
+    }
+}

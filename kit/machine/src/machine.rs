@@ -1,0 +1,246 @@
+//! The C64 as a library: load a program, feed keys, run until something stops it, look at
+//! memory, the screen and the transcript. The CLI and the conformance suite are thin layers
+//! over this.
+
+use crate::boot;
+use crate::kernal::{Kernal, Trap, TrapOutcome};
+use crate::loader::Prg;
+use crate::memory::C64Bus;
+use crate::pla::Region;
+use crate::roms::Roms;
+use crate::stop::StopReason;
+use c64kit_basic::KeyEvent;
+use c64kit_cpu::Cpu;
+
+/// PAL C64 clock: cycles per second.
+pub const PAL_HZ: u64 = 985_248;
+
+pub struct Machine {
+    pub cpu: Cpu,
+    pub bus: C64Bus,
+    pub kernal: Kernal,
+    /// One bit per address; checked only when any is set.
+    breakpoints: Vec<u64>,
+    any_breakpoint: bool,
+    /// Stop when an instruction jumps to itself.
+    pub stop_on_stuck_loop: bool,
+    /// Instructions run so far (counted only by the checking loop; see `run`).
+    pub instructions: u64,
+    /// Receives one line per instruction, in the format of VICE's monitor, when set.
+    pub trace: Option<Box<dyn std::io::Write>>,
+}
+
+impl Machine {
+    /// A powered-on C64 with the given ROMs, KERNAL initialised, screen cleared.
+    pub fn new(roms: Roms) -> Self {
+        let mut m = Machine {
+            cpu: Cpu::new(),
+            bus: C64Bus::new(roms),
+            kernal: Kernal::new(),
+            breakpoints: vec![0; 0x10000 / 64],
+            any_breakpoint: false,
+            stop_on_stuck_loop: false,
+            instructions: 0,
+            trace: None,
+        };
+        boot::power_on(&mut m.bus, &mut m.kernal);
+        m
+    }
+
+    /// With our built-in ROM set (no Commodore ROM images).
+    pub fn builtin() -> Self {
+        Self::new(Roms::builtin())
+    }
+
+    /// Places a PRG in RAM (under any ROM, as LOAD does).
+    pub fn load_prg(&mut self, prg: &Prg) {
+        for (i, b) in prg.data.iter().enumerate() {
+            self.bus.ram[prg.load_address as usize + i] = *b;
+        }
+    }
+
+    /// Places raw bytes at `addr` (wrapping at $FFFF).
+    pub fn load_raw(&mut self, addr: u16, bytes: &[u8]) {
+        for (i, b) in bytes.iter().enumerate() {
+            self.bus.ram[addr.wrapping_add(i as u16) as usize] = *b;
+        }
+    }
+
+    /// LOAD then RUN: follow the BASIC stub's SYS. Errors if the program has no SYS line.
+    pub fn load_and_run_prg(&mut self, prg: &Prg) -> Result<u16, String> {
+        self.load_prg(prg);
+        let sys = prg.sys_address().ok_or_else(|| {
+            format!(
+                "no SYS in the BASIC program at ${:04X}; give the start address with --start",
+                prg.load_address
+            )
+        })?;
+        boot::enter_sys(&mut self.cpu, &mut self.bus, sys, prg.end_address());
+        Ok(sys)
+    }
+
+    /// Starts at `addr` as if called by SYS from BASIC (RTS returns to BASIC).
+    pub fn start_at(&mut self, addr: u16, program_end: u16) {
+        boot::enter_sys(&mut self.cpu, &mut self.bus, addr, program_end);
+    }
+
+    pub fn feed_keys(&mut self, events: impl IntoIterator<Item = KeyEvent>) {
+        self.kernal.input.push_events(events);
+    }
+
+    pub fn set_breakpoint(&mut self, addr: u16) {
+        self.breakpoints[addr as usize / 64] |= 1 << (addr % 64);
+        self.any_breakpoint = true;
+    }
+
+    fn is_breakpoint(&self, addr: u16) -> bool {
+        self.breakpoints[addr as usize / 64] & (1 << (addr % 64)) != 0
+    }
+
+    /// Cycles since power-on.
+    pub fn cycles(&self) -> u64 {
+        self.bus.now
+    }
+
+    /// Runs until a stop reason, or until `max_cycles` more cycles have passed.
+    pub fn run(&mut self, max_cycles: u64) -> StopReason {
+        let limit = self.bus.now.saturating_add(max_cycles);
+        loop {
+            if self.any_breakpoint || self.stop_on_stuck_loop || self.trace.is_some() {
+                if let Some(stop) = self.run_checked(limit) {
+                    return stop;
+                }
+            } else {
+                // The hot loop: nothing but the budget to check between instructions.
+                while self.bus.now < limit && !self.cpu.jammed {
+                    self.cpu.step(&mut self.bus);
+                }
+            }
+            if !self.cpu.jammed {
+                return StopReason::CycleBudget {
+                    cycles: self.bus.now,
+                };
+            }
+            if let Some(stop) = self.handle_jam() {
+                return stop;
+            }
+        }
+    }
+
+    /// The slower loop with breakpoints and stuck-loop detection.
+    fn run_checked(&mut self, limit: u64) -> Option<StopReason> {
+        while self.bus.now < limit && !self.cpu.jammed {
+            let pc = self.cpu.pc;
+            if self.any_breakpoint && self.is_breakpoint(pc) && self.instructions > 0 {
+                self.instructions = 0;
+                return Some(StopReason::Breakpoint { pc });
+            }
+            if self.trace.is_some() {
+                self.trace_line();
+            }
+            self.cpu.step(&mut self.bus);
+            self.instructions += 1;
+            if self.stop_on_stuck_loop && self.cpu.pc == pc && !self.cpu.jammed {
+                return Some(StopReason::StuckLoop { pc });
+            }
+        }
+        None
+    }
+
+    /// `.C:0820  A9 00     LDA #$00      - A:00 X:00 Y:00 SP:f6 ..-...Z.  123456`
+    fn trace_line(&mut self) {
+        let pc = self.cpu.pc;
+        let bytes = [pc, pc.wrapping_add(1), pc.wrapping_add(2)].map(|a| self.bus.peek(a));
+        let (text, len) = c64kit_opcodes::disassemble(pc, bytes);
+        let hex: Vec<String> = bytes[..len as usize]
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect();
+        let p = self.cpu.p();
+        let flags: String = "NV-BDIZC"
+            .chars()
+            .enumerate()
+            .map(|(i, c)| {
+                if p & (0x80 >> i) != 0 && c != 'B' {
+                    c
+                } else if c == '-' {
+                    '-'
+                } else {
+                    '.'
+                }
+            })
+            .collect();
+        let line = format!(
+            ".C:{pc:04x}  {:<9} {:<13} - A:{:02X} X:{:02X} Y:{:02X} SP:{:02x} {flags} {:>10}\n",
+            hex.join(" "),
+            text,
+            self.cpu.a,
+            self.cpu.x,
+            self.cpu.y,
+            self.cpu.s,
+            self.bus.now
+        );
+        if let Some(out) = self.trace.as_mut() {
+            if out.write_all(line.as_bytes()).is_err() {
+                self.trace = None;
+            }
+        }
+    }
+
+    /// A JAM: a KERNAL trap if the KERNAL image is ours, banked in, and has a routine there;
+    /// otherwise the CPU really jammed.
+    fn handle_jam(&mut self) -> Option<StopReason> {
+        let pc = self.cpu.pc;
+        let trap = (self.bus.roms.trap_kernal && self.bus.region(pc) == Region::KernalRom)
+            .then(|| Trap::at(pc))
+            .flatten();
+        let Some(trap) = trap else {
+            return Some(StopReason::Jammed {
+                pc,
+                opcode: self.bus.peek(pc),
+            });
+        };
+        self.cpu.jammed = false;
+        match self.kernal.run(trap, &mut self.cpu, &mut self.bus) {
+            TrapOutcome::Return => {
+                // RTS: pull the return address (6 cycles like the real instruction).
+                let s = self.cpu.s;
+                let lo = self.bus.ram[0x100 | s.wrapping_add(1) as usize];
+                let hi = self.bus.ram[0x100 | s.wrapping_add(2) as usize];
+                self.cpu.s = s.wrapping_add(2);
+                self.cpu.pc = u16::from_le_bytes([lo, hi]).wrapping_add(1);
+                self.bus.now += 6;
+                None
+            }
+            TrapOutcome::ContinueAt(addr) => {
+                self.cpu.pc = addr;
+                None
+            }
+            TrapOutcome::Stop(reason) => {
+                // Leave the CPU at the trap so a further `run` stops again the same way.
+                self.cpu.jammed = true;
+                Some(reason)
+            }
+        }
+    }
+
+    /// Everything printed so far, as PETSCII bytes.
+    pub fn transcript(&self) -> &[u8] {
+        &self.kernal.transcript
+    }
+
+    /// The 25 screen lines as text.
+    pub fn screen_text(&mut self) -> Vec<String> {
+        self.kernal.screen_text(&mut self.bus)
+    }
+
+    /// A CPU-view read without side effects.
+    pub fn peek(&self, addr: u16) -> u8 {
+        self.bus.peek(addr)
+    }
+
+    /// A CPU-view write (through the banking: ROM areas write the RAM below).
+    pub fn poke(&mut self, addr: u16, value: u8) {
+        self.bus.poke(addr, value)
+    }
+}

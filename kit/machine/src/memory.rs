@@ -1,0 +1,252 @@
+//! The C64's address space as the CPU sees it: 64 KiB RAM, the 6510 port at $0000/$0001,
+//! the PLA's banking of ROMs and I/O over the RAM, colour RAM and the I/O chips.
+
+use crate::pla::{self, Region};
+use crate::roms::Roms;
+use c64kit_chips::{Cia, Sid, Vic};
+use c64kit_cpu::{Bus, Interrupts};
+
+/// Power-on values of the 6510 port: data direction $2F, data $37 (BASIC, KERNAL, I/O).
+pub const PORT_DDR_POWER_ON: u8 = 0x2F;
+pub const PORT_DATA_POWER_ON: u8 = 0x37;
+
+/// What reads of absent hardware return (cartridge ROM with no cartridge, Ultimax holes,
+/// I/O 1 and 2 at $DE00-$DFFF). A real C64 shows the VIC's last fetch there; we document $FF.
+pub const OPEN_BUS: u8 = 0xFF;
+
+/// The machine's memory and devices, ticking one cycle per CPU bus access.
+pub struct C64Bus {
+    pub ram: Box<[u8; 0x10000]>,
+    /// Colour RAM: 1024 nibbles at $D800.
+    pub colour: Box<[u8; 1024]>,
+    pub roms: Roms,
+    port_ddr: u8,
+    port_data: u8,
+    read_map: [Region; 16],
+    /// CPU cycles since power-on (every bus access is one).
+    pub now: u64,
+    pub sid: Sid,
+    pub cia1: Cia,
+    pub cia2: Cia,
+    pub vic: Vic,
+    /// Until this cycle the interrupt lines cannot change (chips are lazy; any I/O access
+    /// resets it to "now").
+    next_interrupt_check: u64,
+    lines: Interrupts,
+    nmi_level: bool,
+    /// The RESTORE key's line into NMI, for front ends.
+    pub restore_pressed: bool,
+}
+
+impl C64Bus {
+    pub fn new(roms: Roms) -> Self {
+        let mut bus = C64Bus {
+            ram: Box::new([0; 0x10000]),
+            colour: Box::new([0; 1024]),
+            roms,
+            port_ddr: PORT_DDR_POWER_ON,
+            port_data: PORT_DATA_POWER_ON,
+            read_map: [Region::Ram; 16],
+            now: 0,
+            sid: Sid::new(),
+            cia1: Cia::new(),
+            cia2: Cia::new(),
+            vic: Vic::new(),
+            next_interrupt_check: 0,
+            lines: Interrupts::NONE,
+            nmi_level: false,
+            restore_pressed: false,
+        };
+        bus.update_map();
+        bus
+    }
+
+    /// The lines the port drives into the PLA: output bits as written, input bits pulled
+    /// up to 1 by the C64's resistors.
+    pub fn port_lines(&self) -> u8 {
+        self.port_data | !self.port_ddr
+    }
+
+    /// The value the CPU reads at $0001: output bits as written; input bits 0-2 pulled up,
+    /// bit 4 the cassette sense (1: no button pressed), bit 5 the motor line (0 when input).
+    /// Bits 6 and 7 do not exist on the 6510: we return the data register's bits (a real
+    /// chip returns a slowly fading value).
+    pub fn port_read_value(&self) -> u8 {
+        let inputs = !self.port_ddr & 0b0001_0111;
+        (self.port_data & self.port_ddr) | inputs | (self.port_data & 0xC0 & !self.port_ddr)
+    }
+
+    pub fn port_ddr(&self) -> u8 {
+        self.port_ddr
+    }
+
+    fn update_map(&mut self) {
+        self.read_map = pla::read_map(pla::Lines::from_port(self.port_lines()));
+    }
+
+    /// Which region answers a read at `addr` now.
+    pub fn region(&self, addr: u16) -> Region {
+        self.read_map[(addr >> 12) as usize]
+    }
+
+    /// A read with no side effects and no cycle (for traps, monitors, tests).
+    pub fn peek(&self, addr: u16) -> u8 {
+        match self.region(addr) {
+            Region::Ram => self.peek_ram(addr),
+            Region::BasicRom => self.roms.basic[(addr & 0x1FFF) as usize],
+            Region::KernalRom => self.roms.kernal[(addr & 0x1FFF) as usize],
+            Region::CharRom => self.roms.chargen[(addr & 0x0FFF) as usize],
+            Region::Io => self.peek_io(addr),
+            Region::CartLo | Region::CartHi | Region::Open => OPEN_BUS,
+        }
+    }
+
+    fn peek_ram(&self, addr: u16) -> u8 {
+        match addr {
+            0 => self.port_ddr,
+            1 => self.port_read_value(),
+            _ => self.ram[addr as usize],
+        }
+    }
+
+    fn peek_io(&self, addr: u16) -> u8 {
+        match addr {
+            0xD000..=0xD3FF => self.vic.peek((addr & 0x3F) as u8, self.now),
+            0xD400..=0xD7FF => self.sid.peek((addr & 0x1F) as u8, self.now),
+            0xD800..=0xDBFF => self.colour_read(addr),
+            0xDC00..=0xDCFF => self.cia1.peek((addr & 0x0F) as u8, self.now),
+            0xDD00..=0xDDFF => self.cia2.peek((addr & 0x0F) as u8, self.now),
+            _ => OPEN_BUS,
+        }
+    }
+
+    /// Colour RAM has 4 bits; the upper nibble is not driven and reads as 1s here.
+    fn colour_read(&self, addr: u16) -> u8 {
+        self.colour[(addr & 0x3FF) as usize] | 0xF0
+    }
+
+    /// A write with no cycle, through the banking like a CPU write (for traps and loaders).
+    pub fn poke(&mut self, addr: u16, value: u8) {
+        let now = self.now;
+        self.write_at(addr, value, now);
+    }
+
+    fn write_at(&mut self, addr: u16, value: u8, now: u64) {
+        match addr {
+            0 => {
+                self.port_ddr = value;
+                self.update_map();
+            }
+            1 => {
+                self.port_data = value;
+                self.update_map();
+            }
+            0xD000..=0xDFFF if self.read_map[0xD] == Region::Io => self.io_write(addr, value, now),
+            _ => {
+                if self.read_map[(addr >> 12) as usize] != Region::Open {
+                    self.ram[addr as usize] = value;
+                }
+            }
+        }
+    }
+
+    fn io_read(&mut self, addr: u16) -> u8 {
+        let now = self.now;
+        self.next_interrupt_check = now;
+        match addr {
+            0xD000..=0xD3FF => self.vic.read((addr & 0x3F) as u8, now),
+            0xD400..=0xD7FF => self.sid.read((addr & 0x1F) as u8, now),
+            0xD800..=0xDBFF => self.colour_read(addr),
+            0xDC00..=0xDCFF => self.cia1.read((addr & 0x0F) as u8, now),
+            0xDD00..=0xDDFF => self.cia2.read((addr & 0x0F) as u8, now),
+            _ => OPEN_BUS,
+        }
+    }
+
+    fn io_write(&mut self, addr: u16, value: u8, now: u64) {
+        self.next_interrupt_check = now;
+        match addr {
+            0xD000..=0xD3FF => self.vic.write((addr & 0x3F) as u8, value, now),
+            0xD400..=0xD7FF => self.sid.write((addr & 0x1F) as u8, value, now),
+            0xD800..=0xDBFF => self.colour[(addr & 0x3FF) as usize] = value & 0x0F,
+            0xDC00..=0xDCFF => self.cia1.write((addr & 0x0F) as u8, value, now),
+            0xDD00..=0xDDFF => self.cia2.write((addr & 0x0F) as u8, value, now),
+            _ => {}
+        }
+    }
+
+    /// Recomputes the interrupt lines from the chips and when they can next change.
+    fn update_interrupts(&mut self) {
+        let now = self.now;
+        let irq = self.cia1.irq(now) || self.vic.irq(now);
+        let nmi = self.cia2.irq(now) || self.restore_pressed;
+        self.lines.irq = irq;
+        if nmi && !self.nmi_level {
+            self.lines.nmi_edge = true;
+        }
+        self.nmi_level = nmi;
+        self.next_interrupt_check = self
+            .cia1
+            .next_event()
+            .min(self.cia2.next_event())
+            .min(self.vic.next_event());
+        if self.restore_pressed {
+            self.next_interrupt_check = now;
+        }
+    }
+
+    /// Forces the interrupt lines to be recomputed at the next poll (after a trap changed
+    /// chip state behind the bus's back).
+    pub fn interrupts_changed(&mut self) {
+        self.next_interrupt_check = self.now;
+    }
+}
+
+impl Bus for C64Bus {
+    #[inline(always)]
+    fn read(&mut self, addr: u16) -> u8 {
+        self.now += 1;
+        match self.read_map[(addr >> 12) as usize] {
+            Region::Ram => {
+                if addr > 1 {
+                    self.ram[addr as usize]
+                } else {
+                    self.peek_ram(addr)
+                }
+            }
+            Region::KernalRom => self.roms.kernal[(addr & 0x1FFF) as usize],
+            Region::BasicRom => self.roms.basic[(addr & 0x1FFF) as usize],
+            Region::Io => self.io_read(addr),
+            Region::CharRom => self.roms.chargen[(addr & 0x0FFF) as usize],
+            Region::CartLo | Region::CartHi | Region::Open => OPEN_BUS,
+        }
+    }
+
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.now += 1;
+        if addr > 1
+            && addr & 0xF000 != 0xD000
+            && self.read_map[(addr >> 12) as usize] != Region::Open
+        {
+            self.ram[addr as usize] = value;
+        } else {
+            let now = self.now;
+            self.write_at(addr, value, now);
+        }
+    }
+
+    #[inline(always)]
+    fn poll_interrupts(&mut self) -> Interrupts {
+        if self.now >= self.next_interrupt_check {
+            self.update_interrupts();
+        }
+        let lines = self.lines;
+        self.lines.nmi_edge = false;
+        lines
+    }
+
+    fn nmi_line(&mut self) -> bool {
+        self.nmi_level
+    }
+}

@@ -1,0 +1,88 @@
+//! The three ROMs of the C64. We ship no Commodore ROM: without image files the BASIC area
+//! reads as a JAM-opcode filler (so a jump into BASIC is reported, not silently run), the
+//! character area as zeros until a font is configured, and the KERNAL area holds our own
+//! clean-room image of trap entry points (see `kernal::rom`).
+
+use std::path::Path;
+
+/// Byte that fills the BASIC ROM area without an image: JAM ($02), so that executing it
+/// stops the run with "jammed in the BASIC ROM area" instead of running garbage.
+pub const BASIC_FILLER: u8 = 0x02;
+
+pub struct Roms {
+    pub basic: Box<[u8; 0x2000]>,
+    pub kernal: Box<[u8; 0x2000]>,
+    pub chargen: Box<[u8; 0x1000]>,
+    /// True when `kernal` is our trap image (traps apply), false for a real KERNAL image.
+    pub trap_kernal: bool,
+}
+
+/// Paths of optional real ROM images.
+#[derive(Clone, Debug, Default)]
+pub struct RomPaths {
+    pub basic: Option<std::path::PathBuf>,
+    pub kernal: Option<std::path::PathBuf>,
+    pub chargen: Option<std::path::PathBuf>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RomError {
+    #[error("{path}: cannot read ROM image: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: a {what} ROM image must be {want} bytes, this file has {got}")]
+    Size {
+        path: String,
+        what: &'static str,
+        want: usize,
+        got: usize,
+    },
+}
+
+impl Roms {
+    /// Our defaults: filler BASIC, blank character ROM, the trap KERNAL.
+    pub fn builtin() -> Self {
+        Roms {
+            basic: Box::new([BASIC_FILLER; 0x2000]),
+            kernal: Box::new(crate::kernal::rom::build()),
+            chargen: Box::new([0; 0x1000]),
+            trap_kernal: true,
+        }
+    }
+
+    /// The defaults with any real images given replacing them.
+    pub fn load(paths: &RomPaths) -> Result<Self, RomError> {
+        let mut roms = Self::builtin();
+        if let Some(p) = &paths.basic {
+            roms.basic.copy_from_slice(&read_image(p, "BASIC", 0x2000)?);
+        }
+        if let Some(p) = &paths.kernal {
+            roms.kernal
+                .copy_from_slice(&read_image(p, "KERNAL", 0x2000)?);
+            roms.trap_kernal = false;
+        }
+        if let Some(p) = &paths.chargen {
+            roms.chargen
+                .copy_from_slice(&read_image(p, "character", 0x1000)?);
+        }
+        Ok(roms)
+    }
+}
+
+fn read_image(path: &Path, what: &'static str, want: usize) -> Result<Vec<u8>, RomError> {
+    let bytes = std::fs::read(path).map_err(|source| RomError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    if bytes.len() != want {
+        return Err(RomError::Size {
+            path: path.display().to_string(),
+            what,
+            want,
+            got: bytes.len(),
+        });
+    }
+    Ok(bytes)
+}

@@ -1,0 +1,77 @@
+//! Why a run ended, and the exit code the CLI gives for it.
+
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The program returned from its SYS with RTS.
+    ReturnedToBasic,
+    /// The program asked for a key after the key script ran out.
+    InputExhausted,
+    /// The cycle budget was used up.
+    CycleBudget { cycles: u64 },
+    /// The PC reached a breakpoint.
+    Breakpoint { pc: u16 },
+    /// The PC is stuck in a one-instruction loop (`JMP *` or a branch to itself), the usual
+    /// end marker of CPU test programs.
+    StuckLoop { pc: u16 },
+    /// A JAM opcode halted the CPU.
+    Jammed { pc: u16, opcode: u8 },
+    /// BRK reached the KERNAL's default BRK handler.
+    BrkNoHandler { pc: u16 },
+    /// The program called a KERNAL routine that c64kit does not provide.
+    Unimplemented { routine: &'static str, pc: u16 },
+    /// The program jumped to the RESET entry.
+    Reset,
+}
+
+impl StopReason {
+    /// Process exit codes, one per reason (documented in the README; 0 is a normal end).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            StopReason::ReturnedToBasic => 0,
+            StopReason::InputExhausted => 3,
+            StopReason::CycleBudget { .. } => 4,
+            StopReason::Breakpoint { .. } => 5,
+            StopReason::StuckLoop { .. } => 6,
+            StopReason::Jammed { .. } => 7,
+            StopReason::BrkNoHandler { .. } => 8,
+            StopReason::Unimplemented { .. } => 9,
+            StopReason::Reset => 10,
+        }
+    }
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StopReason::ReturnedToBasic => write!(f, "returned to BASIC"),
+            StopReason::InputExhausted => write!(f, "input exhausted"),
+            StopReason::CycleBudget { cycles } => {
+                write!(f, "cycle budget reached ({cycles} cycles)")
+            }
+            StopReason::Breakpoint { pc } => write!(f, "breakpoint at ${pc:04X}"),
+            StopReason::StuckLoop { pc } => {
+                write!(f, "PC stuck in a one-instruction loop at ${pc:04X}")
+            }
+            StopReason::Jammed { pc, opcode } => {
+                write!(f, "CPU jammed at ${pc:04X} (opcode ${opcode:02X})")?;
+                if (0xA000..0xC000).contains(pc) {
+                    write!(
+                        f,
+                        ": the program ran into the BASIC ROM area, which holds no ROM image"
+                    )?;
+                }
+                Ok(())
+            }
+            StopReason::BrkNoHandler { pc } => write!(f, "BRK at ${pc:04X} with no handler"),
+            StopReason::Unimplemented { routine, pc } => {
+                write!(
+                    f,
+                    "KERNAL routine {routine} (${pc:04X}) is not provided by c64kit"
+                )
+            }
+            StopReason::Reset => write!(f, "the program jumped to RESET"),
+        }
+    }
+}
