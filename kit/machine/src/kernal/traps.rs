@@ -8,7 +8,6 @@ use crate::memory::C64Bus;
 use crate::stop::StopReason;
 use c64kit_cpu::{Bus, Cpu};
 use c64kit_screen::{ScreenEditor, ScreenMemory};
-use std::collections::VecDeque;
 use std::path::PathBuf;
 
 // KERNAL RAM variables (names from the C64 memory map).
@@ -56,8 +55,6 @@ pub struct Kernal {
     idle_polls: u32,
     /// How many such calls end the run with "input exhausted".
     pub idle_poll_limit: u32,
-    /// The rest of a line typed for CHRIN, returned one byte per call.
-    chrin_line: VecDeque<u8>,
 }
 
 /// Screen and colour RAM handed to the screen editor.
@@ -87,7 +84,6 @@ impl Kernal {
             drive_dir: PathBuf::from("."),
             idle_polls: 0,
             idle_poll_limit: 1,
-            chrin_line: VecDeque::new(),
         }
     }
 
@@ -168,7 +164,7 @@ impl Kernal {
             Open | Close => cpu.set_carry(false),
             Load => return self.load(cpu, bus),
             Save => return self.save(cpu, bus),
-            Cint => self.reset_screen(bus),
+            Cint => self.screen.cint(&mut Mem(bus)),
             Ioinit | Ramtas | Restor => crate::boot::kernal_state(trap, bus),
             Vector => vector(cpu, bus),
             Memtop => mem_pointer(cpu, bus, MEMSIZ),
@@ -287,43 +283,28 @@ impl Kernal {
         TrapOutcome::Return
     }
 
-    /// CHRIN from the keyboard: the screen editor's line input. The first call collects a
-    /// whole line (echoing it as typing would), later calls hand it out, then RETURN.
+    /// CHRIN from the keyboard: the screen editor's line input (keys are echoed on the
+    /// screen by the editor, not through CHROUT, so they are not in the transcript; the line
+    /// is then read back from the screen one byte per call, ending with RETURN).
     fn chrin(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
-        if self.chrin_line.is_empty() {
-            loop {
-                let fed = self.feed_keyboard_buffer(bus, true);
-                let count = bus.ram[NDX as usize];
-                if count == 0 {
-                    if fed == KeyAvailability::Exhausted {
-                        if let Some(stop) = self.idle() {
-                            return stop;
-                        }
-                    }
-                    // Not yet available: let time pass by re-running the trap.
-                    return TrapOutcome::ContinueAt(Trap::Chrin.address());
-                }
+        let fed = self.feed_keyboard_buffer(bus, true);
+        match self.screen.chrin_keyboard(&mut Mem(bus)) {
+            Some(b) => {
                 self.idle_polls = 0;
-                let key = bus.ram[KEYD as usize];
-                bus.ram[NDX as usize] = 0;
-                self.transcript.push(key);
-                self.screen.chrout(&mut Mem(bus), key);
-                match key {
-                    13 => {
-                        self.chrin_line.push_back(13);
-                        break;
+                cpu.load_a(b);
+                cpu.set_carry(false);
+                TrapOutcome::Return
+            }
+            None => {
+                if fed == KeyAvailability::Exhausted && bus.ram[NDX as usize] == 0 {
+                    if let Some(stop) = self.idle() {
+                        return stop;
                     }
-                    20 => {
-                        self.chrin_line.pop_back();
-                    }
-                    k => self.chrin_line.push_back(k),
                 }
+                // No complete line yet: let time pass by entering the trap again.
+                TrapOutcome::ContinueAt(Trap::Chrin.address())
             }
         }
-        let b = self.chrin_line.pop_front().unwrap_or(13);
-        cpu.load_a(b);
-        cpu.set_carry(false);
-        TrapOutcome::Return
     }
 
     fn file_name(&self, bus: &C64Bus) -> String {
