@@ -93,7 +93,9 @@ const CLEAR_ICR2: u64 = 1 << 26;
 const READ_ICR0: u64 = 1 << 27;
 const READ_ICR1: u64 = 1 << 28;
 const ONE_SHOT_A0: u64 = 1 << 29;
+const ONE_SHOT_A1: u64 = 1 << 30; // the one-shot bit lingers one cycle
 const ONE_SHOT_B0: u64 = 1 << 31;
+const ONE_SHOT_B1: u64 = 1 << 32;
 const PIPELINE_BITS: u64 = (1 << 33) - 1;
 const STAGE0: u64 = COUNT_A0
     | COUNT_B0
@@ -304,8 +306,8 @@ impl Cia {
     /// CIA1 as the PAL KERNAL leaves it after boot, with the register writes
     /// of IOINIT ($FDA3) and $FF6E replayed at cycle `now`: port A output $7F
     /// (DDR $FF), port B input, timer A latch $4025 force-loaded and started
-    /// continuous (an underflow every 16,422 cycles, 59.99 Hz, first one
-    /// 16,423 cycles after `now`), timer B stopped one-shot, only the timer A
+    /// continuous (an interrupt every 16,422 cycles, 59.99 Hz, the first
+    /// 16,425 cycles after `now`), timer B stopped one-shot, only the timer A
     /// interrupt enabled. This is the C64's 60 Hz-ish system IRQ.
     pub fn kernal_cia1(now: u64) -> Self {
         let mut cia = Cia::new();
@@ -750,6 +752,12 @@ impl Cia {
         if self.delay & TRANSIENT != 0 {
             return None;
         }
+        for (stage0, stage1) in [(ONE_SHOT_A0, ONE_SHOT_A1), (ONE_SHOT_B0, ONE_SHOT_B1)] {
+            let fed = self.feed & stage0 != 0;
+            if (self.delay & stage0 != 0) != fed || (self.delay & stage1 != 0) != fed {
+                return None; // a one-shot change still travelling
+            }
+        }
         let mut limit = now;
         for (flow, counter) in [
             (self.flow_a(), self.counter_a),
@@ -888,5 +896,125 @@ impl Cia {
 
         self.delay = ((delay << 1) & SHIFT_MASK) | self.feed;
         self.cycle = cycle;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+        }
+
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    fn random_write(rng: &mut Rng) -> (u8, u8) {
+        let reg = [
+            0x00, 0x02, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0B, 0x0D, 0x0E, 0x0F,
+        ][rng.below(11) as usize];
+        let value = match reg {
+            0x05 | 0x07 => rng.below(3) as u8, // short periods: many underflows
+            0x08 => rng.below(10) as u8,
+            0x0B => 1 + rng.below(12) as u8,
+            0x0D => (rng.next() as u8) & 0x87,
+            // CNT modes rarely, so timers mostly count.
+            0x0E => (rng.next() as u8) & if rng.below(8) == 0 { 0xFF } else { 0xDF },
+            0x0F => (rng.next() as u8) & if rng.below(8) == 0 { 0xFF } else { 0xDF },
+            _ => rng.next() as u8,
+        };
+        (reg, value)
+    }
+
+    /// The lazy chip (fast-forwarding, queried only per the next_event
+    /// protocol) must match a chip stepped every single cycle: same reads,
+    /// same interrupt line, same final state.
+    #[test]
+    fn lazy_catch_up_matches_cycle_by_cycle_stepping() {
+        for seed in 1..=6u64 {
+            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut lazy = Cia::new();
+            let mut stepped = Cia::new();
+            let mut lazy_next = lazy.next_event();
+            let mut line = false;
+            let mut next_op = 1;
+            let end = 300_000;
+            for cycle in 1..=end {
+                stepped.step();
+                if stepped.int_asserted != line {
+                    line = stepped.int_asserted;
+                    assert!(
+                        lazy_next <= cycle,
+                        "seed {seed}: line changed at {cycle}, next_event said {lazy_next}"
+                    );
+                }
+                let mut query = cycle >= lazy_next;
+                if cycle == next_op {
+                    query = true;
+                    if rng.below(3) == 0 {
+                        let reg = rng.below(16) as u8;
+                        let want = stepped.read(reg, cycle);
+                        assert_eq!(
+                            lazy.peek(reg, cycle),
+                            want,
+                            "seed {seed} peek {reg:X}@{cycle}"
+                        );
+                        assert_eq!(
+                            lazy.read(reg, cycle),
+                            want,
+                            "seed {seed} read {reg:X}@{cycle}"
+                        );
+                    } else {
+                        let (reg, value) = random_write(&mut rng);
+                        stepped.write(reg, value, cycle);
+                        lazy.write(reg, value, cycle);
+                    }
+                    next_op += 1 + match rng.below(20) {
+                        0 => rng.below(60_000),
+                        1..=9 => rng.below(8),
+                        _ => rng.below(400),
+                    };
+                }
+                if query {
+                    assert_eq!(lazy.irq(cycle), line, "seed {seed} irq@{cycle}");
+                    lazy_next = lazy.next_event();
+                }
+            }
+            lazy.catch_up(end);
+            assert_eq!(lazy, stepped, "seed {seed}: final state");
+        }
+    }
+
+    #[test]
+    fn tod_tick_cycles() {
+        assert_eq!(tod_tick_cycle(0), 0);
+        assert_eq!(tod_tick_cycle(1), 19_705);
+        assert_eq!(tod_tick_cycle(50), PAL_CYCLES_PER_SECOND);
+        for tick in [1, 2, 49, 50, 51, 12_345] {
+            assert_eq!(tod_tick_at(tod_tick_cycle(tick)), tick);
+            assert_eq!(tod_tick_at(tod_tick_cycle(tick) - 1), tick - 1);
+        }
+    }
+
+    #[test]
+    fn bcd_counters_recover_from_invalid_values() {
+        let mut time = [0x0F, 0x5F, 0x00, 0x01];
+        tod_increment(&mut time);
+        assert_eq!(time, [0x00, 0x5F, 0x00, 0x01], "4-bit wrap, no carry");
+        let mut time = [0x09, 0x5F, 0x00, 0x01];
+        tod_increment(&mut time);
+        assert_eq!(time, [0x00, 0x50, 0x00, 0x01]);
+        let mut time = [0x09, 0x59, 0x59, 0x09];
+        tod_increment(&mut time);
+        assert_eq!(time, [0x00, 0x00, 0x00, 0x10]);
     }
 }

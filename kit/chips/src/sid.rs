@@ -445,12 +445,17 @@ impl Sid {
             } else {
                 acc
             };
-            let folded = if msb_source & 0x80_0000 != 0 { !acc } else { acc };
+            let folded = if msb_source & 0x80_0000 != 0 {
+                !acc
+            } else {
+                acc
+            };
             ((folded >> 11) & 0xFFF) as u16
         };
         let sawtooth = || (acc >> 12) as u16;
         let pulse = || {
-            let pw = u16::from_le_bytes([self.regs[voice * 7 + 2], self.regs[voice * 7 + 3] & 0x0F]);
+            let pw =
+                u16::from_le_bytes([self.regs[voice * 7 + 2], self.regs[voice * 7 + 3] & 0x0F]);
             if control & 0x08 != 0 || (acc >> 12) as u16 >= pw {
                 0xFFF
             } else {

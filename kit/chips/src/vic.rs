@@ -13,7 +13,9 @@
 //! current line also sets it at once (the comparison is edge-triggered).
 //! Lines 312-511 never match. The IRQ output is `$D019 & $D01A & $0F != 0`;
 //! $D019 reads that as bit 7. Writing 1s to $D019 acknowledges those bits.
-//! (The real chip compares line 0 one cycle late; not modelled.)
+//! (The real chip compares line 0 one cycle late; not modelled.) At power-on
+//! the compare line is 0, so bit 0 of $D019 is already set at cycle 0:
+//! programs acknowledge $D019 before enabling the raster interrupt.
 //!
 //! Read-back as on the real chip: unused bits read 1 ($D016 bits 6-7, $D018
 //! bit 0, $D019 bits 4-6, $D01A bits 4-7, colour registers $D020-$D02E bits
@@ -199,7 +201,8 @@ impl Vic {
         if self.irq_flags & self.irq_mask != 0 || self.irq_mask & 0x01 == 0 {
             return u64::MAX;
         }
-        self.next_compare_start(self.pending_from).unwrap_or(u64::MAX)
+        self.next_compare_start(self.pending_from)
+            .unwrap_or(u64::MAX)
     }
 
     /// First cycle >= `from` at which the compare line starts, if it can.

@@ -50,7 +50,11 @@ fn collect_interrupts(cia: &mut Cia, until: u64) -> Vec<(u64, u8)> {
 fn timer_a_first_underflow_and_irq_cycle() {
     let mut cia = cia_with_timer_a(16);
     cia.write(ICR, 0x81, 0);
-    assert_eq!(timer_a(&cia, 50), 16, "latch-high write while stopped loads");
+    assert_eq!(
+        timer_a(&cia, 50),
+        16,
+        "latch-high write while stopped loads"
+    );
     cia.write(CRA, 0x01, 100);
     // Counting starts 3 cycles after the start write.
     assert_eq!(timer_a(&cia, 101), 16);
@@ -91,12 +95,16 @@ fn continuous_mode_period_is_latch_plus_one() {
 fn one_shot_stops_and_reloads() {
     let mut cia = cia_with_timer_a(500);
     cia.write(ICR, 0x81, 0);
-    cia.write(CRA, 0x09, 0);
+    cia.write(CRA, 0x09, 10);
     assert_eq!(cia.peek(CRA, 10), 0x09);
     let irqs = collect_interrupts(&mut cia, 100_000);
     assert_eq!(irqs.len(), 1);
-    assert_eq!(irqs[0].0, 503);
-    assert_eq!(cia.peek(CRA, 600), 0x08, "start bit cleared by the underflow");
+    assert_eq!(irqs[0].0, 513);
+    assert_eq!(
+        cia.peek(CRA, 600),
+        0x08,
+        "start bit cleared by the underflow"
+    );
     assert_eq!(timer_a(&cia, 600), 500, "counter reloaded from the latch");
     assert_eq!(timer_a(&cia, 90_000), 500, "and stopped");
     assert_eq!(cia.next_event(), u64::MAX);
@@ -105,24 +113,32 @@ fn one_shot_stops_and_reloads() {
 #[test]
 fn icr_read_clears_flags_and_releases_the_line() {
     let mut cia = cia_with_timer_a(99);
+    // Started together with the load: underflows at 102, 202, ...
     cia.write(CRA, 0x01, 0); // interrupts masked
-    assert_eq!(cia.next_event(), u64::MAX, "masked: nothing can change the line");
+    assert!(!cia.irq(50));
+    assert_eq!(
+        cia.next_event(),
+        u64::MAX,
+        "masked: nothing can change the line"
+    );
     assert!(!cia.irq(5000));
-    assert_eq!(cia.read(ICR, 5000), 0x01, "flag without bit 7 when masked");
-    assert_eq!(cia.read(ICR, 5001), 0x00, "cleared by the read");
+    assert_eq!(cia.read(ICR, 5010), 0x01, "flag without bit 7 when masked");
+    assert_eq!(cia.read(ICR, 5011), 0x00, "cleared by the read");
 
-    // Enabling a source whose flag is set raises the line 1 cycle later.
-    assert_eq!(cia.peek(ICR, 5100), 0x01);
-    cia.write(ICR, 0x81, 5100);
-    assert!(!cia.irq(5100));
-    assert!(cia.irq(5101));
-    assert_eq!(cia.read(ICR, 5102), 0x81);
-    assert!(cia.irq(5102), "still low in the cycle of the read");
-    assert!(!cia.irq(5103));
-    assert_eq!(cia.read(ICR, 5103), 0x00);
+    // Enabling a source whose flag is set pulls the line 2 cycles later.
+    assert_eq!(cia.peek(ICR, 5150), 0x01);
+    cia.write(ICR, 0x81, 5150);
+    assert!(!cia.irq(5150));
+    assert!(!cia.irq(5151));
+    assert!(cia.irq(5152));
+    assert_eq!(cia.read(ICR, 5153), 0x81);
+    assert!(cia.irq(5153), "still low in the cycle of the read");
+    assert!(!cia.irq(5154));
+    assert_eq!(cia.read(ICR, 5160), 0x00);
 
     // Clearing the mask bit (bit 7 = 0) masks it again.
-    cia.write(ICR, 0x01, 5103);
+    cia.write(ICR, 0x01, 5160);
+    assert!(!cia.irq(5170));
     assert_eq!(cia.next_event(), u64::MAX);
 }
 
@@ -152,7 +168,10 @@ fn timer_b_counts_timer_a_underflows() {
         assert_eq!(pair[1].0 - pair[0].0, 30, "(latch B + 1) A underflows");
     }
     assert!(irqs.iter().all(|&(_, icr)| icr & 0x82 == 0x82));
-    assert!(irqs.iter().all(|&(_, icr)| icr & 0x01 == 0x01), "A's flag comes along");
+    assert!(
+        irqs.iter().all(|&(_, icr)| icr & 0x01 == 0x01),
+        "A's flag comes along"
+    );
 }
 
 #[test]
@@ -161,17 +180,20 @@ fn timer_b_counts_cycles_independently() {
     cia.write(TB_LO, 0x34, 0);
     cia.write(TB_HI, 0x12, 0);
     cia.write(ICR, 0x82, 0);
-    cia.write(CRB, 0x01, 0);
-    let irqs = collect_interrupts(&mut cia, 5 * 0x1235 + 10);
+    cia.write(CRB, 0x01, 10);
+    let irqs = collect_interrupts(&mut cia, 5 * 0x1235 + 20);
     assert_eq!(irqs.len(), 5);
-    assert_eq!(irqs[0].0, 3 + 0x1234);
+    assert_eq!(irqs[0].0, 10 + 3 + 0x1234);
     assert!(irqs.windows(2).all(|p| p[1].0 - p[0].0 == 0x1235));
 }
 
 #[test]
 fn force_load_and_stop() {
     let mut cia = cia_with_timer_a(1000);
+    // Started in the same cycle as the load: the load skips a decrement.
     cia.write(CRA, 0x01, 0);
+    assert_eq!(timer_a(&cia, 3), 1000);
+    assert_eq!(timer_a(&cia, 4), 999);
     assert_eq!(timer_a(&cia, 500), 503);
     cia.write(CRA, 0x00, 500);
     // Stopping takes effect after two more decrements.
@@ -204,7 +226,11 @@ fn pb7_pulse_output() {
     cia.write(TB_HI, 0, 0);
     cia.write(CRB, 0x03, 0); // start, PB7 on, pulse
     assert_eq!(cia.peek(PRB, 22) & 0x80, 0x00);
-    assert_eq!(cia.peek(PRB, 23) & 0x80, 0x80, "high in the underflow cycle");
+    assert_eq!(
+        cia.peek(PRB, 23) & 0x80,
+        0x80,
+        "high in the underflow cycle"
+    );
     assert_eq!(cia.peek(PRB, 24) & 0x80, 0x00);
 }
 
@@ -230,7 +256,11 @@ fn tod_power_on_is_stopped_at_one_am() {
     assert_eq!(tod(&mut cia, 0), [0x01, 0, 0, 0]);
     assert_eq!(tod(&mut cia, 10 * PAL_CYCLES_PER_SECOND), [0x01, 0, 0, 0]);
     cia.write(TOD_10THS, 0, 10 * PAL_CYCLES_PER_SECOND);
-    assert_eq!(tod(&mut cia, 12 * PAL_CYCLES_PER_SECOND), [0x01, 0, 0x01, 0x06], "/6");
+    assert_eq!(
+        tod(&mut cia, 12 * PAL_CYCLES_PER_SECOND),
+        [0x01, 0, 0x01, 0x06],
+        "/6"
+    );
 }
 
 #[test]
@@ -244,8 +274,15 @@ fn tod_counts_tenths_at_50hz_and_rolls_over_to_pm() {
     assert_eq!(tod(&mut cia, 98_525), [0x11, 0x59, 0x59, 0x01]);
     assert_eq!(tod(&mut cia, second - 1), [0x11, 0x59, 0x59, 0x09]);
     assert_eq!(tod(&mut cia, second), [0x92, 0x00, 0x00, 0x00], "12 PM");
-    assert_eq!(tod(&mut cia, 3601 * second), [0x81, 0x00, 0x00, 0x00], "1 PM");
-    assert_eq!(tod(&mut cia, 3601 * second + 59 * 60 * second), [0x81, 0x59, 0x00, 0x00]);
+    assert_eq!(
+        tod(&mut cia, 3601 * second),
+        [0x81, 0x00, 0x00, 0x00],
+        "1 PM"
+    );
+    assert_eq!(
+        tod(&mut cia, 3601 * second + 59 * 60 * second),
+        [0x81, 0x59, 0x00, 0x00]
+    );
 }
 
 #[test]
@@ -290,11 +327,23 @@ fn tod_stops_on_hours_write_until_tenths_write() {
     set_tod(&mut cia, 0, [0x01, 0x00, 0x00, 0x00]);
     let second = PAL_CYCLES_PER_SECOND;
     cia.write(TOD_HR, 0x05, 2 * second);
-    assert_eq!(tod(&mut cia, 9 * second), [0x05, 0x00, 0x02, 0x00], "stopped");
+    assert_eq!(
+        tod(&mut cia, 9 * second),
+        [0x05, 0x00, 0x02, 0x00],
+        "stopped"
+    );
     cia.write(TOD_MIN, 0x30, 9 * second);
-    assert_eq!(tod(&mut cia, 11 * second), [0x05, 0x30, 0x02, 0x00], "still stopped");
+    assert_eq!(
+        tod(&mut cia, 11 * second),
+        [0x05, 0x30, 0x02, 0x00],
+        "still stopped"
+    );
     cia.write(TOD_10THS, 0x00, 11 * second);
-    assert_eq!(tod(&mut cia, 12 * second + 1), [0x05, 0x30, 0x03, 0x00], "running again");
+    assert_eq!(
+        tod(&mut cia, 12 * second + 1),
+        [0x05, 0x30, 0x03, 0x00],
+        "running again"
+    );
 }
 
 #[test]
@@ -352,7 +401,10 @@ fn kernal_cia1_gives_the_system_irq() {
     let irqs = collect_interrupts(&mut cia, start + PAL_CYCLES_PER_SECOND);
     let period = u64::from(KERNAL_PAL_TIMER_A_LATCH) + 1;
     assert_eq!(period, 16_422);
-    assert_eq!(irqs[0].0, start + 3 + u64::from(KERNAL_PAL_TIMER_A_LATCH) + 1);
+    assert_eq!(
+        irqs[0].0,
+        start + 3 + u64::from(KERNAL_PAL_TIMER_A_LATCH) + 1
+    );
     assert!(irqs.windows(2).all(|p| p[1].0 - p[0].0 == period));
     assert_eq!(irqs.len(), 59, "59.99 Hz");
 }
@@ -386,4 +438,19 @@ fn reset_returns_to_power_on_state() {
     assert_eq!(timer_a(&cia, 200_000), 0xFFFF);
     assert!(!cia.irq(300_000));
     assert_eq!(cia.next_event(), u64::MAX);
+}
+
+#[test]
+fn switching_one_shot_to_continuous_while_running() {
+    let mut cia = cia_with_timer_a(1000);
+    cia.write(ICR, 0x81, 0);
+    cia.write(CRA, 0x09, 10); // one-shot
+    cia.write(CRA, 0x01, 500); // continuous, without stopping
+    let irqs = collect_interrupts(&mut cia, 10_000);
+    assert_eq!(irqs.len(), 9, "keeps running: {irqs:?}");
+    assert_eq!(irqs[0].0, 10 + 3 + 1000);
+
+    cia.write(CRA, 0x09, 10_000); // and back to one-shot
+    let irqs = collect_interrupts(&mut cia, 20_000);
+    assert_eq!(irqs.len(), 1, "stops after one more: {irqs:?}");
 }

@@ -94,7 +94,11 @@ fn noise_register_matches_reference_lfsr_over_time() {
     reference.set_control(0x80);
     let mut distinct = std::collections::BTreeSet::new();
     for i in 0..3000 {
-        now += 1 + if i % 50 == 0 { rng.below(200_000) } else { rng.below(300) };
+        now += 1 + if i % 50 == 0 {
+            rng.below(200_000)
+        } else {
+            rng.below(300)
+        };
         if i % 97 == 0 {
             // New frequency now and then, including slow ones and 0.
             let freq = match rng.below(4) {
@@ -112,7 +116,11 @@ fn noise_register_matches_reference_lfsr_over_time() {
         assert_eq!(value, reference.noise(), "OSC3 at cycle {now}");
         distinct.insert(value);
     }
-    assert!(distinct.len() > 200, "noise should wander: {}", distinct.len());
+    assert!(
+        distinct.len() > 200,
+        "noise should wander: {}",
+        distinct.len()
+    );
 }
 
 #[test]
@@ -151,7 +159,11 @@ fn test_bit_clears_and_holds_then_reseeds() {
     reference.run_to(60_000);
     reference.set_control(0x88);
     for now in [60_000, 60_001, 70_000, 2_000_000] {
-        assert_eq!(sid.read(0x1B, now), 0, "noise held at 0 by test bit at {now}");
+        assert_eq!(
+            sid.read(0x1B, now),
+            0,
+            "noise held at 0 by test bit at {now}"
+        );
     }
     // Sawtooth reads the accumulator: held at 0 too.
     sid.write(0x12, 0x28, 2_000_000);
@@ -165,7 +177,11 @@ fn test_bit_clears_and_holds_then_reseeds() {
     assert_eq!(sid.read(0x1B, 2_200_000), noise_output(NOISE_SEED));
     for now in (2_200_001..2_260_000).step_by(333) {
         reference.run_to(now);
-        assert_eq!(sid.read(0x1B, now), reference.noise(), "after release at {now}");
+        assert_eq!(
+            sid.read(0x1B, now),
+            reference.noise(),
+            "after release at {now}"
+        );
     }
 }
 
@@ -177,7 +193,9 @@ fn jump_ahead_equals_stepping() {
         state = noise_clock(state);
         stepped.push(state);
     }
-    for n in [0usize, 1, 2, 22, 23, 24, 64, 65, 66, 100, 1000, 4095, 12_345, 20_000] {
+    for n in [
+        0usize, 1, 2, 22, 23, 24, 64, 65, 66, 100, 1000, 4095, 12_345, 20_000,
+    ] {
         assert_eq!(noise_clock_n(NOISE_SEED, n as u64), stepped[n], "n = {n}");
     }
     // From arbitrary states too.
@@ -242,8 +260,16 @@ fn paddles_bus_value_and_its_decay() {
     assert_eq!(sid.read(0x00, 0), 0x00, "nothing written yet");
     sid.write(0x18, 0x0F, 1000);
     assert_eq!(sid.read(0x18, 1001), 0x0F);
-    assert_eq!(sid.read(0x05, 1000 + BUS_VALUE_TTL - 1), 0x0F, "any write-only reg");
-    assert_eq!(sid.read(0x1D, 1000 + BUS_VALUE_TTL - 1), 0x0F, "unused regs too");
+    assert_eq!(
+        sid.read(0x05, 1000 + BUS_VALUE_TTL - 1),
+        0x0F,
+        "any write-only reg"
+    );
+    assert_eq!(
+        sid.read(0x1D, 1000 + BUS_VALUE_TTL - 1),
+        0x0F,
+        "unused regs too"
+    );
     assert_eq!(sid.read(0x18, 1000 + BUS_VALUE_TTL), 0x00, "faded");
     // Mirroring: register index is masked to 5 bits.
     assert_eq!(sid.read(0x39, 5000), 0xFF);

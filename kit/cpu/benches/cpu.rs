@@ -13,8 +13,8 @@ const PROGRAM: &[u8] = &[
     0x98, 0x91, 0xFB, 0xC8, 0xD0, 0xFA, // $020A fill: TYA, STA ($FB),Y, INY, BNE fill
     0x18, 0xA9, 0x00, 0xA2, 0x00, // $0210: CLC, LDA #0, LDX #0
     0x7D, 0x00, 0x40, 0xE8, 0xD0, 0xFA, // $0215 sum: ADC $4000,X, INX, BNE sum
-    0x20, 0x20, 0x02, 0x4C, 0x08, 0x02, // $021B: JSR $0220, JMP outer
-    0x48, 0xE6, 0xFD, 0x68, 0x60, // $0220: PHA, INC $FD, PLA, RTS
+    0x20, 0x21, 0x02, 0x4C, 0x08, 0x02, // $021B: JSR $0221, JMP outer
+    0x48, 0xE6, 0xFD, 0x68, 0x60, // $0221: PHA, INC $FD, PLA, RTS
 ];
 
 fn bench_cpu(c: &mut Criterion) {
@@ -31,6 +31,7 @@ fn bench_cpu(c: &mut Criterion) {
                 cpu.step(&mut bus);
             }
         });
+        assert!(!cpu.jammed, "the benchmark program must not jam");
     });
     group.finish();
 }

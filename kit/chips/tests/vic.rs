@@ -1,0 +1,224 @@
+//! VIC-II tests: raster counter, raster interrupt, register read-back.
+
+use c64kit_chips::{Vic, PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+
+fn raster(vic: &mut Vic, now: u64) -> u16 {
+    let high = u16::from(vic.read(0x11, now) & 0x80) << 1;
+    high | u16::from(vic.read(0x12, now))
+}
+
+#[test]
+fn raster_counter_follows_the_cycle_count() {
+    let mut vic = Vic::new();
+    for now in [
+        0u64,
+        62,
+        63,
+        64,
+        255 * 63,
+        256 * 63,
+        311 * 63 + 62,
+        312 * 63,
+        1_234_567,
+    ] {
+        let expected = ((now / 63) % 312) as u16;
+        assert_eq!(raster(&mut vic, now), expected, "cycle {now}");
+        assert_eq!(Vic::raster_line(now), expected);
+    }
+    let later = 100 * PAL_CYCLES_PER_FRAME;
+    assert_eq!(
+        raster(&mut vic, later + 300 * 63),
+        300,
+        "bit 8 in $D011 bit 7"
+    );
+    assert_eq!(vic.peek(0x11, later + 300 * 63) & 0x80, 0x80);
+    assert_eq!(
+        vic.peek(0x11, later + PAL_CYCLES_PER_FRAME + 200 * 63) & 0x80,
+        0x00
+    );
+}
+
+#[test]
+fn frame_helpers() {
+    assert_eq!(Vic::cycles_per_frame(), 19_656);
+    assert_eq!(PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE * PAL_LINES);
+    assert_eq!(Vic::frame_of(19_655), 0);
+    assert_eq!(Vic::frame_of(19_656), 1);
+    assert_eq!(Vic::next_frame_start(0), 19_656);
+    assert_eq!(Vic::next_frame_start(19_655), 19_656);
+    assert_eq!(Vic::next_frame_start(19_656), 39_312);
+    assert_eq!(Vic::line_cycle(63 * 5 + 7), 7);
+}
+
+#[test]
+fn raster_irq_fires_at_the_compare_line_and_ack_clears_it() {
+    let mut vic = Vic::new();
+    // Power-on compare line 0 matched at cycle 0: acknowledge first.
+    assert_eq!(vic.read(0x19, 0), 0x71);
+    vic.write(0x19, 0x0F, 0);
+    vic.write(0x12, 100, 0);
+    vic.write(0x1A, 0x01, 0);
+    let line_start = 100 * 63;
+    assert_eq!(vic.next_event(), line_start);
+    assert!(!vic.irq(line_start - 1));
+    assert_eq!(vic.read(0x19, line_start - 1), 0x70);
+    assert!(vic.irq(line_start));
+    assert_eq!(vic.read(0x19, line_start), 0xF1);
+    assert_eq!(vic.next_event(), u64::MAX, "asserted until acknowledged");
+
+    vic.write(0x19, 0x01, line_start + 20);
+    assert!(!vic.irq(line_start + 20));
+    assert_eq!(vic.read(0x19, line_start + 21), 0x70);
+    // Once per frame.
+    assert_eq!(vic.next_event(), line_start + PAL_CYCLES_PER_FRAME);
+    assert!(!vic.irq(line_start + PAL_CYCLES_PER_FRAME - 1));
+    assert!(vic.irq(line_start + PAL_CYCLES_PER_FRAME));
+}
+
+#[test]
+fn raster_irq_above_line_255_and_unreachable_lines() {
+    let mut vic = Vic::new();
+    vic.write(0x12, 0x2C, 0);
+    vic.write(0x11, 0x9B, 0); // compare $12C = 300
+    vic.write(0x19, 0x0F, 0);
+    vic.write(0x1A, 0x01, 0);
+    assert_eq!(vic.raster_compare(), 300);
+    assert_eq!(vic.next_event(), 300 * 63);
+    assert!(vic.irq(300 * 63));
+    vic.write(0x19, 0xFF, 300 * 63 + 1);
+    vic.write(0x12, 0x40, 300 * 63 + 1); // $140 = 320: never reached
+    assert_eq!(vic.next_event(), u64::MAX);
+    assert!(!vic.irq(10 * PAL_CYCLES_PER_FRAME));
+}
+
+#[test]
+fn flag_latches_while_disabled() {
+    let mut vic = Vic::new();
+    vic.write(0x12, 10, 0);
+    vic.write(0x19, 0x0F, 0);
+    assert_eq!(vic.next_event(), u64::MAX, "disabled");
+    assert!(!vic.irq(20 * 63));
+    assert_eq!(vic.read(0x19, 20 * 63), 0x71, "flag set, no IRQ");
+    vic.write(0x1A, 0x01, 20 * 63);
+    assert!(vic.irq(20 * 63), "enabling a pending flag asserts at once");
+    assert_eq!(vic.read(0x1A, 20 * 63), 0xF1);
+}
+
+#[test]
+fn writing_the_current_line_triggers() {
+    let mut vic = Vic::new();
+    vic.write(0x19, 0x0F, 0);
+    vic.write(0x1A, 0x01, 0);
+    let now = 50 * 63 + 30;
+    assert!(!vic.irq(now));
+    vic.write(0x12, 50, now);
+    assert!(vic.irq(now));
+    vic.write(0x19, 0x01, now + 1);
+    vic.write(0x12, 50, now + 2);
+    assert!(!vic.irq(now + 2), "rewriting the same value is no edge");
+}
+
+#[test]
+fn colour_registers_read_upper_nibble_as_ones() {
+    let mut vic = Vic::new();
+    vic.write(0x20, 0x0E, 0);
+    vic.write(0x21, 0x36, 0);
+    assert_eq!(vic.read(0x20, 0), 0xFE);
+    assert_eq!(vic.read(0x21, 0), 0xF6);
+    assert_eq!(vic.border_color(), 0x0E);
+    assert_eq!(vic.background_color(0), 0x06);
+    for reg in 0x22..=0x2E {
+        vic.write(reg, 0x05, 0);
+        assert_eq!(vic.read(reg, 0), 0xF5, "reg {reg:X}");
+    }
+}
+
+#[test]
+fn other_read_back_rules() {
+    let mut vic = Vic::new();
+    for reg in 0x2F..=0x3F {
+        vic.write(reg, 0x00, 0);
+        assert_eq!(vic.read(reg, 0), 0xFF, "reg {reg:X}");
+    }
+    vic.write(0x16, 0x08, 0);
+    assert_eq!(vic.read(0x16, 0), 0xC8);
+    vic.write(0x18, 0x14, 0);
+    assert_eq!(vic.read(0x18, 0), 0x15);
+    vic.write(0x00, 0xAB, 0);
+    assert_eq!(vic.read(0x40, 0), 0xAB, "mirrored every 64");
+    vic.write(0x15, 0xFF, 0);
+    assert_eq!(vic.read(0x15, 0), 0xFF, "sprite registers stored");
+    assert_eq!(vic.read(0x1E, 0), 0x00);
+    assert_eq!(vic.read(0x1F, 0), 0x00);
+    vic.write(0x11, 0x1B, 0);
+    assert_eq!(vic.read(0x11, 0), 0x1B);
+}
+
+#[test]
+fn memory_setup() {
+    let mut vic = Vic::new();
+    vic.write(0x18, 0x14, 0); // KERNAL default: screen $0400, chars $1000
+    assert_eq!(vic.screen_base(0), 0x0400);
+    assert_eq!(vic.char_base(0), 0x1000);
+    vic.write(0x18, 0x38, 0);
+    assert_eq!(vic.screen_base(3), 0xC000 + 0x0C00);
+    assert_eq!(vic.char_base(3), 0xC000 + 0x2000);
+    assert_eq!(vic.bitmap_base(3), 0xE000);
+    assert_eq!(Vic::bank_base(2), 0x8000);
+}
+
+#[test]
+fn bad_lines() {
+    let mut vic = Vic::new();
+    vic.write(0x11, 0x1B, 0); // DEN, YSCROLL 3
+    assert!(vic.is_bad_line(0x33));
+    assert!(!vic.is_bad_line(0x34));
+    assert!(!vic.is_bad_line(0x2B));
+    assert!(vic.is_bad_line(0xF3));
+    assert!(!vic.is_bad_line(0xFB));
+    vic.write(0x11, 0x0B, 0); // display off
+    assert!(!vic.is_bad_line(0x33));
+}
+
+#[test]
+fn next_event_protocol_sees_every_raster_irq() {
+    let mut vic = Vic::new();
+    vic.write(0x19, 0x0F, 1);
+    vic.write(0x1A, 0x01, 1);
+    let mut seen = Vec::new();
+    loop {
+        let at = vic.next_event();
+        if at > 5 * PAL_CYCLES_PER_FRAME {
+            break;
+        }
+        assert!(vic.irq(at));
+        seen.push(at);
+        vic.write(0x19, 0x01, at + 10);
+        // Move the compare line every frame, like a split-screen handler.
+        let line = if seen.len() % 2 == 1 { 0xFA } else { 0x32 };
+        vic.write(0x12, line, at + 10);
+    }
+    let frame = PAL_CYCLES_PER_FRAME;
+    let expected = vec![
+        frame,
+        frame + 0xFA * 63,
+        2 * frame + 0x32 * 63,
+        2 * frame + 0xFA * 63,
+        3 * frame + 0x32 * 63,
+        3 * frame + 0xFA * 63,
+        4 * frame + 0x32 * 63,
+        4 * frame + 0xFA * 63,
+    ];
+    assert_eq!(seen, expected);
+}
+
+#[test]
+fn reset_keeps_raster_position() {
+    let mut vic = Vic::new();
+    vic.write(0x20, 0x01, 0);
+    vic.write(0x1A, 0x01, 0);
+    vic.reset();
+    assert_eq!(vic.read(0x20, 5_000), 0xF0);
+    assert_eq!(vic.read(0x1A, 5_000), 0xF0);
+    assert_eq!(raster(&mut vic, 5_000), (5_000 / 63) as u16);
+}
