@@ -1,1 +1,151 @@
-fn main() {}
+//! `c64kit`: the command line over the kit's libraries.
+
+mod run;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "c64kit",
+    version,
+    about = "Run Commodore 64 programs headless, fast and exactly"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Load a program and RUN it; print what it printed.
+    Run(run::RunArgs),
+    /// Assemble a CBM prg Studio source file or .cbmprj project into a PRG.
+    Asm(AsmArgs),
+    /// List a tokenized BASIC program (like petcat -2).
+    List {
+        /// The PRG file.
+        file: PathBuf,
+    },
+    /// Tokenize a BASIC text file into a PRG (like petcat -w2).
+    Tokenize {
+        /// The BASIC text file ("10 PRINT ..." lines).
+        file: PathBuf,
+        /// Output PRG (default: the input with .prg).
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
+}
+
+#[derive(clap::Args)]
+struct AsmArgs {
+    /// A .asm source file or a .cbmprj project.
+    file: PathBuf,
+    /// Output PRG (default: the project's output name, or the source with .prg).
+    #[arg(short, long)]
+    output: Option<PathBuf>,
+    /// Write a listing with addresses and bytes beside each line.
+    #[arg(long)]
+    list: Option<PathBuf>,
+    /// Write the labels as a VICE monitor symbol file.
+    #[arg(long)]
+    labels: Option<PathBuf>,
+    /// Define a symbol before assembly, NAME=VALUE.
+    #[arg(short = 'D', value_name = "NAME=VALUE")]
+    define: Vec<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run(args) => run::run(args),
+        Command::Asm(args) => asm(args).map(|_| 0),
+        Command::List { file } => list(&file).map(|_| 0),
+        Command::Tokenize { file, output } => tokenize(&file, output).map(|_| 0),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code as u8),
+        Err(e) => {
+            eprintln!("c64kit: {e:#}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Parses a number as C64 people write it: $hex, 0xhex, %binary or decimal.
+pub fn parse_number(s: &str) -> Result<u64> {
+    let s = s.trim();
+    let parsed = if let Some(h) = s.strip_prefix('$').or_else(|| s.strip_prefix("0x")) {
+        u64::from_str_radix(h, 16)
+    } else if let Some(b) = s.strip_prefix('%') {
+        u64::from_str_radix(b, 2)
+    } else {
+        s.replace('_', "").parse()
+    };
+    parsed.with_context(|| format!("not a number: {s:?} (use $hex, %binary or decimal)"))
+}
+
+pub fn parse_address(s: &str) -> Result<u16> {
+    let v = parse_number(s)?;
+    if v > 0xFFFF {
+        bail!("address {s} is beyond $FFFF");
+    }
+    Ok(v as u16)
+}
+
+fn asm(args: AsmArgs) -> Result<()> {
+    let mut opts = c64kit_asm::Options::default();
+    for d in &args.define {
+        let (name, value) = d
+            .split_once('=')
+            .with_context(|| format!("-D {d}: expected NAME=VALUE"))?;
+        opts.defines
+            .push((name.to_string(), parse_number(value)? as i64));
+    }
+    let assembly =
+        c64kit_asm::assemble_path(&args.file, &opts).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let output = args
+        .output
+        .or_else(|| {
+            assembly
+                .output_name
+                .as_ref()
+                .map(|n| args.file.with_file_name(n))
+        })
+        .unwrap_or_else(|| args.file.with_extension("prg"));
+    std::fs::write(&output, assembly.prg()).with_context(|| format!("{}", output.display()))?;
+    if let Some(list) = args.list {
+        std::fs::write(&list, &assembly.listing).with_context(|| format!("{}", list.display()))?;
+    }
+    if let Some(labels) = args.labels {
+        std::fs::write(&labels, assembly.vice_labels())
+            .with_context(|| format!("{}", labels.display()))?;
+    }
+    eprintln!(
+        "{}: ${:04X}-${:04X} ({} bytes)",
+        output.display(),
+        assembly.load_address,
+        assembly.load_address as usize + assembly.bytes.len(),
+        assembly.bytes.len()
+    );
+    Ok(())
+}
+
+fn list(file: &PathBuf) -> Result<()> {
+    let bytes = std::fs::read(file).with_context(|| format!("{}", file.display()))?;
+    let text = c64kit_basic::list_program(&bytes)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    print!("{text}");
+    Ok(())
+}
+
+fn tokenize(file: &PathBuf, output: Option<PathBuf>) -> Result<()> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("{}", file.display()))?;
+    let prg = c64kit_basic::tokenize(&text, 0x0801)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+    let out = output.unwrap_or_else(|| file.with_extension("prg"));
+    std::fs::write(&out, prg).with_context(|| format!("{}", out.display()))?;
+    Ok(())
+}

@@ -1,0 +1,3 @@
+SCREEN  = $0400
+PTR     = $FB
+RESULT  = $C000

@@ -1,0 +1,179 @@
+//! Throws random and half-valid lines at the assembler: it must return errors, never panic
+//! or hang. A small xorshift generator keeps the runs reproducible without extra crates.
+
+use c64kit_asm::{assemble_source, Options};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const PIECES: &[&str] = &[
+    "lda",
+    "sta",
+    "jmp",
+    "bne",
+    "LDX",
+    "rts",
+    "lsr",
+    "jam",
+    "sax",
+    "byte",
+    "word",
+    "text",
+    "null",
+    "if",
+    "else",
+    "endif",
+    "ifdef",
+    "ifndef",
+    "repeat",
+    "endrepeat",
+    "defm",
+    "endm",
+    "incasm",
+    "incbin",
+    "operator",
+    "align",
+    "org",
+    "M",
+    "label",
+    "@loc",
+    "i",
+    "x",
+    "y",
+    "a",
+    "*",
+    "=",
+    "*=",
+    "#",
+    "<",
+    ">",
+    "(",
+    ")",
+    ",",
+    "+",
+    "-",
+    "/",
+    "/1",
+    "/9",
+    "$",
+    "%",
+    "$ff",
+    "$10000",
+    "%101",
+    "255",
+    "-1",
+    "99999999999",
+    "\"",
+    "\"ab\"",
+    "'c'",
+    ";",
+    ":",
+    "<>",
+    "<=",
+    "!",
+    "&",
+    "|",
+    "^",
+    "<<",
+    ">>",
+    "[",
+    "]",
+    "calc",
+    "hilo",
+    "0",
+    "1",
+    "3",
+    "\t",
+    " ",
+    "é",
+    "\u{0}",
+    "$0801",
+    "repeat 0,3,i",
+    "defm M",
+    "M 1,2",
+];
+
+fn random_line(rng: &mut Rng) -> String {
+    let mut line = String::new();
+    if rng.below(3) == 0 {
+        line.push(' ');
+    }
+    for _ in 0..rng.below(7) {
+        if rng.below(10) == 0 {
+            // Raw random characters, printable or not.
+            let c = char::from_u32(rng.below(0x250) as u32).unwrap_or('?');
+            line.push(c);
+        } else {
+            line.push_str(rng.pick(PIECES));
+        }
+        if rng.below(2) == 0 {
+            line.push(' ');
+        }
+    }
+    line
+}
+
+#[test]
+fn random_lines_never_panic() {
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let opts = Options::default();
+    let mut failures = 0;
+    for _ in 0..3000 {
+        let n = 1 + rng.below(12);
+        let src: Vec<String> = (0..n).map(|_| random_line(&mut rng)).collect();
+        let src = src.join("\n");
+        if assemble_source("fuzz.asm", &src, &opts).is_err() {
+            failures += 1;
+        }
+    }
+    // Almost all random programs are wrong; this checks the generator is not trivial.
+    assert!(
+        failures > 1000,
+        "only {failures} of 3000 random programs failed"
+    );
+}
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut rng = Rng(12345);
+    for _ in 0..500 {
+        let bytes: Vec<u8> = (0..rng.below(300)).map(|_| rng.next() as u8).collect();
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = assemble_source("bytes.asm", &text, &Options::default());
+    }
+}
+
+#[test]
+fn pathological_inputs_finish() {
+    let cases = [
+        "defm A\n A\n endm\n A\n".to_string(),
+        " repeat 65536\n repeat 65536\n nop\n endrepeat\n endrepeat\n".to_string(),
+        format!(" byte {}1{}\n", "(".repeat(5000), ")".repeat(5000)),
+        format!(" byte {}1\n", "-".repeat(5000)),
+        format!(" byte {}1\n", "<".repeat(5000)),
+        "*=$FFFF\n repeat 1000\n nop\n endrepeat\n".to_string(),
+        " if\n endif\n".to_string(),
+        " repeat\n endrepeat\n".to_string(),
+        "x = x + 1\n".to_string(),
+        "a = b\nb = a\n".to_string(),
+        "@\n:\n*\n*=\n=\n".to_string(),
+    ];
+    for src in cases {
+        let r = assemble_source("p.asm", &src, &Options::default());
+        assert!(r.is_err(), "expected an error for {src:?}");
+    }
+}
