@@ -1,1 +1,94 @@
-fn main() {}
+//! Developer commands: `cargo xtask conform | build | bench`.
+
+mod conform;
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "cargo xtask")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build our programs and replay every published fact; exit 0 only if all pass.
+    Conform(conform::ConformArgs),
+    /// Assemble every program in programs/ into target/programs/NAME.prg.
+    Build,
+    /// Run the criterion benchmarks (CPU on flat RAM, the full C64 machine).
+    Bench,
+}
+
+fn main() -> ExitCode {
+    match Cli::parse().command {
+        Command::Conform(args) => conform::run(args),
+        Command::Build => match build() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("xtask build: {e}");
+                ExitCode::FAILURE
+            }
+        },
+        Command::Bench => bench(),
+    }
+}
+
+/// target/ of the workspace.
+pub fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"))
+}
+
+/// Assembles every project into target/programs.
+pub fn build() -> Result<(), String> {
+    let out = target_dir().join("programs");
+    std::fs::create_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut errors = Vec::new();
+    for (name, path) in c64kit_programs::projects() {
+        match c64kit_programs::build_project(&path) {
+            Ok(prg) => {
+                let file = out.join(format!("{name}.prg"));
+                std::fs::write(&file, prg.to_bytes())
+                    .map_err(|e| format!("{}: {e}", file.display()))?;
+                println!(
+                    "{:<12} ${:04X}-${:04X} {:>6} bytes -> {}",
+                    name,
+                    prg.load_address,
+                    prg.end_address(),
+                    prg.data.len(),
+                    file.display()
+                );
+            }
+            Err(e) => errors.push(format!("{}:\n{e}", path.display())),
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+fn bench() -> ExitCode {
+    let status = std::process::Command::new(env!("CARGO"))
+        .args([
+            "bench",
+            "-p",
+            "c64kit-cpu",
+            "-p",
+            "c64kit-machine",
+            "-p",
+            "c64kit-programs",
+        ])
+        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .status();
+    match status {
+        Ok(s) if s.success() => ExitCode::SUCCESS,
+        _ => ExitCode::FAILURE,
+    }
+}

@@ -328,7 +328,7 @@ fn parse_stmt(text: &str, is_macro: &dyn Fn(&str) -> bool) -> Result<Stmt, Strin
             label = Some(name.to_string());
             idx = if colon { 2 } else { 1 };
         }
-    } else if first.start == 0 || !first.is_op("*") {
+    } else {
         return Err(format!(
             "expected a label, mnemonic or directive, found '{}'",
             first.tok
@@ -1124,10 +1124,11 @@ impl Assembler {
             self.error(format!("repeat count {to} is negative"));
             return;
         }
-        if (to - from).abs() >= MAX_REPEAT {
+        let span = to.abs_diff(from);
+        if span >= MAX_REPEAT as u64 {
             self.error(format!(
                 "repeat of {} iterations is too many (at most {MAX_REPEAT})",
-                (to - from).abs() + 1
+                span as u128 + 1
             ));
             return;
         }
@@ -1229,11 +1230,19 @@ impl Assembler {
             self.error("macros or includes nested too deeply (recursive incasm?)");
             return;
         }
-        let display = child_display(&from.display, &name);
         let src = self
             .loader
             .resolve(&name, from.dir.as_deref())
-            .and_then(|p| self.loader.source(&p, &display));
+            .and_then(|p| {
+                // Show the file's real name, which may differ in case from the source's.
+                let real = p.file_name().and_then(|n| n.to_str()).unwrap_or(&name);
+                let shown = match name.replace('\\', "/").rsplit_once('/') {
+                    Some((dir, _)) => format!("{dir}/{real}"),
+                    None => real.to_string(),
+                };
+                let display = child_display(&from.display, &shown);
+                self.loader.source(&p, &display)
+            });
         match src {
             Ok(src) => {
                 let (file, line) = (self.file.clone(), self.line);
@@ -1447,7 +1456,8 @@ impl Assembler {
             },
             None => data.len() as i64 - offset,
         };
-        if offset < 0 || len < 0 || offset + len > data.len() as i64 {
+        let end = offset.checked_add(len);
+        if offset < 0 || len < 0 || end.is_none_or(|e| e > data.len() as i64) {
             self.error(format!(
                 "incbin range {offset}+{len} is outside the file's {} bytes",
                 data.len()
@@ -1479,7 +1489,7 @@ impl Assembler {
             };
             let offset = match self.value(toks) {
                 Some(target) => {
-                    let d = target - (self.pc + 2);
+                    let d = target.wrapping_sub(self.pc + 2);
                     if !(-128..=127).contains(&d) {
                         self.error(format!(
                             "branch out of range: target ${:04X} is {d} bytes away \
@@ -1617,16 +1627,21 @@ impl Assembler {
 }
 
 fn format_listing(lines: &[ListLine]) -> String {
+    let locs: Vec<String> = lines
+        .iter()
+        .map(|l| format!("{}:{}", l.file, l.line))
+        .collect();
+    let width = locs.iter().map(String::len).max().unwrap_or(0);
     let mut out = String::new();
-    for l in lines {
+    for (l, loc) in lines.iter().zip(&locs) {
         let addr = l.addr.map(|a| format!("${a:04X}")).unwrap_or_default();
-        let loc = format!("{}:{}", l.file, l.line);
         let mut chunks = l.bytes.chunks(8);
         let first = chunks.next().map(hex).unwrap_or_default();
-        let _ = writeln!(out, "{addr:<6} {first:<24} {loc:<20} {}", l.text);
+        let line = format!("{addr:<5}  {first:<23}  {loc:<width$}  {}", l.text);
+        let _ = writeln!(out, "{}", line.trim_end());
         let mut a = l.addr.unwrap_or(0) as usize + 8;
         for c in chunks {
-            let _ = writeln!(out, "${:04X} {}", a & 0xFFFF, hex(c));
+            let _ = writeln!(out, "${:04X}  {}", a & 0xFFFF, hex(c));
             a += 8;
         }
     }

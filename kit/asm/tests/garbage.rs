@@ -132,7 +132,13 @@ fn random_lines_never_panic() {
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
     let opts = Options::default();
     let mut failures = 0;
-    for _ in 0..3000 {
+    // C64KIT_FUZZ_ITERS=200000 for a longer run by hand.
+    let iters: usize = std::env::var("C64KIT_FUZZ_ITERS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000)
+        .max(3000);
+    for _ in 0..iters {
         let n = 1 + rng.below(12);
         let src: Vec<String> = (0..n).map(|_| random_line(&mut rng)).collect();
         let src = src.join("\n");
@@ -171,6 +177,11 @@ fn pathological_inputs_finish() {
         "x = x + 1\n".to_string(),
         "a = b\nb = a\n".to_string(),
         "@\n:\n*\n*=\n=\n".to_string(),
+        " repeat $7FFFFFFFFFFFFFFF, -$7FFFFFFFFFFFFFFF, i\n endrepeat\n".to_string(),
+        " bne -$7FFFFFFFFFFFFFFF-1\n".to_string(),
+        " lda #$7FFFFFFFFFFFFFFF*$7FFFFFFFFFFFFFFF+(-$7FFFFFFFFFFFFFFF-1)/-1\n".to_string(),
+        " align -$7FFFFFFFFFFFFFFF-1\n".to_string(),
+        " byte 1 << 99, 1 >> -5, -$7FFFFFFFFFFFFFFF-1-1\n lda 99999\n".to_string(),
     ];
     for src in cases {
         let r = assemble_source("p.asm", &src, &Options::default());

@@ -61,6 +61,8 @@ fn demo_project_assembles_to_expected_bytes() {
     assert!(!vice.contains("SCREEN"), "constants are not labels: {vice}");
     assert!(a.listing.contains("main.asm:12"), "{}", a.listing);
     assert!(a.listing.contains("tables.asm:4"), "{}", a.listing);
+    // The include is written "Consts.asm"; the listing shows the real file name.
+    assert!(a.listing.contains("demo/consts.asm:1"), "{}", a.listing);
 }
 
 #[test]
@@ -113,4 +115,77 @@ fn missing_project_files() {
     let e = assemble_project(&prj, &Options::default()).unwrap_err();
     assert!(e.to_string().contains("no files in its <BuildList>"), "{e}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A scratch folder with the given files, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str, files: &[(&str, &[u8])]) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("c64kit-asm-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, data) in files {
+            std::fs::write(dir.join(name), data).unwrap();
+        }
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        std::fs::remove_dir_all(&self.0).ok();
+    }
+}
+
+#[test]
+fn include_errors_name_the_included_file() {
+    let s = Scratch::new(
+        "inc",
+        &[
+            ("main.asm", b"*=$1000\n incasm \"sub\\part.asm\"\n"),
+            ("self.asm", b" incasm \"self.asm\"\n"),
+            (
+                "bin.asm",
+                b"*=$1000\n incbin \"data.bin\", 2, 5\n incbin \"none.bin\"\n",
+            ),
+            ("data.bin", b"\x01\x02\x03\x04"),
+        ],
+    );
+    std::fs::create_dir_all(s.0.join("sub")).unwrap();
+    std::fs::write(s.0.join("sub/part.asm"), " nop\n lda #999\n").unwrap();
+    let e = assemble_file(&s.0.join("main.asm"), &Options::default()).unwrap_err();
+    assert_eq!(e.0.len(), 1, "{e}");
+    assert!(e.0[0].file.ends_with("sub/part.asm"), "{e}");
+    assert_eq!(e.0[0].line, 2);
+    assert_eq!(e.0[0].message, "value 999 ($3E7) does not fit in a byte");
+
+    let e = assemble_file(&s.0.join("self.asm"), &Options::default()).unwrap_err();
+    assert!(e.to_string().contains("nested too deeply"), "{e}");
+
+    let e = assemble_file(&s.0.join("bin.asm"), &Options::default()).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("bin.asm:2: incbin range 2+5 is outside the file's 4 bytes"),
+        "{text}"
+    );
+    assert!(
+        text.contains("bin.asm:3: cannot find file 'none.bin'"),
+        "{text}"
+    );
+}
+
+#[test]
+fn include_dirs_from_options() {
+    let s = Scratch::new("dirs", &[("lib.asm", b"VALUE = 42\n")]);
+    let opts = Options {
+        include_dirs: vec![s.0.clone()],
+        ..Options::default()
+    };
+    let a = c64kit_asm::assemble_source(
+        "m.asm",
+        " incasm \"lib.asm\"\n*=$1000\n lda #VALUE\n",
+        &opts,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(a.bytes, vec![0xA9, 42]);
 }
