@@ -57,7 +57,15 @@ pub fn check(e: &Expectation, text: &str, machine: &Machine) -> CheckResult {
     }
     if let (Some(addr), Some(bytes)) = (e.address, &e.bytes) {
         let got: Vec<u8> = (0..bytes.len())
-            .map(|i| machine.bus.ram[(addr as usize + i) & 0xFFFF])
+            .map(|i| {
+                // RAM as stored (under any ROM), but the 6510 port at $0000/$0001.
+                let a = (addr as usize + i) & 0xFFFF;
+                if a < 2 {
+                    machine.peek(a as u16)
+                } else {
+                    machine.bus.ram[a]
+                }
+            })
             .collect();
         return match &got == bytes {
             true => pass(format!("memory at ${addr:04X} holds {bytes:02X?}")),
