@@ -178,9 +178,7 @@ impl Kernal {
                 cpu.y = 0xDC;
             }
             Setmsg => {
-                let old = bus.ram[MSGFLG as usize];
-                bus.ram[MSGFLG as usize] = cpu.a;
-                cpu.a = old;
+                std::mem::swap(&mut bus.ram[MSGFLG as usize], &mut cpu.a);
             }
             Settmo => bus.ram[TIMOUT as usize] = cpu.a,
             Second | Tksa | Acptr | Ciout | Untlk | Unlsn | Listen | Talk => {
