@@ -5,7 +5,7 @@ use comfy_table::Table;
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::Duration;
 
 #[derive(clap::Args)]
@@ -155,20 +155,15 @@ fn run_parallel(
         ProgressStyle::with_template("{bar:30} {pos}/{len} scenarios {elapsed}").unwrap(),
     );
     let n = jobs.len();
-    let queue = Arc::new(Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>()));
-    let results: Arc<Mutex<Vec<Option<(Scenario, Outcome)>>>> =
-        Arc::new(Mutex::new((0..n).map(|_| None).collect()));
+    let queue = Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
+    let results = Mutex::new(Vec::with_capacity(n));
     std::thread::scope(|scope| {
         for _ in 0..threads.min(n) {
-            let queue = Arc::clone(&queue);
-            let results = Arc::clone(&results);
-            let bars = &bars;
-            let overall = &overall;
-            scope.spawn(move || loop {
+            scope.spawn(|| loop {
                 let Some((i, (s, prg))) = queue.lock().unwrap().pop() else {
                     break;
                 };
-                let bar = bars.insert_before(overall, ProgressBar::new_spinner());
+                let bar = bars.insert_before(&overall, ProgressBar::new_spinner());
                 bar.set_style(ProgressStyle::with_template("{spinner} {msg} {elapsed}").unwrap());
                 bar.enable_steady_tick(Duration::from_millis(120));
                 bar.set_message(format!("{} ({})", s.name, s.fact));
@@ -182,13 +177,14 @@ fn run_parallel(
                 });
                 bar.finish_and_clear();
                 overall.inc(1);
-                results.lock().unwrap()[i] = Some((s, outcome));
+                results.lock().unwrap().push((i, s, outcome));
             });
         }
     });
     overall.finish_and_clear();
-    let results = Arc::try_unwrap(results).ok().unwrap().into_inner().unwrap();
-    results.into_iter().flatten().collect()
+    let mut results = results.into_inner().unwrap();
+    results.sort_by_key(|(i, _, _)| *i);
+    results.into_iter().map(|(_, s, o)| (s, o)).collect()
 }
 
 fn print_table(outcomes: &[(Scenario, Outcome)]) {

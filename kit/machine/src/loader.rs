@@ -85,7 +85,7 @@ mod tests {
         let e = Prg::parse(&[1], "x.prg").unwrap_err();
         assert!(e.to_string().starts_with("x.prg: not a PRG file"), "{e}");
         let mut big = vec![0x00, 0xFF];
-        big.extend(std::iter::repeat(0).take(300));
+        big.extend(std::iter::repeat_n(0, 300));
         let e = Prg::parse(&big, "big.prg").unwrap_err();
         assert!(e.to_string().contains("past $FFFF"), "{e}");
     }
