@@ -142,10 +142,23 @@ impl Cpu {
         self.iflag
     }
 
+    /// Runs instructions while `keep_going(bus)` holds and the CPU is not jammed. The loop
+    /// lives here so that `step` is inlined into it: the emulator's hot path.
+    #[inline]
+    pub fn run_while<B: Bus>(&mut self, bus: &mut B, mut keep_going: impl FnMut(&B) -> bool) {
+        while !self.jammed && keep_going(bus) {
+            self.step_inline(bus);
+        }
+    }
+
     /// Runs one instruction, or the interrupt sequence that was latched at the end of the
     /// previous one. Does nothing once jammed.
-    #[inline]
     pub fn step<B: Bus>(&mut self, bus: &mut B) {
+        self.step_inline(bus);
+    }
+
+    #[inline(always)]
+    fn step_inline<B: Bus>(&mut self, bus: &mut B) {
         if self.irq_pending {
             self.interrupt_sequence(bus);
             return;
@@ -164,6 +177,10 @@ impl Cpu {
     #[inline(always)]
     fn poll<B: Bus>(&mut self, bus: &mut B) {
         let lines = bus.poll_interrupts();
+        if !(lines.irq | lines.nmi_edge) {
+            self.irq_pending = self.nmi_latched;
+            return;
+        }
         self.nmi_latched |= lines.nmi_edge;
         self.irq_pending = self.nmi_latched || (lines.irq && !self.iflag);
     }

@@ -112,9 +112,7 @@ impl Machine {
                 }
             } else {
                 // The hot loop: nothing but the budget to check between instructions.
-                while self.bus.now < limit && !self.cpu.jammed {
-                    self.cpu.step(&mut self.bus);
-                }
+                self.cpu.run_while(&mut self.bus, |bus| bus.now < limit);
             }
             if !self.cpu.jammed {
                 return StopReason::CycleBudget {

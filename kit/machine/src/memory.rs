@@ -23,6 +23,10 @@ pub struct C64Bus {
     port_ddr: u8,
     port_data: u8,
     read_map: [Region; 16],
+    /// Bit r set: reads of region r ($r000-$rFFF) are plain RAM reads (the fast path).
+    ram_readable: u16,
+    /// Bit r set: writes to region r are plain RAM writes (not I/O, not a hole).
+    ram_writable: u16,
     /// CPU cycles since power-on (every bus access is one).
     pub now: u64,
     pub sid: Sid,
@@ -47,6 +51,8 @@ impl C64Bus {
             port_ddr: PORT_DDR_POWER_ON,
             port_data: PORT_DATA_POWER_ON,
             read_map: [Region::Ram; 16],
+            ram_readable: 0,
+            ram_writable: 0,
             now: 0,
             sid: Sid::new(),
             cia1: Cia::new(),
@@ -80,8 +86,23 @@ impl C64Bus {
         self.port_ddr
     }
 
+    /// Recomputes the banking after a port write. The port's two registers are mirrored
+    /// into RAM $0000/$0001 (which the CPU can never read otherwise), so that reads of the
+    /// zero page need no special case on the fast path.
     fn update_map(&mut self) {
         self.read_map = pla::read_map(pla::Lines::from_port(self.port_lines()));
+        self.ram[0] = self.port_ddr;
+        self.ram[1] = self.port_read_value();
+        self.ram_readable = 0;
+        self.ram_writable = 0;
+        for (r, region) in self.read_map.iter().enumerate() {
+            if *region == Region::Ram {
+                self.ram_readable |= 1 << r;
+            }
+            if !matches!(region, Region::Io | Region::Open) {
+                self.ram_writable |= 1 << r;
+            }
+        }
     }
 
     /// Which region answers a read at `addr` now.
@@ -92,20 +113,12 @@ impl C64Bus {
     /// A read with no side effects and no cycle (for traps, monitors, tests).
     pub fn peek(&self, addr: u16) -> u8 {
         match self.region(addr) {
-            Region::Ram => self.peek_ram(addr),
+            Region::Ram => self.ram[addr as usize],
             Region::BasicRom => self.roms.basic[(addr & 0x1FFF) as usize],
             Region::KernalRom => self.roms.kernal[(addr & 0x1FFF) as usize],
             Region::CharRom => self.roms.chargen[(addr & 0x0FFF) as usize],
             Region::Io => self.peek_io(addr),
             Region::CartLo | Region::CartHi | Region::Open => OPEN_BUS,
-        }
-    }
-
-    fn peek_ram(&self, addr: u16) -> u8 {
-        match addr {
-            0 => self.port_ddr,
-            1 => self.port_read_value(),
-            _ => self.ram[addr as usize],
         }
     }
 
@@ -147,6 +160,18 @@ impl C64Bus {
                     self.ram[addr as usize] = value;
                 }
             }
+        }
+    }
+
+    /// A read of a region that is not plain RAM.
+    fn read_banked(&mut self, addr: u16) -> u8 {
+        match self.read_map[(addr >> 12) as usize] {
+            Region::Ram => self.ram[addr as usize],
+            Region::KernalRom => self.roms.kernal[(addr & 0x1FFF) as usize],
+            Region::BasicRom => self.roms.basic[(addr & 0x1FFF) as usize],
+            Region::Io => self.io_read(addr),
+            Region::CharRom => self.roms.chargen[(addr & 0x0FFF) as usize],
+            Region::CartLo | Region::CartHi | Region::Open => OPEN_BUS,
         }
     }
 
@@ -206,29 +231,17 @@ impl Bus for C64Bus {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.now += 1;
-        match self.read_map[(addr >> 12) as usize] {
-            Region::Ram => {
-                if addr > 1 {
-                    self.ram[addr as usize]
-                } else {
-                    self.peek_ram(addr)
-                }
-            }
-            Region::KernalRom => self.roms.kernal[(addr & 0x1FFF) as usize],
-            Region::BasicRom => self.roms.basic[(addr & 0x1FFF) as usize],
-            Region::Io => self.io_read(addr),
-            Region::CharRom => self.roms.chargen[(addr & 0x0FFF) as usize],
-            Region::CartLo | Region::CartHi | Region::Open => OPEN_BUS,
+        if self.ram_readable & (1 << (addr >> 12)) != 0 {
+            self.ram[addr as usize]
+        } else {
+            self.read_banked(addr)
         }
     }
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         self.now += 1;
-        if addr > 1
-            && addr & 0xF000 != 0xD000
-            && self.read_map[(addr >> 12) as usize] != Region::Open
-        {
+        if addr > 1 && self.ram_writable & (1 << (addr >> 12)) != 0 {
             self.ram[addr as usize] = value;
         } else {
             let now = self.now;

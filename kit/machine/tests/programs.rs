@@ -200,3 +200,21 @@ fn sid_noise_changes_over_time() {
     assert_eq!(stop, StopReason::ReturnedToBasic);
     assert!(m.cycles() < 1_000, "noise changed quickly");
 }
+
+#[test]
+fn a_port_bit_switched_to_input_reads_as_pulled_up_and_maps_as_1() {
+    let code = [
+        0xA9, 0x36, 0x85, 0x01, // LDA #$36; STA $01: LORAM = 0, $A000 is RAM
+        0xA9, 0x42, 0x8D, 0x00, 0xA0, // LDA #$42; STA $A000
+        0xA9, 0x2E, 0x85, 0x00, // LDA #$2E; STA $00: bit 0 becomes an input
+        0xA5, 0x01, 0x8D, 0x00, 0x09, // LDA $01; STA $0900: bit 0 reads 1 (pull-up)
+        0xAD, 0x00, 0xA0, 0x8D, 0x01, 0x09, // LDA $A000; STA $0901: BASIC ROM is back
+        0xA5, 0x00, 0x8D, 0x02, 0x09, // LDA $00; STA $0902: the DDR reads back
+        0xA9, 0x2F, 0x85, 0x00, 0xA9, 0x37, 0x85, 0x01, 0x60,
+    ];
+    let (m, stop) = run(&code, "");
+    assert_eq!(stop, StopReason::ReturnedToBasic);
+    assert_eq!(m.bus.ram[0x0900], 0x37);
+    assert_eq!(m.bus.ram[0x0901], c64kit_machine::roms::BASIC_FILLER);
+    assert_eq!(m.bus.ram[0x0902], 0x2E);
+}
