@@ -24,8 +24,12 @@ pub struct Machine {
     any_breakpoint: bool,
     /// Stop when an instruction jumps to itself.
     pub stop_on_stuck_loop: bool,
+    /// Count instructions in `instructions` (uses the slower checking loop).
+    pub count_instructions: bool,
     /// Instructions run so far (counted only by the checking loop; see `run`).
     pub instructions: u64,
+    /// The run stopped at a breakpoint here: the next `run` steps over it.
+    at_breakpoint: bool,
     /// Receives one line per instruction, in the format of VICE's monitor, when set.
     pub trace: Option<Box<dyn std::io::Write>>,
 }
@@ -40,7 +44,9 @@ impl Machine {
             breakpoints: vec![0; 0x10000 / 64],
             any_breakpoint: false,
             stop_on_stuck_loop: false,
+            count_instructions: false,
             instructions: 0,
+            at_breakpoint: false,
             trace: None,
         };
         boot::power_on(&mut m.bus, &mut m.kernal);
@@ -106,7 +112,11 @@ impl Machine {
     pub fn run(&mut self, max_cycles: u64) -> StopReason {
         let limit = self.bus.now.saturating_add(max_cycles);
         loop {
-            if self.any_breakpoint || self.stop_on_stuck_loop || self.trace.is_some() {
+            if self.any_breakpoint
+                || self.stop_on_stuck_loop
+                || self.count_instructions
+                || self.trace.is_some()
+            {
                 if let Some(stop) = self.run_checked(limit) {
                     return stop;
                 }
@@ -129,10 +139,11 @@ impl Machine {
     fn run_checked(&mut self, limit: u64) -> Option<StopReason> {
         while self.bus.now < limit && !self.cpu.jammed {
             let pc = self.cpu.pc;
-            if self.any_breakpoint && self.is_breakpoint(pc) && self.instructions > 0 {
-                self.instructions = 0;
+            if self.any_breakpoint && self.is_breakpoint(pc) && !self.at_breakpoint {
+                self.at_breakpoint = true;
                 return Some(StopReason::Breakpoint { pc });
             }
+            self.at_breakpoint = false;
             if self.trace.is_some() {
                 self.trace_line();
             }

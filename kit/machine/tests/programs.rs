@@ -218,3 +218,18 @@ fn a_port_bit_switched_to_input_reads_as_pulled_up_and_maps_as_1() {
     assert_eq!(m.bus.ram[0x0901], c64kit_machine::roms::BASIC_FILLER);
     assert_eq!(m.bus.ram[0x0902], 0x2E);
 }
+
+#[test]
+fn a_breakpoint_stops_before_the_instruction_and_the_next_run_steps_over_it() {
+    let mut m = Machine::builtin();
+    // INX; INX; INX; RTS
+    m.load_and_run_prg(&stub_prg(&[0xE8, 0xE8, 0xE8, 0x60]))
+        .unwrap();
+    m.set_breakpoint(0x0822);
+    m.count_instructions = true;
+    assert_eq!(m.run(BUDGET), StopReason::Breakpoint { pc: 0x0822 });
+    assert_eq!(m.cpu.x, 2);
+    assert_eq!(m.instructions, 2);
+    assert_eq!(m.run(BUDGET), StopReason::ReturnedToBasic);
+    assert_eq!(m.cpu.x, 3);
+}
