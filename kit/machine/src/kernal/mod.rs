@@ -61,161 +61,91 @@ pub enum Trap {
     Reset,
 }
 
+/// Each trap with the real KERNAL address of its routine and the name programmers know.
+const TABLE: [(Trap, u16, &str); 44] = {
+    use Trap::*;
+    [
+        (Chrout, 0xF1CA, "CHROUT"),
+        (Getin, 0xF13E, "GETIN"),
+        (Chrin, 0xF157, "CHRIN"),
+        (Open, 0xF34A, "OPEN"),
+        (Close, 0xF291, "CLOSE"),
+        (Chkin, 0xF20E, "CHKIN"),
+        (Chkout, 0xF250, "CHKOUT"),
+        (Clrchn, 0xF333, "CLRCHN"),
+        (Clall, 0xF32F, "CLALL"),
+        (Stop, 0xF6ED, "STOP"),
+        (Load, 0xF4A5, "LOAD"),
+        (Save, 0xF5ED, "SAVE"),
+        (Plot, 0xE50A, "PLOT"),
+        (Scnkey, 0xEA87, "SCNKEY"),
+        (Rdtim, 0xF6DD, "RDTIM"),
+        (Settim, 0xF6E4, "SETTIM"),
+        (Udtim, 0xF69B, "UDTIM"),
+        (Setlfs, 0xFE00, "SETLFS"),
+        (Setnam, 0xFDF9, "SETNAM"),
+        (Readst, 0xFE07, "READST"),
+        (Cint, 0xFF5B, "CINT"),
+        (Ioinit, 0xFDA3, "IOINIT"),
+        (Ramtas, 0xFD50, "RAMTAS"),
+        (Restor, 0xFD15, "RESTOR"),
+        (Vector, 0xFD1A, "VECTOR"),
+        (Memtop, 0xFE25, "MEMTOP"),
+        (Membot, 0xFE34, "MEMBOT"),
+        (Screen, 0xE505, "SCREEN"),
+        (Iobase, 0xE500, "IOBASE"),
+        (Setmsg, 0xFE18, "SETMSG"),
+        (Settmo, 0xFE21, "SETTMO"),
+        (Second, 0xEDB9, "SECOND"),
+        (Tksa, 0xEDC7, "TKSA"),
+        (Acptr, 0xEE13, "ACPTR"),
+        (Ciout, 0xEDDD, "CIOUT"),
+        (Untlk, 0xEDEF, "UNTLK"),
+        (Unlsn, 0xEDFE, "UNLSN"),
+        (Listen, 0xED0C, "LISTEN"),
+        (Talk, 0xED09, "TALK"),
+        (IrqDefault, 0xEA31, "IRQ handler"),
+        (NmiDefault, 0xFE4C, "NMI handler"),
+        (BrkDefault, 0xFE66, "BRK handler"),
+        (ReturnToBasic, 0xE147, "BASIC (return from SYS)"),
+        (Reset, 0xFCE2, "RESET"),
+    ]
+};
+
 impl Trap {
-    pub const ALL: [Trap; 44] = {
-        use Trap::*;
-        [
-            Chrout,
-            Getin,
-            Chrin,
-            Open,
-            Close,
-            Chkin,
-            Chkout,
-            Clrchn,
-            Clall,
-            Stop,
-            Load,
-            Save,
-            Plot,
-            Scnkey,
-            Rdtim,
-            Settim,
-            Udtim,
-            Setlfs,
-            Setnam,
-            Readst,
-            Cint,
-            Ioinit,
-            Ramtas,
-            Restor,
-            Vector,
-            Memtop,
-            Membot,
-            Screen,
-            Iobase,
-            Setmsg,
-            Settmo,
-            Second,
-            Tksa,
-            Acptr,
-            Ciout,
-            Untlk,
-            Unlsn,
-            Listen,
-            Talk,
-            IrqDefault,
-            NmiDefault,
-            BrkDefault,
-            ReturnToBasic,
-            Reset,
-        ]
-    };
+    /// Every trap, in table order.
+    pub fn all() -> impl Iterator<Item = Trap> {
+        TABLE.iter().map(|e| e.0)
+    }
 
     /// The routine's address in the real KERNAL (and in our image).
-    pub const fn address(self) -> u16 {
-        use Trap::*;
-        match self {
-            Chrout => 0xF1CA,
-            Getin => 0xF13E,
-            Chrin => 0xF157,
-            Open => 0xF34A,
-            Close => 0xF291,
-            Chkin => 0xF20E,
-            Chkout => 0xF250,
-            Clrchn => 0xF333,
-            Clall => 0xF32F,
-            Stop => 0xF6ED,
-            Load => 0xF4A5,
-            Save => 0xF5ED,
-            Plot => 0xE50A,
-            Scnkey => 0xEA87,
-            Rdtim => 0xF6DD,
-            Settim => 0xF6E4,
-            Udtim => 0xF69B,
-            Setlfs => 0xFE00,
-            Setnam => 0xFDF9,
-            Readst => 0xFE07,
-            Cint => 0xFF5B,
-            Ioinit => 0xFDA3,
-            Ramtas => 0xFD50,
-            Restor => 0xFD15,
-            Vector => 0xFD1A,
-            Memtop => 0xFE25,
-            Membot => 0xFE34,
-            Screen => 0xE505,
-            Iobase => 0xE500,
-            Setmsg => 0xFE18,
-            Settmo => 0xFE21,
-            Second => 0xEDB9,
-            Tksa => 0xEDC7,
-            Acptr => 0xEE13,
-            Ciout => 0xEDDD,
-            Untlk => 0xEDEF,
-            Unlsn => 0xEDFE,
-            Listen => 0xED0C,
-            Talk => 0xED09,
-            IrqDefault => 0xEA31,
-            NmiDefault => 0xFE4C,
-            BrkDefault => 0xFE66,
-            ReturnToBasic => 0xE147,
-            Reset => 0xFCE2,
-        }
+    pub fn address(self) -> u16 {
+        TABLE.iter().find(|e| e.0 == self).map_or(0, |e| e.1)
     }
 
     /// The trap whose entry is `addr`.
     pub fn at(addr: u16) -> Option<Trap> {
-        Trap::ALL.into_iter().find(|t| t.address() == addr)
+        TABLE.iter().find(|e| e.1 == addr).map(|e| e.0)
     }
 
     /// The name C64 programmers know the routine by.
     pub fn name(self) -> &'static str {
-        use Trap::*;
-        match self {
-            Chrout => "CHROUT",
-            Getin => "GETIN",
-            Chrin => "CHRIN",
-            Open => "OPEN",
-            Close => "CLOSE",
-            Chkin => "CHKIN",
-            Chkout => "CHKOUT",
-            Clrchn => "CLRCHN",
-            Clall => "CLALL",
-            Stop => "STOP",
-            Load => "LOAD",
-            Save => "SAVE",
-            Plot => "PLOT",
-            Scnkey => "SCNKEY",
-            Rdtim => "RDTIM",
-            Settim => "SETTIM",
-            Udtim => "UDTIM",
-            Setlfs => "SETLFS",
-            Setnam => "SETNAM",
-            Readst => "READST",
-            Cint => "CINT",
-            Ioinit => "IOINIT",
-            Ramtas => "RAMTAS",
-            Restor => "RESTOR",
-            Vector => "VECTOR",
-            Memtop => "MEMTOP",
-            Membot => "MEMBOT",
-            Screen => "SCREEN",
-            Iobase => "IOBASE",
-            Setmsg => "SETMSG",
-            Settmo => "SETTMO",
-            Second => "SECOND",
-            Tksa => "TKSA",
-            Acptr => "ACPTR",
-            Ciout => "CIOUT",
-            Untlk => "UNTLK",
-            Unlsn => "UNLSN",
-            Listen => "LISTEN",
-            Talk => "TALK",
-            IrqDefault => "IRQ handler",
-            NmiDefault => "NMI handler",
-            BrkDefault => "BRK handler",
-            ReturnToBasic => "BASIC (return from SYS)",
-            Reset => "RESET",
+        TABLE.iter().find(|e| e.0 == self).map_or("?", |e| e.2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_trap_has_one_entry_and_a_distinct_address() {
+        for (i, (t, a, _)) in TABLE.iter().enumerate() {
+            assert_eq!(Trap::at(*a), Some(*t));
+            assert!(
+                TABLE[i + 1..].iter().all(|e| e.0 != *t && e.1 != *a),
+                "{t:?}"
+            );
         }
     }
 }

@@ -127,7 +127,7 @@ pub fn build() -> [u8; 0x2000] {
     put(0xFFFE, &[IRQ_ENTRY as u8, (IRQ_ENTRY >> 8) as u8]);
     // Every trap address holds the JAM it is recognised by (the filler already is JAM; we
     // assert the image keeps it so a layout mistake cannot shadow a trap).
-    for t in Trap::ALL {
+    for t in Trap::all() {
         debug_assert_eq!(rom[(t.address() - ROM_BASE) as usize], JAM, "{t:?}");
     }
     rom
@@ -149,7 +149,7 @@ mod tests {
     #[test]
     fn every_trap_address_holds_jam_and_no_code_overlaps_it() {
         let rom = build();
-        for t in Trap::ALL {
+        for t in Trap::all() {
             assert_eq!(rom[(t.address() - ROM_BASE) as usize], JAM, "{t:?}");
         }
         // The default targets of the RAM vectors are traps (or our NMI code).
