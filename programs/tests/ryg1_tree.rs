@@ -76,7 +76,7 @@ fn walk(e: &Engine, size: usize, records: usize, i: usize, next: &mut usize, see
     let addr = |i: usize| TREE_BASE + i * size;
     let index = |a: usize| {
         assert!(
-            a >= TREE_BASE && (a - TREE_BASE) % size == 0,
+            a >= TREE_BASE && (a - TREE_BASE).is_multiple_of(size),
             "${a:04X} is not a record"
         );
         let i = (a - TREE_BASE) / size;

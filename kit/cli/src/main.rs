@@ -1,10 +1,13 @@
 //! `c64kit`: the command line over the kit's libraries.
 
+mod config;
+mod registry;
 mod run;
+mod session;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -14,14 +17,40 @@ use std::process::ExitCode;
     about = "Run Commodore 64 programs headless, fast and exactly"
 )]
 struct Cli {
+    #[command(flatten)]
+    global: GlobalArgs,
     #[command(subcommand)]
     command: Command,
+}
+
+/// Options for every command that uses plugins.
+#[derive(clap::Args, Debug, Default)]
+pub struct GlobalArgs {
+    /// Load display or loader plugins from this library (.so, .dylib, .dll). Repeatable.
+    #[arg(long = "plugin", global = true, value_name = "LIBRARY")]
+    pub plugins: Vec<PathBuf>,
+    /// Settings file (default: c64kit.toml in the current folder, if there is one).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Load a program and RUN it; print what it printed.
     Run(run::RunArgs),
+    /// Load a program and RUN it in real time in the terminal, for a person at the keyboard
+    /// (Esc or Ctrl-C quits).
+    Play(run::RunArgs),
+    /// List the display and loader plugins: built-in and loaded, with versions.
+    Plugins,
+    /// Print the directory of a disk or tape image (.d64, .t64).
+    Dir {
+        /// The image.
+        file: PathBuf,
+        /// Read it with this loader instead of the one chosen by content and extension.
+        #[arg(long)]
+        loader: Option<String>,
+    },
     /// Assemble a CBM prg Studio source file or .cbmprj project into a PRG.
     Asm(AsmArgs),
     /// List a tokenized BASIC program (like petcat -2).
@@ -60,7 +89,10 @@ struct AsmArgs {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run(args) => run::run(args),
+        Command::Run(args) => run::run(args, &cli.global, run::Mode::Run),
+        Command::Play(args) => run::run(args, &cli.global, run::Mode::Play),
+        Command::Plugins => plugins(&cli.global).map(|_| 0),
+        Command::Dir { file, loader } => dir(&cli.global, &file, loader.as_deref()).map(|_| 0),
         Command::Asm(args) => asm(args).map(|_| 0),
         Command::List { file } => list(&file).map(|_| 0),
         Command::Tokenize { file, output } => tokenize(&file, output).map(|_| 0),
@@ -101,8 +133,11 @@ fn asm(args: AsmArgs) -> Result<()> {
         let (name, value) = d
             .split_once('=')
             .with_context(|| format!("-D {d}: expected NAME=VALUE"))?;
-        opts.defines
-            .push((name.to_string(), parse_number(value)? as i64));
+        let value = match value.trim().strip_prefix('-') {
+            Some(magnitude) => -(parse_number(magnitude)? as i64),
+            None => parse_number(value)? as i64,
+        };
+        opts.defines.push((name.to_string(), value));
     }
     let assembly =
         c64kit_asm::assemble_path(&args.file, &opts).map_err(|e| anyhow::anyhow!("{e}"))?;
@@ -148,4 +183,40 @@ fn tokenize(file: &PathBuf, output: Option<PathBuf>) -> Result<()> {
     let out = output.unwrap_or_else(|| file.with_extension("prg"));
     std::fs::write(&out, prg).with_context(|| format!("{}", out.display()))?;
     Ok(())
+}
+
+fn plugins(global: &GlobalArgs) -> Result<()> {
+    let config = config::Config::find(global.config.as_deref())?;
+    let registry = registry::Registry::new(&config, &global.plugins)?;
+    let default_display = config
+        .display
+        .as_ref()
+        .and_then(|d| d.first().cloned())
+        .unwrap_or_else(|| registry::DEFAULT_DISPLAY.to_string());
+    print!("{}", registry.listing(&default_display));
+    Ok(())
+}
+
+fn dir(global: &GlobalArgs, file: &Path, loader: Option<&str>) -> Result<()> {
+    let config = config::Config::find(global.config.as_deref())?;
+    let registry = registry::Registry::new(&config, &global.plugins)?;
+    let shown = file.display().to_string();
+    let bytes = std::fs::read(file).with_context(|| shown.clone())?;
+    let loader = match loader {
+        Some(name) => registry.loader(name)?,
+        None => registry.loader_for(file, &bytes)?,
+    };
+    match loader.directory(&shown, &bytes) {
+        Ok(Some(text)) => {
+            print!("{text}");
+            Ok(())
+        }
+        Ok(None) => bail!(
+            "{shown}: the {} loader has no directory listing (not a disk or tape image?)",
+            loader.name
+        ),
+        Err(e) if e.panicked => bail!("{shown}: {} {}", loader.label(), e.message),
+        Err(e) if e.message.starts_with(&shown) => bail!("{}", e.message),
+        Err(e) => bail!("{shown}: {}", e.message),
+    }
 }

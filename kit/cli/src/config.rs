@@ -1,0 +1,190 @@
+//! `c64kit.toml`: plugin libraries, the default display, ROM images, the default cycle budget
+//! and per-plugin options. Read from `--config F`, else from the current folder if there is
+//! one there. Relative paths in it are relative to the file's folder.
+//!
+//! ```toml
+//! plugins = ["target/release/libmy_display.so"]
+//! display = "transcript"          # or a list: ["transcript", "png"]
+//! max_cycles = 9852480            # or "$965640"
+//!
+//! [roms]
+//! chargen = "roms/chargen.bin"
+//!
+//! [plugin.png]                    # options for the plugin named png
+//! scale = 2
+//! ```
+
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The file name looked for in the current folder.
+pub const FILE_NAME: &str = "c64kit.toml";
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    #[serde(default)]
+    plugins: Vec<PathBuf>,
+    display: Option<OneOrMany>,
+    max_cycles: Option<toml::Value>,
+    #[serde(default)]
+    roms: RawRoms,
+    #[serde(default)]
+    plugin: BTreeMap<String, BTreeMap<String, toml::Value>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRoms {
+    basic: Option<PathBuf>,
+    kernal: Option<PathBuf>,
+    chargen: Option<PathBuf>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+/// The settings, paths made absolute (or relative to the current folder).
+#[derive(Debug, Default, Clone)]
+pub struct Config {
+    pub plugins: Vec<PathBuf>,
+    pub display: Option<Vec<String>>,
+    pub max_cycles: Option<u64>,
+    pub basic_rom: Option<PathBuf>,
+    pub kernal_rom: Option<PathBuf>,
+    pub chargen_rom: Option<PathBuf>,
+    /// Options per plugin name, values as text.
+    pub options: BTreeMap<String, Vec<(String, String)>>,
+}
+
+impl Config {
+    /// `--config F` if given (it must exist), else `./c64kit.toml` if it exists, else none.
+    pub fn find(explicit: Option<&Path>) -> Result<Config> {
+        match explicit {
+            Some(p) => Config::load(p),
+            None => {
+                let p = Path::new(FILE_NAME);
+                if p.is_file() {
+                    Config::load(p)
+                } else {
+                    Ok(Config::default())
+                }
+            }
+        }
+    }
+
+    pub fn load(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("config file {}", path.display()))?;
+        Config::parse(&text, path)
+    }
+
+    /// Parses config text; `path` names the file in errors and anchors relative paths.
+    pub fn parse(text: &str, path: &Path) -> Result<Config> {
+        let shown = path.display();
+        let raw: Raw = toml::from_str(text).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let dir = path.parent().unwrap_or(Path::new(""));
+        let rel = |p: PathBuf| if p.is_absolute() { p } else { dir.join(p) };
+        let max_cycles = match raw.max_cycles {
+            None => None,
+            Some(toml::Value::Integer(n)) if n >= 0 => Some(n as u64),
+            Some(toml::Value::String(s)) => Some(
+                crate::parse_number(&s).map_err(|e| anyhow::anyhow!("{shown}: max_cycles: {e}"))?,
+            ),
+            Some(other) => bail!("{shown}: max_cycles: expected a number, not {other}"),
+        };
+        let mut options = BTreeMap::new();
+        for (plugin, table) in raw.plugin {
+            let mut list = Vec::new();
+            for (key, value) in table {
+                let values = match value {
+                    toml::Value::Array(items) => items,
+                    v => vec![v],
+                };
+                for v in values {
+                    let text = match v {
+                        toml::Value::String(s) => s,
+                        toml::Value::Integer(n) => n.to_string(),
+                        toml::Value::Boolean(b) => b.to_string(),
+                        toml::Value::Float(f) => f.to_string(),
+                        other => bail!(
+                            "{shown}: [plugin.{plugin}] {key}: expected text, a number or \
+                             true/false, not {other}"
+                        ),
+                    };
+                    list.push((key.clone(), text));
+                }
+            }
+            options.insert(plugin, list);
+        }
+        Ok(Config {
+            plugins: raw.plugins.into_iter().map(rel).collect(),
+            display: raw.display.map(|d| match d {
+                OneOrMany::One(s) => vec![s],
+                OneOrMany::Many(v) => v,
+            }),
+            max_cycles,
+            basic_rom: raw.roms.basic.map(rel),
+            kernal_rom: raw.roms.kernal.map(rel),
+            chargen_rom: raw.roms.chargen.map(rel),
+            options,
+        })
+    }
+
+    /// The options the config gives plugin `name`.
+    pub fn options_for(&self, name: &str) -> Vec<(String, String)> {
+        self.options.get(name).cloned().unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_every_setting_relative_to_the_file() {
+        let c = Config::parse(
+            "plugins = [\"lib/a.so\", \"/abs/b.so\"]\ndisplay = [\"transcript\", \"png\"]\n\
+             max_cycles = \"$100\"\n[roms]\nchargen = \"roms/c.bin\"\n\
+             [plugin.png]\nscale = 2\nat = [100, 200]\nborder = false\n",
+            Path::new("cfg/c64kit.toml"),
+        )
+        .unwrap();
+        assert_eq!(
+            c.plugins,
+            vec![PathBuf::from("cfg/lib/a.so"), PathBuf::from("/abs/b.so")]
+        );
+        assert_eq!(c.display, Some(vec!["transcript".into(), "png".into()]));
+        assert_eq!(c.max_cycles, Some(256));
+        assert_eq!(c.chargen_rom, Some(PathBuf::from("cfg/roms/c.bin")));
+        assert_eq!(
+            c.options_for("png"),
+            vec![
+                ("at".to_string(), "100".to_string()),
+                ("at".to_string(), "200".to_string()),
+                ("border".to_string(), "false".to_string()),
+                ("scale".to_string(), "2".to_string()),
+            ]
+        );
+        let one = Config::parse("display = \"png\"", Path::new("x.toml")).unwrap();
+        assert_eq!(one.display, Some(vec!["png".into()]));
+    }
+
+    #[test]
+    fn broken_files_are_named_with_the_line() {
+        let e = Config::parse("display = \n", Path::new("my.toml")).unwrap_err();
+        let msg = format!("{e:#}");
+        assert!(msg.starts_with("my.toml: "), "{msg}");
+        assert!(msg.contains("line 1"), "{msg}");
+        let e = Config::parse("colour = 3\n", Path::new("my.toml")).unwrap_err();
+        assert!(format!("{e:#}").contains("unknown field `colour`"), "{e:#}");
+        let e = Config::parse("max_cycles = true\n", Path::new("my.toml")).unwrap_err();
+        assert!(format!("{e:#}").contains("max_cycles"), "{e:#}");
+    }
+}

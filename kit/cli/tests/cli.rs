@@ -1,0 +1,203 @@
+//! The `c64kit` binary as a user runs it: output, stop reasons, exit codes, error messages.
+
+use assert_cmd::Command;
+use std::path::Path;
+
+fn c64kit() -> Command {
+    Command::cargo_bin("c64kit").unwrap()
+}
+
+/// "10 SYS2080" and `code` at $0820.
+fn stub_prg(code: &[u8]) -> Vec<u8> {
+    let mut v = vec![
+        0x01, 0x08, 0x0B, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'8', b'0', 0, 0, 0,
+    ];
+    v.resize(2 + 0x0820 - 0x0801, 0);
+    v.extend_from_slice(code);
+    v
+}
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.display().to_string()
+}
+
+fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&out.get_output().stderr).to_string()
+}
+
+fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&out.get_output().stdout).to_string()
+}
+
+#[test]
+fn run_prints_the_transcript_and_exits_0_on_return_to_basic() {
+    let dir = tempfile::tempdir().unwrap();
+    // LDA #'H'; JSR CHROUT; LDA #'I'; JSR CHROUT; RTS
+    let prg = write(
+        dir.path(),
+        "hi.prg",
+        &stub_prg(&[
+            0xA9, 0x48, 0x20, 0xD2, 0xFF, 0xA9, 0x49, 0x20, 0xD2, 0xFF, 0x60,
+        ]),
+    );
+    let out = c64kit()
+        .args(["run", &prg, "--dump-screen"])
+        .assert()
+        .code(0);
+    let stdout = stdout_of(&out);
+    assert!(stdout.starts_with("HI\n"), "{stdout}");
+    assert!(stdout.contains("|HI|"), "screen dump: {stdout}");
+    assert!(stderr_of(&out).contains("returned to BASIC"));
+}
+
+#[test]
+fn input_runs_out_with_exit_code_3() {
+    let dir = tempfile::tempdir().unwrap();
+    // loop: JSR GETIN; BEQ loop; JSR CHROUT; JMP loop
+    let prg = write(
+        dir.path(),
+        "echo.prg",
+        &stub_prg(&[
+            0x20, 0xE4, 0xFF, 0xF0, 0xFB, 0x20, 0xD2, 0xFF, 0x4C, 0x20, 0x08,
+        ]),
+    );
+    let out = c64kit()
+        .args(["run", &prg, "--input", "e1{DEL}f2"])
+        .assert()
+        .code(3);
+    assert_eq!(stdout_of(&out), "E1{del}F2\n");
+    assert!(stderr_of(&out).contains("input exhausted"));
+}
+
+#[test]
+fn bare_mode_runs_a_raw_binary_until_jmp_star() {
+    let dir = tempfile::tempdir().unwrap();
+    // $0400: LDX #3; loop: DEX; BNE loop; JMP $0405
+    let bin = write(
+        dir.path(),
+        "t.bin",
+        &[0xA2, 0x03, 0xCA, 0xD0, 0xFD, 0x4C, 0x05, 0x04],
+    );
+    let out = c64kit()
+        .args(["run", "--bare", "--load", "0x0400", &bin])
+        .assert()
+        .code(6);
+    let stderr = stderr_of(&out);
+    assert!(stderr.contains("one-instruction loop at $0405"), "{stderr}");
+    // 2 + 3 * (2 + 3) - 1 + 3 cycles before the JMP at $0405 loops.
+    assert!(stderr.contains("after 19 cycles"), "{stderr}");
+}
+
+#[test]
+fn trace_lines_follow_the_vice_monitor_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let prg = write(dir.path(), "t.prg", &stub_prg(&[0xA9, 0x00, 0x60]));
+    let trace = dir.path().join("trace.txt");
+    c64kit()
+        .args(["run", &prg, "--trace"])
+        .arg(&trace)
+        .assert()
+        .code(0);
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let first = text.lines().next().unwrap();
+    assert!(first.starts_with(".C:0820  A9 00     LDA #$00"), "{first}");
+    assert!(first.contains("A:00 X:00 Y:00 SP:f6"), "{first}");
+}
+
+#[test]
+fn a_jam_is_reported_with_exit_code_7() {
+    let dir = tempfile::tempdir().unwrap();
+    let prg = write(dir.path(), "jam.prg", &stub_prg(&[0xEA, 0x02]));
+    let out = c64kit().args(["run", &prg]).assert().code(7);
+    assert!(stderr_of(&out).contains("CPU jammed at $0821"));
+}
+
+#[test]
+fn the_cycle_budget_ends_a_runaway_program_with_exit_code_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let prg = write(dir.path(), "loop.prg", &stub_prg(&[0x4C, 0x20, 0x08]));
+    c64kit()
+        .args(["run", &prg, "--max-cycles", "100000"])
+        .assert()
+        .code(4);
+}
+
+#[test]
+fn malformed_files_give_errors_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let prg = write(dir.path(), "short.prg", &[0x01]);
+    let out = c64kit().args(["run", &prg]).assert().code(1);
+    let stderr = stderr_of(&out);
+    assert!(stderr.contains("short.prg"), "{stderr}");
+
+    let nosys = write(dir.path(), "nosys.prg", &[0x01, 0x08, 0x00, 0x00]);
+    let out = c64kit().args(["run", &nosys]).assert().code(1);
+    let stderr = stderr_of(&out);
+    assert!(stderr.contains("no SYS"), "{stderr}");
+
+    let asm = write(dir.path(), "bad.asm", b"*=$0801\n  lda #1\n  ldq #2\n");
+    let out = c64kit().args(["asm", &asm]).assert().code(1);
+    let stderr = stderr_of(&out);
+    assert!(stderr.contains("bad.asm:3"), "{stderr}");
+}
+
+#[test]
+fn tokenize_then_list_round_trips() {
+    let dir = tempfile::tempdir().unwrap();
+    let bas = write(dir.path(), "p.bas", b"10 SYS2080\n");
+    let prg = dir.path().join("p.prg");
+    c64kit().args(["tokenize", &bas]).assert().code(0);
+    let bytes = std::fs::read(&prg).unwrap();
+    assert_eq!(
+        bytes,
+        [0x01, 0x08, 0x0B, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'8', b'0', 0, 0, 0]
+    );
+    let out = c64kit()
+        .args(["list", &prg.display().to_string()])
+        .assert()
+        .code(0);
+    assert_eq!(stdout_of(&out), "10 sys2080\n");
+}
+
+#[test]
+fn asm_accepts_negative_defines() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = write(dir.path(), "d.asm", b"*=$1000\n  byte VALUE\n");
+    let out = dir.path().join("d.prg");
+    c64kit()
+        .args(["asm", &src, "-D", "VALUE=-1", "-o"])
+        .arg(&out)
+        .assert()
+        .code(0);
+    assert_eq!(std::fs::read(&out).unwrap(), [0x00, 0x10, 0xFF]);
+}
+
+#[test]
+fn save_and_load_use_the_drive_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    // SETNAM "T" (at $0860); SETLFS 1,8,0; SAVE $0820-$082F from the pointer in $FB;
+    // LOAD "T" with SA=0 to $C000; copy $C000 to $0900; RTS.
+    let mut code = vec![
+        0xA9, 0x01, 0xA2, 0x60, 0xA0, 0x08, 0x20, 0xBD, 0xFF, // SETNAM
+        0xA9, 0x01, 0xA2, 0x08, 0xA0, 0x00, 0x20, 0xBA, 0xFF, // SETLFS 1,8,0
+        0xA9, 0x20, 0x85, 0xFB, 0xA9, 0x08, 0x85, 0xFC, // $FB/$FC = $0820
+        0xA9, 0xFB, 0xA2, 0x30, 0xA0, 0x08, 0x20, 0xD8, 0xFF, // SAVE up to $0830
+        0xA9, 0x00, 0xA2, 0x00, 0xA0, 0xC0, 0x20, 0xD5, 0xFF, // LOAD to $C000
+        0xAD, 0x00, 0xC0, 0x8D, 0x00, 0x09, 0x60,
+    ];
+    assert!(code.len() <= 0x40);
+    code.resize(0x40, 0xEA);
+    code.push(b'T');
+    let prg = write(dir.path(), "saver.prg", &stub_prg(&code));
+    c64kit()
+        .args(["run", &prg, "--drive-dir"])
+        .arg(dir.path())
+        .assert()
+        .code(0);
+    let saved = std::fs::read(dir.path().join("t")).expect("SAVE wrote the file");
+    assert_eq!(&saved[..2], &[0x20, 0x08], "load address");
+    assert_eq!(saved.len(), 2 + 0x10);
+    assert_eq!(saved[2], 0xA9, "the first code byte");
+}

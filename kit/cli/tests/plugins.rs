@@ -1,0 +1,400 @@
+//! Plugins both ways: every built-in plugin is also loaded from its dynamic library (which
+//! `cargo test` builds beside this test, the plugins being dependencies of c64kit) and must
+//! give the same results. Broken libraries and panicking plugins give clear errors, never an
+//! abort of the host.
+
+use c64kit_plugin_api::abi::{PluginHeader, Screen, FLAG_FRAMES};
+use c64kit_plugin_api::host::{load_library, Collect, Kind, Origin, Plugin};
+use std::path::{Path, PathBuf};
+
+/// The dynamic library of a plugin crate, from the target folder this test was built in.
+fn library(crate_name: &str) -> PathBuf {
+    let file = format!(
+        "{}{}{}",
+        std::env::consts::DLL_PREFIX,
+        crate_name.replace('-', "_"),
+        std::env::consts::DLL_SUFFIX
+    );
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    for dir in [deps, deps.parent().unwrap()] {
+        let p = dir.join(&file);
+        if p.is_file() {
+            return p;
+        }
+    }
+    panic!(
+        "{file} is not in {} or its parent: the plugin crates are dependencies of c64kit, \
+         so `cargo test -p c64kit` builds their libraries there",
+        deps.display()
+    );
+}
+
+/// A fresh folder for one test's files.
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("c64kit-plugins-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// The built-in plugin and the same plugin from its library.
+fn both(header: &'static PluginHeader, crate_name: &str) -> (Plugin, Plugin) {
+    let builtin = Plugin::builtin(header).unwrap();
+    let path = library(crate_name);
+    let mut loaded = load_library(&path).unwrap();
+    assert_eq!(loaded.len(), 1, "{crate_name} holds one plugin");
+    let loaded = loaded.remove(0);
+    assert_eq!(loaded.origin, Origin::Library(path));
+    assert_eq!(builtin.origin, Origin::BuiltIn);
+    assert_eq!(
+        (
+            &builtin.kind,
+            &builtin.name,
+            &builtin.version,
+            &builtin.description
+        ),
+        (
+            &loaded.kind,
+            &loaded.name,
+            &loaded.version,
+            &loaded.description
+        )
+    );
+    assert_eq!(builtin.extensions, loaded.extensions);
+    (builtin, loaded)
+}
+
+fn sample_screen(cycles: u64) -> Screen {
+    let mut s = Screen::blank();
+    s.cycles = cycles;
+    s.frame = cycles / 19656;
+    s.vic[0x11] = 0x1B;
+    s.vic[0x16] = 0xC8;
+    s.vic[0x18] = 0x15;
+    for (i, b) in b"\x08\x05\x0c\x0c\x0f \x17\x0f\x12\x0c\x04 \xa0\x41\x51\x66"
+        .iter()
+        .enumerate()
+    {
+        s.chars[i] = *b;
+        s.colours[i] = (i % 16) as u8;
+    }
+    s
+}
+
+/// Runs a display through a whole (made-up) run; returns what it printed, its notes with
+/// `dir` replaced by "DIR", and the files it wrote.
+fn exercise_display(
+    plugin: &Plugin,
+    options: &[(&str, &str)],
+    dir: &Path,
+) -> (Collect, Vec<(String, Vec<u8>)>) {
+    let options: Vec<(String, String)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.replace("DIR", &dir.display().to_string())))
+        .collect();
+    let mut sink = Collect::default();
+    let mut d = plugin.open_display(&options, &mut sink).unwrap();
+    d.chrout(b"HELLO\rWORLD\x93", &mut sink).unwrap();
+    if d.flags & FLAG_FRAMES != 0 {
+        for f in 1..4u64 {
+            d.frame(&sample_screen(f * 19656), &mut sink).unwrap();
+        }
+    }
+    d.chrout(b"\x05BYE", &mut sink).unwrap();
+    d.finish(
+        "returned to BASIC",
+        0,
+        123_456,
+        0xE147,
+        &sample_screen(123_456),
+        &mut sink,
+    )
+    .unwrap();
+    drop(d);
+    let dir_text = dir.display().to_string();
+    for n in sink.notes.iter_mut() {
+        *n = n.replace(&dir_text, "DIR");
+    }
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    (sink, files)
+}
+
+#[test]
+fn displays_behave_the_same_built_in_and_loaded() {
+    type Case = (
+        &'static PluginHeader,
+        &'static str,
+        Vec<(&'static str, &'static str)>,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            c64kit_display_transcript::plugin(),
+            "c64kit-display-transcript",
+            vec![],
+        ),
+        (
+            c64kit_display_transcript::plugin(),
+            "c64kit-display-transcript",
+            vec![("style", "petcat")],
+        ),
+        (
+            c64kit_display_png::plugin(),
+            "c64kit-display-png",
+            vec![("output", "DIR/shot.png"), ("at", "30000"), ("scale", "2")],
+        ),
+        (
+            c64kit_display_html::plugin(),
+            "c64kit-display-html",
+            vec![("output", "DIR/page.html"), ("sequence", "true")],
+        ),
+        (
+            c64kit_display_terminal::plugin(),
+            "c64kit-display-terminal",
+            vec![("mode", "final")],
+        ),
+    ];
+    for (i, (header, crate_name, options)) in cases.into_iter().enumerate() {
+        let (builtin, loaded) = both(header, crate_name);
+        assert_eq!(builtin.kind, Kind::Display);
+        let a = exercise_display(&builtin, &options, &temp_dir(&format!("d{i}a")));
+        let b = exercise_display(&loaded, &options, &temp_dir(&format!("d{i}b")));
+        assert_eq!(a, b, "{crate_name} {options:?}");
+        // And each did something.
+        assert!(!a.0.stdout.is_empty() || !a.1.is_empty(), "{crate_name}");
+    }
+    // The transcript is what `c64kit run` always printed.
+    let (builtin, _) = both(
+        c64kit_display_transcript::plugin(),
+        "c64kit-display-transcript",
+    );
+    let (out, _) = exercise_display(&builtin, &[], &temp_dir("transcript"));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "HELLO\nWORLD{clr}{wht}BYE\n"
+    );
+    // The png display took the "at" shot at the first frame at or after cycle 30000.
+    let (builtin, _) = both(c64kit_display_png::plugin(), "c64kit-display-png");
+    let (out, files) = exercise_display(
+        &builtin,
+        &[("output", "DIR/shot.png"), ("at", "30000")],
+        &temp_dir("png"),
+    );
+    let names: Vec<&str> = files.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["shot-30000.png", "shot.png"]);
+    assert_eq!(
+        out.notes,
+        [
+            "wrote DIR/shot-30000.png (384x272, cycle 39312)",
+            "wrote DIR/shot.png (384x272, cycle 123456)"
+        ]
+    );
+}
+
+fn exercise_loader(plugin: &Plugin, path: &Path, options: &[(&str, &str)]) -> String {
+    let bytes = std::fs::read(path).unwrap();
+    let shown = path.display().to_string();
+    let options: Vec<(String, String)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    let probe = plugin.probe(&shown, &bytes).unwrap();
+    let mut sink = Collect::default();
+    let loaded = plugin.load(&shown, &bytes, &options, &mut sink);
+    let dir = plugin.directory(&shown, &bytes);
+    format!("probe {probe}\n{loaded:?}\n{dir:?}\n{sink:?}")
+}
+
+/// A PRG that prints "HI" and returns: a BASIC stub SYS 2061, then the code.
+fn hi_prg() -> Vec<u8> {
+    let mut p = vec![
+        0x01, 0x08, 0x0B, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'6', b'1', 0, 0, 0,
+    ];
+    p.extend_from_slice(&[
+        0xA9, 0x48, 0x20, 0xD2, 0xFF, 0xA9, 0x49, 0x20, 0xD2, 0xFF, 0x60,
+    ]);
+    p
+}
+
+#[test]
+fn loaders_behave_the_same_built_in_and_loaded() {
+    let dir = temp_dir("loaders");
+    let prg = dir.join("hi.prg");
+    std::fs::write(&prg, hi_prg()).unwrap();
+    let bas = dir.join("hi.bas");
+    std::fs::write(&bas, "10 sys2061\n").unwrap();
+    let asm = dir.join("hi.asm");
+    std::fs::write(&asm, "*=$c000\n lda #$48\n jsr $ffd2\n rts\n").unwrap();
+    let t64 = dir.join("hi.t64");
+    std::fs::write(
+        &t64,
+        c64kit_loader_t64::build_image("TAPE", &[("HI", 0x0801, &hi_prg()[2..])]),
+    )
+    .unwrap();
+    let d64 = dir.join("hi.d64");
+    std::fs::write(
+        &d64,
+        c64kit_loader_d64::build_image(
+            "DISK",
+            "01",
+            &[("OTHER", &[0, 0xC0, 1]), ("HI", &hi_prg())],
+        ),
+    )
+    .unwrap();
+    let bad = dir.join("bad.d64");
+    std::fs::write(&bad, [0u8; 100]).unwrap();
+    type Case = (
+        &'static PluginHeader,
+        &'static str,
+        PathBuf,
+        Vec<(&'static str, &'static str)>,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            c64kit_loader_prg::plugin(),
+            "c64kit-loader-prg",
+            prg.clone(),
+            vec![],
+        ),
+        (
+            c64kit_loader_prg::plugin(),
+            "c64kit-loader-prg",
+            bas.clone(),
+            vec![],
+        ),
+        (
+            c64kit_loader_basic::plugin(),
+            "c64kit-loader-basic",
+            bas,
+            vec![],
+        ),
+        (
+            c64kit_loader_asm::plugin(),
+            "c64kit-loader-asm",
+            asm,
+            vec![("define", "X=1")],
+        ),
+        (
+            c64kit_loader_t64::plugin(),
+            "c64kit-loader-t64",
+            t64.clone(),
+            vec![],
+        ),
+        (
+            c64kit_loader_t64::plugin(),
+            "c64kit-loader-t64",
+            prg,
+            vec![],
+        ),
+        (
+            c64kit_loader_d64::plugin(),
+            "c64kit-loader-d64",
+            d64.clone(),
+            vec![("file", "H*")],
+        ),
+        (
+            c64kit_loader_d64::plugin(),
+            "c64kit-loader-d64",
+            bad,
+            vec![],
+        ),
+    ];
+    for (header, crate_name, path, options) in cases {
+        let (builtin, loaded) = both(header, crate_name);
+        assert_eq!(builtin.kind, Kind::Loader);
+        let a = exercise_loader(&builtin, &path, &options);
+        let b = exercise_loader(&loaded, &path, &options);
+        assert_eq!(a, b, "{crate_name} {}", path.display());
+    }
+    let (builtin, _) = both(c64kit_loader_d64::plugin(), "c64kit-loader-d64");
+    let out = exercise_loader(&builtin, &d64, &[("file", "H*")]);
+    assert!(out.contains("segments: [Segment { address: 2049"), "{out}");
+    assert!(out.contains("0 \\\"DISK            \\\" 01 2A"), "{out}");
+}
+
+#[test]
+fn broken_libraries_are_refused_naming_the_file() {
+    let wrong = library("c64kit-plugin-wrong-abi");
+    let e = load_library(&wrong).unwrap_err();
+    assert!(e.starts_with(&wrong.display().to_string()), "{e}");
+    assert!(
+        e.contains("built for c64kit plugin ABI version 99, but this c64kit speaks version 1"),
+        "{e}"
+    );
+    let dir = temp_dir("broken");
+    let text = dir.join("notes.so");
+    std::fs::write(&text, "just text").unwrap();
+    let e = load_library(&text).unwrap_err();
+    assert!(
+        e.starts_with(&format!("{}: not a shared library", text.display())),
+        "{e}"
+    );
+    // A real executable that exports no plugin entry.
+    let exe = std::env::current_exe().unwrap();
+    let e = load_library(&exe).unwrap_err();
+    assert!(
+        e.contains("not a c64kit plugin: the library exports no `c64kit_plugin_entry…` function"),
+        "{e}"
+    );
+    let e = load_library(&dir.join("missing.so")).unwrap_err();
+    assert!(e.contains("missing.so: cannot read"), "{e}");
+}
+
+#[test]
+fn a_panicking_plugin_is_an_error_not_an_abort() {
+    let mut plugins = load_library(&library("c64kit-plugin-panicky")).unwrap();
+    plugins.sort_by(|a, b| a.name.cmp(&b.name));
+    let display = &plugins[0];
+    let loader = &plugins[1];
+    assert_eq!(
+        (display.name.as_str(), loader.name.as_str()),
+        ("panicky", "panicky-loader")
+    );
+    let mut sink = Collect::default();
+    let opts = |call: &str| vec![("panic_in".to_string(), call.to_string())];
+    let e = display
+        .open_display(&opts("create"), &mut sink)
+        .err()
+        .unwrap();
+    assert!(e.panicked);
+    assert_eq!(
+        e.message,
+        "panicked: panicky display: deliberate panic in create"
+    );
+    let mut d = display.open_display(&opts("frame"), &mut sink).unwrap();
+    d.chrout(b"A", &mut sink).unwrap();
+    let e = d.frame(&Screen::blank(), &mut sink).unwrap_err();
+    assert!(
+        e.panicked && e.message.contains("deliberate panic in frame"),
+        "{e:?}"
+    );
+    // After a panic the instance is not called again.
+    let e = d.chrout(b"B", &mut sink).unwrap_err();
+    assert!(e.message.contains("panicked earlier"), "{e:?}");
+    drop(d);
+    let e = loader.load("x", b"", &[], &mut sink).unwrap_err();
+    assert!(
+        e.panicked && e.message.contains("deliberate panic in load"),
+        "{e:?}"
+    );
+    // The built-in route catches it the same way.
+    let builtin = Plugin::builtin(c64kit_plugin_panicky::display::plugin()).unwrap();
+    let mut d = builtin.open_display(&opts("finish"), &mut sink).unwrap();
+    let e = d
+        .finish("x", 0, 0, 0, &Screen::blank(), &mut sink)
+        .unwrap_err();
+    assert!(
+        e.panicked && e.message.contains("deliberate panic in finish"),
+        "{e:?}"
+    );
+}

@@ -1,0 +1,304 @@
+//! The binary interface, version 1: `#[repr(C)]` types and `extern "C"` function pointers
+//! only, so a plugin built by another compiler version (or in another language) works.
+//!
+//! A plugin library exports one or more functions named `c64kit_plugin_entry…` (any suffix,
+//! so several plugins can be linked into one program without their names clashing). Each
+//! takes nothing and returns a pointer to a static [`PluginHeader`]. The header starts with
+//! [`MAGIC`] and [`ABI_VERSION`]; the host reads nothing else unless both match, so these two
+//! fields keep their place in every future version.
+//!
+//! Ownership: everything a plugin is handed (strings, bytes, the screen, the host table) is
+//! borrowed for the duration of the call. Everything a plugin hands back goes through the
+//! host's callbacks in [`Host`] during the call, which copy it. Memory never changes owner.
+//!
+//! Failure: every function returns a status ([`STATUS_OK`], [`STATUS_ERROR`],
+//! [`STATUS_PANIC`]). Before returning an error a plugin calls [`Host::error`] with the
+//! reason. Plugins must not unwind across the boundary: they catch panics and report them as
+//! [`STATUS_PANIC`] (the glue in [`crate::plugin`] does this for Rust plugins).
+
+use std::ffi::c_void;
+
+/// The version of this interface. Bumped whenever any type in this module changes.
+pub const ABI_VERSION: u32 = 1;
+
+/// First bytes of every plugin header.
+pub const MAGIC: [u8; 8] = *b"C64KITPL";
+
+/// Exported entry functions start with this name.
+pub const ENTRY_PREFIX: &str = "c64kit_plugin_entry";
+
+/// [`PluginHeader::kind`]: shows a run (CHROUT stream, screens, end of run).
+pub const KIND_DISPLAY: u32 = 1;
+/// [`PluginHeader::kind`]: turns a file into a program to run.
+pub const KIND_LOADER: u32 = 2;
+
+/// The call succeeded.
+pub const STATUS_OK: u32 = 0;
+/// The call failed; the plugin called [`Host::error`] with the reason.
+pub const STATUS_ERROR: u32 = 1;
+/// The plugin panicked; it called [`Host::error`] with the panic message. The instance must
+/// not be used again (but must still be destroyed).
+pub const STATUS_PANIC: u32 = 2;
+/// The plugin does not offer this (optional) operation.
+pub const STATUS_UNSUPPORTED: u32 = 3;
+
+/// [`DisplayVTable::flags`]: call `frame` at every frame boundary (50 per emulated second).
+/// Without it, `frame` is called only when the plugin asked for a screen or never.
+pub const FLAG_FRAMES: u32 = 1;
+/// The host paces the run to real time (50 frames per second).
+pub const FLAG_REALTIME: u32 = 2;
+/// Call `poll_input` at every frame boundary: the plugin reads a person's keyboard.
+pub const FLAG_INPUT: u32 = 4;
+
+/// [`Host::start`]: RUN the program (follow the SYS in its BASIC stub).
+pub const START_RUN: u32 = 0;
+/// [`Host::start`]: start at the address, as SYS would.
+pub const START_AT: u32 = 1;
+
+/// Bytes (or UTF-8 text) borrowed for the duration of a call, or `'static` in headers.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RSlice {
+    pub ptr: *const u8,
+    pub len: usize,
+}
+
+impl RSlice {
+    pub const EMPTY: RSlice = RSlice {
+        ptr: std::ptr::null(),
+        len: 0,
+    };
+
+    pub const fn from_static(s: &'static str) -> RSlice {
+        RSlice {
+            ptr: s.as_ptr(),
+            len: s.len(),
+        }
+    }
+
+    pub fn new(bytes: &[u8]) -> RSlice {
+        RSlice {
+            ptr: bytes.as_ptr(),
+            len: bytes.len(),
+        }
+    }
+
+    /// # Safety
+    /// `ptr` must point to `len` readable bytes that live for `'a` (or be null with `len` 0).
+    pub unsafe fn as_bytes<'a>(self) -> &'a [u8] {
+        if self.ptr.is_null() || self.len == 0 {
+            &[]
+        } else {
+            // SAFETY: the caller guarantees ptr/len describe live memory.
+            unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+        }
+    }
+
+    /// The text, with invalid UTF-8 replaced.
+    ///
+    /// # Safety
+    /// As [`RSlice::as_bytes`].
+    pub unsafe fn to_string_lossy(self) -> String {
+        // SAFETY: forwarded to the caller.
+        String::from_utf8_lossy(unsafe { self.as_bytes() }).into_owned()
+    }
+}
+
+/// One `key = value` option given to a display or loader (from the command line or the
+/// config file; values are text, numbers written as decimal).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct KeyValue {
+    pub key: RSlice,
+    pub value: RSlice,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct OptionList {
+    pub items: *const KeyValue,
+    pub len: usize,
+}
+
+/// What the host offers a plugin during one call. Callbacks that do not apply to the call
+/// (e.g. `segment` during a display call) are ignored by the host.
+#[repr(C)]
+pub struct Host {
+    pub ctx: *mut c_void,
+    /// Bytes for the run's standard output (the transcript display writes here).
+    pub write_stdout: extern "C" fn(ctx: *mut c_void, bytes: RSlice),
+    /// A message for the person running c64kit (shown on stderr), e.g. "wrote screen.png".
+    pub note: extern "C" fn(ctx: *mut c_void, text: RSlice),
+    /// Why the call is about to fail. Called before returning an error status.
+    pub error: extern "C" fn(ctx: *mut c_void, text: RSlice),
+    /// Display `poll_input`: a key typed by the person, as PETSCII, for the keyboard buffer.
+    pub push_key: extern "C" fn(ctx: *mut c_void, petscii: u8),
+    /// Display `poll_input`: the person asked to stop the run (Esc, Ctrl-C).
+    pub quit: extern "C" fn(ctx: *mut c_void),
+    /// Loader `load`: place `bytes` at `address` (segments are placed in the order given).
+    pub segment: extern "C" fn(ctx: *mut c_void, address: u16, bytes: RSlice),
+    /// Loader `load`: how to start: [`START_RUN`] or [`START_AT`] with the address.
+    pub start: extern "C" fn(ctx: *mut c_void, how: u32, address: u16),
+    /// Loader `load`: a one-line human-readable description of what was loaded.
+    pub describe: extern "C" fn(ctx: *mut c_void, text: RSlice),
+}
+
+/// The screen as the VIC shows it, handed to displays at frame boundaries and at the end.
+#[repr(C)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Screen {
+    /// CPU cycles since power-on.
+    pub cycles: u64,
+    /// PAL frame number (cycles / 19656).
+    pub frame: u64,
+    /// The 40x25 video matrix (screen codes), row by row, from where the VIC reads it.
+    pub chars: [u8; 1000],
+    /// Colour RAM for each cell (0-15).
+    pub colours: [u8; 1000],
+    /// $D020 (0-15).
+    pub border: u8,
+    /// $D021-$D024 (0-15).
+    pub background: [u8; 4],
+    /// 1 if the lower/upper-case character set is shown, 0 for upper-case/graphics.
+    pub lowercase: u8,
+    /// 1 if `charset` holds the glyphs being shown: a character set in RAM, or the
+    /// configured CHARGEN image. 0: the character ROM is shown and c64kit has no image of it;
+    /// displays draw their own font.
+    pub charset_valid: u8,
+    /// The cursor's row and column (0-24, 0-39).
+    pub cursor_row: u8,
+    pub cursor_col: u8,
+    /// The VIC-II registers $D000-$D02E as last written ($2F unused).
+    pub vic: [u8; 48],
+    /// 256 glyphs of 8 bytes (top row first, bit 7 leftmost) when `charset_valid` is 1.
+    pub charset: [u8; 2048],
+}
+
+impl Screen {
+    /// A power-on screen: spaces, light blue on blue with a light blue border.
+    pub fn blank() -> Screen {
+        Screen {
+            cycles: 0,
+            frame: 0,
+            chars: [0x20; 1000],
+            colours: [14; 1000],
+            border: 14,
+            background: [6, 0, 0, 0],
+            lowercase: 0,
+            charset_valid: 0,
+            cursor_row: 0,
+            cursor_col: 0,
+            vic: [0; 48],
+            charset: [0; 2048],
+        }
+    }
+}
+
+/// How the run ended, for [`DisplayVTable::finish`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct RunEnd {
+    /// The stop reason as text ("returned to BASIC", "input exhausted", ...).
+    pub reason: RSlice,
+    /// The process exit code c64kit gives for it.
+    pub exit_code: i32,
+    pub cycles: u64,
+    pub pc: u16,
+}
+
+pub type OptFn<F> = Option<F>;
+
+/// A display backend's functions. Every field must be set (a null entry is an error the
+/// host reports at load time).
+#[repr(C)]
+pub struct DisplayVTable {
+    /// Makes an instance with the options; writes it to `out`.
+    pub create: OptFn<
+        unsafe extern "C" fn(options: OptionList, host: *const Host, out: *mut *mut c_void) -> u32,
+    >,
+    /// `FLAG_*` bits: what the instance wants from the host.
+    pub flags: OptFn<unsafe extern "C" fn(instance: *mut c_void) -> u32>,
+    /// CHROUT bytes since the previous call, in order.
+    pub chrout:
+        OptFn<unsafe extern "C" fn(instance: *mut c_void, bytes: RSlice, host: *const Host) -> u32>,
+    /// The screen at a frame boundary.
+    pub frame: OptFn<
+        unsafe extern "C" fn(
+            instance: *mut c_void,
+            screen: *const Screen,
+            host: *const Host,
+        ) -> u32,
+    >,
+    /// Read the person's keyboard: report keys with `push_key`, a request to stop with `quit`.
+    pub poll_input: OptFn<unsafe extern "C" fn(instance: *mut c_void, host: *const Host) -> u32>,
+    /// The end of the run, with the final screen.
+    pub finish: OptFn<
+        unsafe extern "C" fn(
+            instance: *mut c_void,
+            end: *const RunEnd,
+            screen: *const Screen,
+            host: *const Host,
+        ) -> u32,
+    >,
+    /// Frees the instance. Called exactly once per created instance.
+    pub destroy: OptFn<unsafe extern "C" fn(instance: *mut c_void)>,
+}
+
+/// A program loader's functions and data.
+#[repr(C)]
+pub struct LoaderVTable {
+    /// File extensions it loads, lower case without dots, comma-separated ("t64").
+    pub extensions: RSlice,
+    /// How sure the loader is that it reads this file: writes 0 (no), 1 (maybe: plausible
+    /// size or form) or 2 (yes: its magic bytes) to `score`.
+    pub probe: OptFn<
+        unsafe extern "C" fn(
+            path: RSlice,
+            bytes: RSlice,
+            host: *const Host,
+            score: *mut u32,
+        ) -> u32,
+    >,
+    /// Turns the file into a program through `segment`, `start` and `describe`.
+    pub load: OptFn<
+        unsafe extern "C" fn(
+            path: RSlice,
+            bytes: RSlice,
+            options: OptionList,
+            host: *const Host,
+        ) -> u32,
+    >,
+    /// Writes a directory listing of an image through `write_stdout`, or returns
+    /// [`STATUS_UNSUPPORTED`].
+    pub directory:
+        OptFn<unsafe extern "C" fn(path: RSlice, bytes: RSlice, host: *const Host) -> u32>,
+}
+
+/// What an entry function returns a pointer to.
+#[repr(C)]
+pub struct PluginHeader {
+    /// [`MAGIC`].
+    pub magic: [u8; 8],
+    /// [`ABI_VERSION`] of the interface the plugin was built against.
+    pub abi_version: u32,
+    /// [`KIND_DISPLAY`] or [`KIND_LOADER`].
+    pub kind: u32,
+    /// Short name users type (`--display png`): lower case letters, digits, `-`, `_`.
+    pub name: RSlice,
+    /// The plugin's own version (semver text).
+    pub version: RSlice,
+    /// One line saying what it does.
+    pub description: RSlice,
+    /// For displays; null otherwise.
+    pub display: *const DisplayVTable,
+    /// For loaders; null otherwise.
+    pub loader: *const LoaderVTable,
+}
+
+// SAFETY: headers and tables are immutable statics pointing only at other statics.
+unsafe impl Sync for PluginHeader {}
+unsafe impl Sync for DisplayVTable {}
+unsafe impl Sync for LoaderVTable {}
+
+/// The type of an exported entry function.
+pub type EntryFn = unsafe extern "C" fn() -> *const PluginHeader;

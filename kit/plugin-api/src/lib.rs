@@ -1,0 +1,50 @@
+//! c64kit-plugin-api: the interface between c64kit and its plugins.
+//!
+//! c64kit shows a run through *display* plugins (the CHROUT stream, the screen at frame
+//! boundaries, the end of the run) and turns files into programs through *loader* plugins.
+//! Both kinds are ordinary crates built as `cdylib` (loaded at run time with `--plugin`) and
+//! `rlib` (linked into c64kit as its built-in defaults).
+//!
+//! - [`abi`]: the binary interface, version [`abi::ABI_VERSION`]: `#[repr(C)]` structs and
+//!   `extern "C"` functions only, so plugins and host need not share a compiler version.
+//! - [`plugin`]: what a Rust plugin implements ([`DisplayBackend`], [`ProgramLoader`]) and
+//!   the macros that export it; panics are caught at the boundary.
+//! - [`host`] (feature `host`): checking headers, calling plugins, opening libraries.
+//! - [`palette`]: the colours displays use.
+//!
+//! A display in a dozen lines:
+//!
+//! ```
+//! use c64kit_plugin_api::{DisplayBackend, HostRef, Options, RunEndInfo, abi::Screen};
+//!
+//! struct Count(usize);
+//!
+//! impl DisplayBackend for Count {
+//!     fn create(options: &Options, _host: &HostRef) -> Result<Self, String> {
+//!         options.check_known(&[])?;
+//!         Ok(Count(0))
+//!     }
+//!     fn chrout(&mut self, bytes: &[u8], _host: &HostRef) -> Result<(), String> {
+//!         self.0 += bytes.len();
+//!         Ok(())
+//!     }
+//!     fn finish(&mut self, _end: &RunEndInfo, _s: &Screen, host: &HostRef) -> Result<(), String> {
+//!         host.note(&format!("{} bytes printed", self.0));
+//!         Ok(())
+//!     }
+//! }
+//!
+//! c64kit_plugin_api::export_display!(c64kit_plugin_entry_count, Count, "count", "Counts bytes");
+//! ```
+
+pub mod abi;
+#[cfg(feature = "host")]
+pub mod host;
+pub mod names;
+pub mod palette;
+pub mod plugin;
+
+pub use plugin::{
+    panic_message, parse_number_option, Confidence, DisplayBackend, HostRef, Options, Program,
+    ProgramLoader, RunEndInfo, Segment, Start,
+};

@@ -1,0 +1,375 @@
+//! The terminal display: the 40x25 screen in a terminal, in colour (24-bit, Pepto's
+//! palette), graphics as their Unicode look-alikes, inside a border.
+//!
+//! Live (for `c64kit play`, or `c64kit run --display terminal` in a terminal): the screen is
+//! redrawn at frame boundaries when it changed, the run is paced to 50 frames a second, and
+//! keys typed go into the C64's keyboard buffer as PETSCII (letters unshifted, Shift+letter
+//! shifted, arrows, Home/Shift+Home, Insert, Backspace/Delete, F1-F8). Esc or Ctrl-C quits.
+//! Otherwise (output not a terminal) the final screen is printed once at the end.
+//!
+//! Options: `mode` (`auto` default, `live`, `final`), `colour` (true/false, default true),
+//! `border` (true/false, default true).
+
+use c64kit_basic::petscii::screen_code_to_char;
+use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES, FLAG_INPUT, FLAG_REALTIME};
+use c64kit_plugin_api::palette::PEPTO;
+use c64kit_plugin_api::{DisplayBackend, HostRef, Options, RunEndInfo};
+use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use crossterm::style::{Color, ResetColor, SetBackgroundColor, SetForegroundColor};
+use crossterm::{cursor, queue, terminal};
+use std::io::{IsTerminal, Write};
+use std::time::Duration;
+
+/// What a key press does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyAction {
+    Petscii(u8),
+    Quit,
+    Ignore,
+}
+
+/// A terminal key as the C64 keyboard would give it.
+pub fn map_key(key: &KeyEvent) -> KeyAction {
+    if !matches!(key.kind, KeyEventKind::Press | KeyEventKind::Repeat) {
+        return KeyAction::Ignore;
+    }
+    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    use KeyAction::*;
+    match key.code {
+        KeyCode::Esc => Quit,
+        KeyCode::Char('c') | KeyCode::Char('C') if ctrl => Quit,
+        _ if ctrl => Ignore,
+        KeyCode::Enter => Petscii(13),
+        KeyCode::Backspace | KeyCode::Delete => Petscii(20),
+        KeyCode::Insert => Petscii(148),
+        KeyCode::Home if shift => Petscii(147),
+        KeyCode::Home => Petscii(19),
+        KeyCode::Up => Petscii(145),
+        KeyCode::Down => Petscii(17),
+        KeyCode::Left => Petscii(157),
+        KeyCode::Right => Petscii(29),
+        KeyCode::F(n @ 1..=8) => Petscii([133, 137, 134, 138, 135, 139, 136, 140][n as usize - 1]),
+        KeyCode::Char(c) => match c {
+            'a'..='z' => Petscii(c as u8 - 0x20),
+            'A'..='Z' => Petscii(c as u8 + 0x80),
+            '£' | '\\' => Petscii(0x5C),
+            '↑' | '^' => Petscii(0x5E),
+            '←' | '_' => Petscii(0x5F),
+            'π' | '~' => Petscii(0xFF),
+            ' '..='@' | '[' | ']' => Petscii(c as u8),
+            _ => Ignore,
+        },
+        _ => Ignore,
+    }
+}
+
+fn rgb(c: u8) -> Color {
+    let [r, g, b] = PEPTO[(c & 15) as usize];
+    Color::Rgb { r, g, b }
+}
+
+/// The screen as terminal text: with colour, 24-bit escape codes and a border of two columns
+/// and one row; without, plain lines.
+pub fn render(s: &Screen, colour: bool, border: bool, newline: &str) -> Vec<u8> {
+    let mut out: Vec<u8> = Vec::with_capacity(16_000);
+    let lower = s.lowercase != 0;
+    let blank = s.vic[0x11] & 0x10 == 0;
+    let ecm = s.vic[0x11] & 0x40 != 0;
+    if !colour {
+        for row in 0..25 {
+            let line: String = (0..40)
+                .map(|col| {
+                    let code = s.chars[row * 40 + col];
+                    if code == 0xA0 {
+                        '█'
+                    } else {
+                        screen_code_to_char(code, lower)
+                    }
+                })
+                .collect();
+            out.extend_from_slice(line.trim_end().as_bytes());
+            out.extend_from_slice(newline.as_bytes());
+        }
+        return out;
+    }
+    let mut p = Painter { out, cur: None };
+    let b = s.border & 15;
+    let bg0 = if blank { b } else { s.background[0] & 15 };
+    if border {
+        for _ in 0..44 {
+            p.put(b, b, ' ');
+        }
+        p.end_line(newline);
+    }
+    for row in 0..25 {
+        if border {
+            p.put(b, b, ' ');
+            p.put(b, b, ' ');
+        }
+        for col in 0..40 {
+            let i = row * 40 + col;
+            if blank {
+                p.put(b, b, ' ');
+                continue;
+            }
+            let code = s.chars[i];
+            let fg = s.colours[i] & 15;
+            let (glyph, bg, reversed) = if ecm {
+                (code & 0x3F, s.background[(code >> 6) as usize] & 15, false)
+            } else {
+                (code & 0x7F, bg0, code & 0x80 != 0)
+            };
+            let (f, g) = if reversed { (bg, fg) } else { (fg, bg) };
+            p.put(f, g, screen_code_to_char(glyph, lower));
+        }
+        if border {
+            p.put(b, b, ' ');
+            p.put(b, b, ' ');
+        }
+        p.end_line(newline);
+    }
+    if border {
+        for _ in 0..44 {
+            p.put(b, b, ' ');
+        }
+        p.end_line(newline);
+    }
+    p.out
+}
+
+/// Writes cells, changing colours only when they change.
+struct Painter {
+    out: Vec<u8>,
+    cur: Option<(u8, u8)>,
+}
+
+impl Painter {
+    fn put(&mut self, fg: u8, bg: u8, ch: char) {
+        if self.cur != Some((fg, bg)) {
+            let _ = queue!(
+                self.out,
+                SetForegroundColor(rgb(fg)),
+                SetBackgroundColor(rgb(bg))
+            );
+            self.cur = Some((fg, bg));
+        }
+        let mut buf = [0u8; 4];
+        self.out
+            .extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+    }
+
+    fn end_line(&mut self, newline: &str) {
+        let _ = queue!(self.out, ResetColor);
+        self.cur = None;
+        self.out.extend_from_slice(newline.as_bytes());
+    }
+}
+
+pub struct TerminalDisplay {
+    live: bool,
+    colour: bool,
+    border: bool,
+    /// Raw mode and the alternate screen are on (restored on finish or drop).
+    entered: bool,
+    last: Option<Box<Screen>>,
+}
+
+impl TerminalDisplay {
+    fn enter(&mut self) -> Result<(), String> {
+        terminal::enable_raw_mode()
+            .map_err(|e| format!("cannot switch the terminal to raw mode: {e}"))?;
+        self.entered = true;
+        let mut out = std::io::stdout();
+        queue!(
+            out,
+            terminal::EnterAlternateScreen,
+            cursor::Hide,
+            terminal::Clear(terminal::ClearType::All)
+        )
+        .and_then(|_| out.flush())
+        .map_err(|e| format!("cannot set up the terminal: {e}"))
+    }
+
+    fn leave(&mut self) {
+        if self.entered {
+            self.entered = false;
+            let mut out = std::io::stdout();
+            let _ = queue!(
+                out,
+                ResetColor,
+                cursor::Show,
+                terminal::LeaveAlternateScreen
+            );
+            let _ = out.flush();
+            let _ = terminal::disable_raw_mode();
+        }
+    }
+
+    fn draw(&mut self, screen: &Screen) -> Result<(), String> {
+        if self.last.as_deref() == Some(screen) {
+            return Ok(());
+        }
+        let mut buf = Vec::new();
+        let _ = queue!(buf, cursor::MoveTo(0, 0));
+        buf.extend_from_slice(&render(screen, self.colour, self.border, "\r\n"));
+        let mut out = std::io::stdout();
+        out.write_all(&buf)
+            .and_then(|_| out.flush())
+            .map_err(|e| format!("cannot write to the terminal: {e}"))?;
+        let mut kept = screen.clone();
+        // Only what is drawn counts as a change, not the time.
+        kept.cycles = 0;
+        kept.frame = 0;
+        self.last = Some(Box::new(kept));
+        Ok(())
+    }
+}
+
+impl Drop for TerminalDisplay {
+    fn drop(&mut self) {
+        self.leave();
+    }
+}
+
+impl DisplayBackend for TerminalDisplay {
+    fn create(options: &Options, _host: &HostRef) -> Result<Self, String> {
+        options.check_known(&["mode", "colour", "color", "border", "play"])?;
+        let play = options.flag("play")?.unwrap_or(false);
+        let tty = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+        let live = match options.get("mode").unwrap_or("auto") {
+            "live" => true,
+            "final" => false,
+            "auto" => play || tty,
+            other => return Err(format!("option mode: {other:?} is not auto, live or final")),
+        };
+        if live && !tty {
+            return Err(
+                "live display needs a terminal: standard input and output are not both a \
+                 terminal (use --display transcript, or -O terminal.mode=final)"
+                    .into(),
+            );
+        }
+        let colour = match options.flag("colour")? {
+            Some(c) => c,
+            None => options.flag("color")?.unwrap_or(true),
+        };
+        let mut t = TerminalDisplay {
+            live,
+            colour,
+            border: options.flag("border")?.unwrap_or(true),
+            entered: false,
+            last: None,
+        };
+        if live {
+            t.enter()?;
+        }
+        Ok(t)
+    }
+
+    fn flags(&self) -> u32 {
+        if self.live {
+            FLAG_FRAMES | FLAG_REALTIME | FLAG_INPUT
+        } else {
+            0
+        }
+    }
+
+    fn frame(&mut self, screen: &Screen, _host: &HostRef) -> Result<(), String> {
+        if self.live {
+            let mut s = screen.clone();
+            s.cycles = 0;
+            s.frame = 0;
+            self.draw(&s)?;
+        }
+        Ok(())
+    }
+
+    fn poll_input(&mut self, host: &HostRef) -> Result<(), String> {
+        while event::poll(Duration::ZERO).map_err(|e| format!("cannot read the keyboard: {e}"))? {
+            let ev = event::read().map_err(|e| format!("cannot read the keyboard: {e}"))?;
+            if let Event::Key(key) = ev {
+                match map_key(&key) {
+                    KeyAction::Petscii(p) => host.push_key(p),
+                    KeyAction::Quit => host.quit(),
+                    KeyAction::Ignore => {}
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _end: &RunEndInfo, screen: &Screen, host: &HostRef) -> Result<(), String> {
+        // Leave the alternate screen, then print the final screen where it stays visible.
+        self.leave();
+        host.write_stdout(&render(screen, self.colour, self.border, "\n"));
+        Ok(())
+    }
+}
+
+c64kit_plugin_api::export_display!(
+    c64kit_plugin_entry_terminal,
+    TerminalDisplay,
+    "terminal",
+    "the screen live in a terminal in colour, with the keyboard (c64kit play); Esc quits"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn keys_become_petscii() {
+        let k = |c| map_key(&key(KeyCode::Char(c), KeyModifiers::NONE));
+        assert_eq!(k('a'), KeyAction::Petscii(0x41));
+        assert_eq!(k('A'), KeyAction::Petscii(0xC1));
+        assert_eq!(k('1'), KeyAction::Petscii(0x31));
+        assert_eq!(k('£'), KeyAction::Petscii(0x5C));
+        assert_eq!(
+            map_key(&key(KeyCode::Enter, KeyModifiers::NONE)),
+            KeyAction::Petscii(13)
+        );
+        assert_eq!(
+            map_key(&key(KeyCode::F(3), KeyModifiers::NONE)),
+            KeyAction::Petscii(134)
+        );
+        assert_eq!(
+            map_key(&key(KeyCode::Home, KeyModifiers::SHIFT)),
+            KeyAction::Petscii(147)
+        );
+        assert_eq!(
+            map_key(&key(KeyCode::Esc, KeyModifiers::NONE)),
+            KeyAction::Quit
+        );
+        assert_eq!(
+            map_key(&key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+            KeyAction::Quit
+        );
+        assert_eq!(
+            map_key(&key(KeyCode::Char('x'), KeyModifiers::CONTROL)),
+            KeyAction::Ignore
+        );
+    }
+
+    #[test]
+    fn renders_plain_and_coloured() {
+        let mut s = Screen::blank();
+        s.vic[0x11] = 0x1B;
+        s.chars[0] = 0x08;
+        s.chars[1] = 0x09;
+        let plain = String::from_utf8(render(&s, false, false, "\n")).unwrap();
+        assert!(plain.starts_with("HI\n\n"), "{plain:?}");
+        assert_eq!(plain.lines().count(), 25);
+        let coloured = String::from_utf8(render(&s, true, true, "\n")).unwrap();
+        assert_eq!(coloured.lines().count(), 27);
+        assert!(
+            coloured.contains("\x1b[38;2;108;94;181m"),
+            "light blue text"
+        );
+        assert!(coloured.contains("HI"));
+    }
+}
