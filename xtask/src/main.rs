@@ -1,5 +1,6 @@
 //! Developer commands: `cargo xtask conform | build | bench`.
 
+mod bench;
 mod conform;
 
 use clap::{Parser, Subcommand};
@@ -19,8 +20,9 @@ enum Command {
     Conform(conform::ConformArgs),
     /// Assemble every program in programs/ into target/programs/NAME.prg.
     Build,
-    /// Run the criterion benchmarks (CPU on flat RAM, the full C64 machine).
-    Bench,
+    /// Emulation speed on the RYG3 engine next to mos6502 and py65, and the time of
+    /// `conform`; the criterion benchmarks only with --criterion.
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,7 +35,7 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
-        Command::Bench => bench(),
+        Command::Bench(args) => bench::run(args),
     }
 }
 
@@ -71,24 +73,5 @@ pub fn build() -> Result<(), String> {
         Ok(())
     } else {
         Err(errors.join("\n"))
-    }
-}
-
-fn bench() -> ExitCode {
-    let status = std::process::Command::new(env!("CARGO"))
-        .args([
-            "bench",
-            "-p",
-            "c64kit-cpu",
-            "-p",
-            "c64kit-machine",
-            "-p",
-            "c64kit-programs",
-        ])
-        .current_dir(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .status();
-    match status {
-        Ok(s) if s.success() => ExitCode::SUCCESS,
-        _ => ExitCode::FAILURE,
     }
 }

@@ -1,0 +1,622 @@
+//! `cargo xtask bench`: how fast c64kit runs real programs, side by side with other 6502
+//! emulators on the same instruction stream, and how long `cargo xtask conform` takes.
+//!
+//! Workloads are our RYG3 engine thinking (F15: v09 at depth 8 after E1F2; v11 at its default
+//! depth 10 after E1F2) and a smaller v09 search that py65 can run in seconds. Each runs in:
+//! - c64kit: the full C64 (`Machine`: PLA banking, CIAs and their IRQ, the trap KERNAL);
+//!   instructions are counted once in a separate run (`count_instructions`), then the fast
+//!   loop is timed;
+//! - c64kit-cpu on flat RAM in the flat harness (bench/flat.rs), to tell the core's speed from
+//!   the C64's around it;
+//! - the `mos6502` crate in the same flat harness;
+//! - py65 in a throw-away virtual environment (xtask/bench/py65_run.py), smaller workload only.
+//!
+//! The flat harnesses handle CHROUT/GETIN by looking at the PC, so their instruction counts
+//! differ a little from the C64's (no IRQ handler, no `JMP ($0326)` in the jump table); each
+//! emulator's rate uses its own count, and its transcript must equal c64kit's for its speed to
+//! be reported. This is a bench, not a test: nothing here runs under `cargo test`.
+
+mod flat;
+mod py65;
+
+use c64kit_machine::{Machine, Prg, StopReason, PAL_HZ};
+use comfy_table::{CellAlignment, Table};
+use std::path::PathBuf;
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
+
+/// Emulation speed of c64kit on the RYG3 engine, side by side with the `mos6502` crate and
+/// py65 (Python, in a throw-away venv under the target folder; skipped with a reason if it
+/// cannot be installed), and the wall time of `cargo xtask conform`. The criterion
+/// micro-benchmarks (`cargo bench -p c64kit-cpu -p c64kit-machine`) run only with
+/// --criterion.
+#[derive(clap::Args)]
+pub struct BenchArgs {
+    /// Timed runs per emulator and workload (the median is reported).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Search depth of the smaller v09 workload that py65 runs (1-9).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(1..=9))]
+    py65_depth: u8,
+    /// Timed runs of py65.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    py65_runs: u32,
+    /// The Python that creates the venv for py65.
+    #[arg(long, default_value = "python3")]
+    python: String,
+    /// Skip py65.
+    #[arg(long)]
+    no_py65: bool,
+    /// Skip the mos6502 crate.
+    #[arg(long)]
+    no_mos6502: bool,
+    /// Skip timing `cargo xtask conform`.
+    #[arg(long)]
+    no_conform: bool,
+    /// Timed runs of `cargo xtask conform`.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
+    conform_runs: u32,
+    /// Also run the criterion micro-benchmarks afterwards (CPU on flat RAM, the C64 machine;
+    /// a fat-LTO bench build and about a minute of measuring).
+    #[arg(long)]
+    criterion: bool,
+}
+
+/// More than any workload needs (v09 at depth 8 is 37.4M cycles).
+const MAX_CYCLES: u64 = 2_000_000_000;
+const MAX_INSTRUCTIONS: u64 = 1_000_000_000;
+
+struct Workload {
+    label: String,
+    program: &'static str,
+    keys: String,
+    /// py65 runs this one.
+    py65: bool,
+}
+
+fn workloads(py65_depth: u8) -> Vec<Workload> {
+    vec![
+        Workload {
+            label: "ryg3-v09: .d8 e1f2 .g (F15)".into(),
+            program: "ryg3-v09",
+            keys: ".d8\ne1f2\n.g\n".into(),
+            py65: false,
+        },
+        // `.D` takes one digit (`.d10` would set depth 1): v11's default depth is 10.
+        Workload {
+            label: "ryg3-v11: e1f2 .g (default depth 10)".into(),
+            program: "ryg3-v11",
+            keys: "e1f2\n.g\n".into(),
+            py65: false,
+        },
+        Workload {
+            label: format!("ryg3-v09: .d{py65_depth} e1f2 .g (py65 size)"),
+            program: "ryg3-v09",
+            keys: format!(".d{py65_depth}\ne1f2\n.g\n"),
+            py65: true,
+        },
+    ]
+}
+
+/// One emulator on one workload.
+struct Row {
+    emulator: String,
+    result: Result<Measured, Problem>,
+    /// Transcript compared with c64kit's.
+    transcript: String,
+}
+
+/// Why a row has no speed: a short word for the table, the detail for a note under it.
+struct Problem {
+    what: &'static str,
+    detail: String,
+}
+
+impl Problem {
+    fn new(what: &'static str, detail: impl Into<String>) -> Self {
+        Problem {
+            what,
+            detail: detail.into(),
+        }
+    }
+}
+
+struct Measured {
+    instructions: u64,
+    cycles: u64,
+    times: Vec<Duration>,
+}
+
+impl Measured {
+    fn median(&self) -> Duration {
+        let mut t = self.times.clone();
+        t.sort();
+        t[t.len() / 2]
+    }
+    fn ips(&self) -> f64 {
+        self.instructions as f64 / self.median().as_secs_f64()
+    }
+}
+
+pub fn run(args: BenchArgs) -> ExitCode {
+    println!("cargo xtask bench: {}", machine_load());
+    let mut failed = false;
+    let mut results: Vec<(Workload, Vec<Row>)> = Vec::new();
+    for w in workloads(args.py65_depth) {
+        match bench_workload(&w, &args) {
+            Ok(rows) => results.push((w, rows)),
+            Err(e) => {
+                eprintln!("bench: {}: {e}", w.label);
+                failed = true;
+            }
+        }
+    }
+    println!();
+    print_results(&results, args.runs, args.py65_runs);
+    if !args.no_conform {
+        match time_conform(args.conform_runs) {
+            Ok(line) => println!("\n{line}"),
+            Err(e) => {
+                eprintln!("bench: cargo xtask conform: {e}");
+                failed = true;
+            }
+        }
+    }
+    println!("\nAt the end: {}", machine_load());
+    if args.criterion {
+        println!("\ncriterion: cargo bench -p c64kit-cpu -p c64kit-machine");
+        let status = Command::new(cargo())
+            .args(["bench", "-p", "c64kit-cpu", "-p", "c64kit-machine"])
+            .current_dir(workspace_root())
+            .status();
+        if !status.is_ok_and(|s| s.success()) {
+            eprintln!("bench: the criterion benches failed");
+            failed = true;
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The cargo that runs us (so the same toolchain), else the one on PATH.
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
+}
+
+/// Cores and load average, as `uptime` would say.
+fn machine_load() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(", "))
+        .unwrap_or_else(|| "unknown".into());
+    format!("{cores} cores, load average {load}")
+}
+
+fn bench_workload(w: &Workload, args: &BenchArgs) -> Result<Vec<Row>, String> {
+    println!("{}", w.label);
+    let prg = c64kit_programs::build(w.program)?;
+    let sys = prg
+        .sys_address()
+        .ok_or_else(|| format!("{} has no SYS line", w.program))?;
+    let events = c64kit_basic::parse_key_script(&w.keys).map_err(|e| e.to_string())?;
+    let keys: Vec<u8> = events
+        .iter()
+        .map(|e| match e {
+            c64kit_basic::KeyEvent::Key(k) => Ok(*k),
+            _ => Err("the flat harnesses take keys only, no waits".to_string()),
+        })
+        .collect::<Result<_, _>>()?;
+
+    // c64kit, the full C64: its transcript is the one the others must give.
+    let (measured, reference) = bench_machine(&prg, &w.keys, args.runs)?;
+    let mut rows = vec![Row {
+        emulator: "c64kit (full C64)".into(),
+        result: Ok(measured),
+        transcript: "reference".into(),
+    }];
+
+    let job = flat::FlatJob {
+        load_address: prg.load_address,
+        data: &prg.data,
+        sys,
+        keys: &keys,
+        max_instructions: MAX_INSTRUCTIONS,
+    };
+    progress("c64kit-cpu, flat RAM");
+    rows.push(bench_flat::<flat::C64kitCpu>(
+        "c64kit-cpu (flat RAM)",
+        &job,
+        &reference,
+        args.runs,
+    ));
+    if !args.no_mos6502 {
+        progress("mos6502, flat RAM");
+        rows.push(bench_flat::<flat::Mos6502>(
+            "mos6502 0.10 (flat RAM)",
+            &job,
+            &reference,
+            args.runs,
+        ));
+    }
+    if w.py65 && !args.no_py65 {
+        progress("py65");
+        rows.push(bench_py65(&prg, w.program, sys, &keys, &reference, args));
+    }
+    Ok(rows)
+}
+
+fn progress(what: &str) {
+    println!("  measuring {what} ...");
+}
+
+/// Counts instructions in one run, then times `runs` runs of the fast loop.
+fn bench_machine(prg: &Prg, keys: &str, runs: u32) -> Result<(Measured, Vec<u8>), String> {
+    let start = |count: bool| -> Result<Machine, String> {
+        let mut m = Machine::builtin();
+        m.count_instructions = count;
+        m.load_and_run_prg(prg)?;
+        m.feed_keys(c64kit_basic::parse_key_script(keys).map_err(|e| e.to_string())?);
+        Ok(m)
+    };
+    progress("c64kit, counting instructions");
+    let mut m = start(true)?;
+    let stop = m.run(MAX_CYCLES);
+    if stop != StopReason::InputExhausted {
+        return Err(format!("c64kit stopped with {stop}, not input exhausted"));
+    }
+    let instructions = m.instructions;
+    let cycles = m.cycles();
+    let reference = m.transcript().to_vec();
+    progress("c64kit, timed");
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let mut m = start(false)?;
+        let t = Instant::now();
+        let stop = m.run(MAX_CYCLES);
+        times.push(t.elapsed());
+        if stop != StopReason::InputExhausted || m.cycles() != cycles {
+            return Err(format!(
+                "a timed run differs from the counting run ({stop}, {} cycles instead of {cycles})",
+                m.cycles()
+            ));
+        }
+        if m.transcript() != reference {
+            return Err("a timed run's transcript differs from the counting run's".into());
+        }
+    }
+    Ok((
+        Measured {
+            instructions,
+            cycles,
+            times,
+        },
+        reference,
+    ))
+}
+
+fn bench_flat<C: flat::FlatCpu>(
+    name: &str,
+    job: &flat::FlatJob,
+    reference: &[u8],
+    runs: u32,
+) -> Row {
+    let mut times = Vec::new();
+    let mut last = None;
+    for _ in 0..runs {
+        // A panic inside another crate's emulator is its failure, not the bench's.
+        let r = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| flat::run::<C>(job)))
+        {
+            Ok(r) => r,
+            Err(_) => {
+                return Row {
+                    emulator: name.into(),
+                    result: Err(Problem::new("panicked", "the emulator panicked")),
+                    transcript: "-".into(),
+                }
+            }
+        };
+        times.push(r.time);
+        let stop_ok = r.stop == flat::FlatStop::InputExhausted;
+        let same = r.transcript == reference;
+        last = Some(r);
+        if !stop_ok || !same {
+            break;
+        }
+    }
+    let r = last.expect("at least one run");
+    let transcript = compare(&r.transcript, reference);
+    let result = if r.stop != flat::FlatStop::InputExhausted {
+        Err(Problem::new("stopped", format!("stopped: {}", r.stop)))
+    } else if r.transcript != reference {
+        Err(Problem::new("no speed", format!("transcript {transcript}")))
+    } else {
+        Ok(Measured {
+            instructions: r.instructions,
+            cycles: r.cycles,
+            times,
+        })
+    };
+    Row {
+        emulator: name.into(),
+        result,
+        transcript,
+    }
+}
+
+fn bench_py65(
+    prg: &Prg,
+    program: &str,
+    sys: u16,
+    keys: &[u8],
+    reference: &[u8],
+    args: &BenchArgs,
+) -> Row {
+    let skipped = |why: String| {
+        println!("  py65 skipped: {why}");
+        Row {
+            emulator: "py65".into(),
+            result: Err(Problem::new("skipped", why)),
+            transcript: "-".into(),
+        }
+    };
+    let dir = crate::target_dir();
+    let py = match py65::ensure_venv(&args.python, &dir.join("bench-venv")) {
+        Ok(py) => py,
+        Err(e) => return skipped(e),
+    };
+    let file = dir.join("bench").join(format!("{program}.prg"));
+    if let Err(e) = std::fs::create_dir_all(dir.join("bench"))
+        .and_then(|()| std::fs::write(&file, prg.to_bytes()))
+    {
+        return skipped(format!("{}: {e}", file.display()));
+    }
+    let r = match py65::run(
+        &py,
+        &file,
+        sys,
+        keys,
+        args.py65_runs as usize,
+        MAX_INSTRUCTIONS,
+    ) {
+        Ok(r) => r,
+        Err(e) => return skipped(e),
+    };
+    let name = format!("py65 {} (Python)", r.version);
+    let transcript = compare(&r.transcript, reference);
+    let result = if r.stop != "input exhausted" {
+        Err(Problem::new("stopped", format!("stopped: {}", r.stop)))
+    } else if r.transcript != reference {
+        Err(Problem::new("no speed", format!("transcript {transcript}")))
+    } else {
+        Ok(Measured {
+            instructions: r.runs[0].1,
+            cycles: r.runs[0].2,
+            times: r.runs.iter().map(|r| r.0).collect(),
+        })
+    };
+    Row {
+        emulator: name,
+        result,
+        transcript,
+    }
+}
+
+/// "= c64kit", or where and how the transcripts differ.
+fn compare(got: &[u8], reference: &[u8]) -> String {
+    if got == reference {
+        return "= c64kit".into();
+    }
+    let at = got
+        .iter()
+        .zip(reference)
+        .position(|(a, b)| a != b)
+        .unwrap_or(got.len().min(reference.len()));
+    format!(
+        "DIFFERS at byte {at} ({} bytes vs c64kit's {})",
+        got.len(),
+        reference.len()
+    )
+}
+
+fn print_results(results: &[(Workload, Vec<Row>)], runs: u32, py65_runs: u32) {
+    let mut notes: Vec<String> = Vec::new();
+    let mut table = Table::new();
+    table.load_preset(comfy_table::presets::ASCII_MARKDOWN);
+    table.set_header(vec![
+        "workload".to_string(),
+        "emulator".into(),
+        "instructions".into(),
+        "cycles".into(),
+        "time: median (min-max)".into(),
+        "instructions/s".into(),
+        "cycles/s".into(),
+        "x real C64".into(),
+        "transcript".into(),
+    ]);
+    for (w, rows) in results {
+        for (i, row) in rows.iter().enumerate() {
+            let label = if i == 0 {
+                w.label.clone()
+            } else {
+                String::new()
+            };
+            let mut cells = vec![label, row.emulator.clone()];
+            match &row.result {
+                Ok(m) => {
+                    let median = m.median().as_secs_f64();
+                    let min = m.times.iter().min().expect("runs").as_secs_f64();
+                    let max = m.times.iter().max().expect("runs").as_secs_f64();
+                    cells.extend([
+                        si(m.instructions as f64, ""),
+                        si(m.cycles as f64, ""),
+                        format!("{:.1} ms ({:.1}-{:.1})", median * 1e3, min * 1e3, max * 1e3),
+                        si(m.ips(), "/s"),
+                        si(m.cycles as f64 / median, "/s"),
+                        times_real(m.cycles as f64 / PAL_HZ as f64 / median),
+                    ]);
+                }
+                Err(p) => cells.extend([
+                    {
+                        notes.push(format!(
+                            "[{}] {}, {}: {}",
+                            notes.len() + 1,
+                            w.label,
+                            row.emulator,
+                            p.detail
+                        ));
+                        format!("{} [{}]", p.what, notes.len())
+                    },
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ]),
+            }
+            cells.push(row.transcript.clone());
+            table.add_row(cells);
+        }
+    }
+    for col in 2..8 {
+        if let Some(c) = table.column_mut(col) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    println!(
+        "Emulation speed (median of {runs} timed runs, py65 {py65_runs}; instructions and \
+         cycles as each emulator counts them; x real C64 = emulated time / wall time, PAL \
+         985,248 Hz)"
+    );
+    println!("{table}");
+    for n in &notes {
+        println!("{n}");
+    }
+
+    // Ratios against the other emulators, instructions per second: c64kit on the full C64,
+    // and c64kit's core in the same flat harness as mos6502 and py65.
+    let mut ratios = Table::new();
+    ratios.load_preset(comfy_table::presets::ASCII_MARKDOWN);
+    ratios.set_header(vec![
+        "workload",
+        "emulator",
+        "its instructions/s",
+        "c64kit (full C64) is faster by",
+        "c64kit-cpu (flat RAM) is faster by",
+    ]);
+    for (w, rows) in results {
+        let ips = |i: usize| match rows.get(i).map(|r| &r.result) {
+            Some(Ok(m)) => Some(m.ips()),
+            _ => None,
+        };
+        let (ours, core) = (ips(0), ips(1));
+        let mut first = true;
+        for row in rows.iter().skip(2) {
+            let label = if first {
+                w.label.clone()
+            } else {
+                String::new()
+            };
+            first = false;
+            let ratio = |a: Option<f64>, b: f64| a.map_or("-".into(), |a| format!("{:.2}x", a / b));
+            let cells = match &row.result {
+                Ok(m) => vec![
+                    label,
+                    row.emulator.clone(),
+                    si(m.ips(), "/s"),
+                    ratio(ours, m.ips()),
+                    ratio(core, m.ips()),
+                ],
+                Err(p) => vec![
+                    label,
+                    row.emulator.clone(),
+                    format!("{} (see above)", p.what),
+                    String::new(),
+                    String::new(),
+                ],
+            };
+            ratios.add_row(cells);
+        }
+    }
+    for col in 2..5 {
+        if let Some(c) = ratios.column_mut(col) {
+            c.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    println!(
+        "\nRatios (instructions per second, each emulator counting its own; above 1 c64kit is faster)"
+    );
+    println!("{ratios}");
+}
+
+/// Times `cargo xtask conform` as a subprocess (its release build already made: we are it).
+fn time_conform(runs: u32) -> Result<String, String> {
+    println!("\ncargo xtask conform ({runs} runs) ...");
+    let mut times = Vec::new();
+    let mut status = String::from("pass");
+    for _ in 0..runs {
+        let t = Instant::now();
+        let out = Command::new(cargo())
+            .args(["xtask", "conform"])
+            .current_dir(workspace_root())
+            .stdin(Stdio::null())
+            .output()
+            .map_err(|e| format!("cannot start: {e}"))?;
+        times.push(t.elapsed());
+        if !out.status.success() {
+            let text = String::from_utf8_lossy(&out.stdout);
+            let tail: Vec<&str> = text.lines().rev().take(5).collect();
+            eprintln!(
+                "bench: cargo xtask conform exited with {}:\n{}",
+                out.status,
+                tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+            );
+            status = format!("FAILED ({})", out.status);
+        }
+    }
+    times.sort();
+    Ok(format!(
+        "cargo xtask conform: {} wall time (median of {runs}, {}-{}), scenarios: {status}",
+        secs(times[times.len() / 2].as_secs_f64()),
+        secs(times[0].as_secs_f64()),
+        secs(times[times.len() - 1].as_secs_f64()),
+    ))
+}
+
+/// Speed-up over real time: "274x", "2.1x".
+fn times_real(x: f64) -> String {
+    if x < 10.0 {
+        format!("{x:.1}x")
+    } else {
+        format!("{x:.0}x")
+    }
+}
+
+/// 12345678 -> "12.35 M".
+fn si(v: f64, unit: &str) -> String {
+    let (d, p) = if v >= 1e9 {
+        (1e9, " G")
+    } else if v >= 1e6 {
+        (1e6, " M")
+    } else if v >= 1e3 {
+        (1e3, " k")
+    } else {
+        (1.0, " ")
+    };
+    format!("{:.2}{p}{unit}", v / d)
+}
+
+fn secs(s: f64) -> String {
+    if s < 1.0 {
+        format!("{:.1} ms", s * 1e3)
+    } else {
+        format!("{s:.2} s")
+    }
+}
