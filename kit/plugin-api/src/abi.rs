@@ -174,7 +174,41 @@ pub struct Screen {
     pub charset: [u8; 2048],
 }
 
+/// What one text-mode cell shows (see [`Screen::text_cell`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextCell {
+    /// The glyph's screen code (without the reverse bit).
+    pub glyph: u8,
+    /// Foreground and background colours (0-15).
+    pub fg: u8,
+    pub bg: u8,
+    /// Reverse video: the glyph is drawn with the colours swapped.
+    pub reversed: bool,
+}
+
 impl Screen {
+    /// Cell `i` (0-999) of the text matrix as the VIC draws it: in extended-background-colour
+    /// mode the top two bits pick the background register; otherwise bit 7 is reverse video.
+    pub fn text_cell(&self, i: usize) -> TextCell {
+        let code = self.chars[i];
+        let fg = self.colours[i] & 15;
+        if self.vic[0x11] & 0x40 != 0 {
+            TextCell {
+                glyph: code & 0x3F,
+                fg,
+                bg: self.background[(code >> 6) as usize] & 15,
+                reversed: false,
+            }
+        } else {
+            TextCell {
+                glyph: code & 0x7F,
+                fg,
+                bg: self.background[0] & 15,
+                reversed: code & 0x80 != 0,
+            }
+        }
+    }
+
     /// A power-on screen: spaces, light blue on blue with a light blue border.
     pub fn blank() -> Screen {
         Screen {

@@ -9,7 +9,7 @@
 //! frame boundaries, shown with a slider), `max_screens` (how many, default 200).
 
 use c64kit_basic::petscii::screen_code_to_char;
-use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES};
+use c64kit_plugin_api::abi::{Screen, TextCell, FLAG_FRAMES};
 use c64kit_plugin_api::palette::{hex, NAMES};
 use c64kit_plugin_api::{DisplayBackend, HostRef, Options, RunEndInfo};
 use std::fmt::Write;
@@ -52,7 +52,6 @@ pub fn screen_html(s: &Screen, caption: &str) -> String {
         NAMES[(s.border & 15) as usize]
     );
     let blank = s.vic[0x11] & 0x10 == 0;
-    let ecm = s.vic[0x11] & 0x40 != 0;
     let bg0 = if blank { s.border } else { s.background[0] } & 15;
     let _ = write!(out, "<div class=\"matrix b{bg0}\">");
     for row in 0..25 {
@@ -63,13 +62,12 @@ pub fn screen_html(s: &Screen, caption: &str) -> String {
                 out.push_str("<i> </i>");
                 continue;
             }
-            let code = s.chars[i];
-            let fg = s.colours[i] & 15;
-            let (glyph, bg, reversed) = if ecm {
-                (code & 0x3F, s.background[(code >> 6) as usize] & 15, false)
-            } else {
-                (code & 0x7F, bg0, code & 0x80 != 0)
-            };
+            let TextCell {
+                glyph,
+                fg,
+                bg,
+                reversed,
+            } = s.text_cell(i);
             let ch = screen_code_to_char(glyph, s.lowercase != 0);
             let (f, b) = if reversed { (bg, fg) } else { (fg, bg) };
             let text = escape(&ch.to_string());

@@ -11,7 +11,7 @@
 //! `border` (true/false, default true).
 
 use c64kit_basic::petscii::screen_code_to_char;
-use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES, FLAG_INPUT, FLAG_REALTIME};
+use c64kit_plugin_api::abi::{Screen, TextCell, FLAG_FRAMES, FLAG_INPUT, FLAG_REALTIME};
 use c64kit_plugin_api::palette::PEPTO;
 use c64kit_plugin_api::{DisplayBackend, HostRef, Options, RunEndInfo};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -75,7 +75,6 @@ pub fn render(s: &Screen, colour: bool, border: bool, newline: &str) -> Vec<u8> 
     let mut out: Vec<u8> = Vec::with_capacity(16_000);
     let lower = s.lowercase != 0;
     let blank = s.vic[0x11] & 0x10 == 0;
-    let ecm = s.vic[0x11] & 0x40 != 0;
     if !colour {
         for row in 0..25 {
             let line: String = (0..40)
@@ -95,7 +94,6 @@ pub fn render(s: &Screen, colour: bool, border: bool, newline: &str) -> Vec<u8> 
     }
     let mut p = Painter { out, cur: None };
     let b = s.border & 15;
-    let bg0 = if blank { b } else { s.background[0] & 15 };
     if border {
         for _ in 0..44 {
             p.put(b, b, ' ');
@@ -113,13 +111,12 @@ pub fn render(s: &Screen, colour: bool, border: bool, newline: &str) -> Vec<u8> 
                 p.put(b, b, ' ');
                 continue;
             }
-            let code = s.chars[i];
-            let fg = s.colours[i] & 15;
-            let (glyph, bg, reversed) = if ecm {
-                (code & 0x3F, s.background[(code >> 6) as usize] & 15, false)
-            } else {
-                (code & 0x7F, bg0, code & 0x80 != 0)
-            };
+            let TextCell {
+                glyph,
+                fg,
+                bg,
+                reversed,
+            } = s.text_cell(i);
             let (f, g) = if reversed { (bg, fg) } else { (fg, bg) };
             p.put(f, g, screen_code_to_char(glyph, lower));
         }
