@@ -255,28 +255,25 @@ impl Kernal {
         }
         let fed = self.feed_keyboard_buffer(bus, true);
         let count = bus.ram[NDX as usize];
-        if count == 0 {
-            if fed == KeyAvailability::Exhausted {
-                if let Some(stop) = self.idle() {
-                    return stop;
-                }
-            } else {
+        // $E5B4: take the first key and shift the rest down; X ends as the old count.
+        match self.screen.take_key(&mut Mem(bus)) {
+            Some(key) => {
                 self.idle_polls = 0;
+                cpu.x = count;
+                cpu.y = key;
+                cpu.load_a(key);
             }
-            cpu.load_a(0);
-            cpu.set_carry(false);
-            return TrapOutcome::Return;
+            None => {
+                if fed == KeyAvailability::Exhausted {
+                    if let Some(stop) = self.idle() {
+                        return stop;
+                    }
+                } else {
+                    self.idle_polls = 0;
+                }
+                cpu.load_a(0);
+            }
         }
-        self.idle_polls = 0;
-        // $E5B4: take the first key, shift the rest down; X ends as the old count.
-        let key = bus.ram[KEYD as usize];
-        for i in 1..count as usize {
-            bus.ram[KEYD as usize + i - 1] = bus.ram[KEYD as usize + i];
-        }
-        bus.ram[NDX as usize] = count - 1;
-        cpu.x = count;
-        cpu.y = key;
-        cpu.load_a(key);
         cpu.set_carry(false);
         TrapOutcome::Return
     }
