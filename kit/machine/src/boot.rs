@@ -34,8 +34,7 @@ pub fn kernal_state(trap: Trap, bus: &mut C64Bus) {
         Trap::Ramtas => ramtas(bus),
         Trap::Restor => {
             for (at, target) in RAM_VECTORS {
-                bus.ram[at as usize] = target as u8;
-                bus.ram[at as usize + 1] = (target >> 8) as u8;
+                poke16(bus, at as usize, target);
             }
         }
         _ => {}
@@ -80,12 +79,8 @@ fn ramtas(bus: &mut C64Bus) {
     for a in 0x200..0x400 {
         bus.ram[a] = 0;
     }
-    let set16 = |bus: &mut C64Bus, at: usize, v: u16| {
-        bus.ram[at] = v as u8;
-        bus.ram[at + 1] = (v >> 8) as u8;
-    };
-    set16(bus, 0x0281, 0x0800); // MEMSTR
-    set16(bus, 0x0283, BASIC_MEMORY_TOP); // MEMSIZ
+    poke16(bus, 0x0281, 0x0800); // MEMSTR
+    poke16(bus, 0x0283, BASIC_MEMORY_TOP); // MEMSIZ
     bus.ram[0x0288] = 0x04; // HIBASE: screen at $0400
     bus.ram[0x0289] = 10; // XMAX: keyboard buffer size
     bus.ram[0x028A] = 0x00; // RPTFLG
@@ -100,18 +95,14 @@ fn ramtas(bus: &mut C64Bus) {
 /// holding the SYS address (programs can observe it), the stack as SYS leaves it, and the
 /// registers from SAREG/SXREG/SYREG/SPREG ($030C-$030F, all zero after RUN).
 pub fn enter_sys(cpu: &mut Cpu, bus: &mut C64Bus, sys: u16, program_end: u16) {
-    let set16 = |bus: &mut C64Bus, at: usize, v: u16| {
-        bus.ram[at] = v as u8;
-        bus.ram[at + 1] = (v >> 8) as u8;
-    };
-    set16(bus, 0x2B, BASIC_START); // TXTTAB
+    poke16(bus, 0x2B, BASIC_START); // TXTTAB
     for at in [0x2D, 0x2F, 0x31] {
-        set16(bus, at, program_end); // VARTAB, ARYTAB, STREND
+        poke16(bus, at, program_end); // VARTAB, ARYTAB, STREND
     }
-    set16(bus, 0x33, BASIC_MEMORY_TOP); // FRETOP
-    set16(bus, 0x37, BASIC_MEMORY_TOP); // MEMSIZ
-    set16(bus, 0x14, sys); // LINNUM
-                           // The statement loop's return address, then SYS's.
+    poke16(bus, 0x33, BASIC_MEMORY_TOP); // FRETOP
+    poke16(bus, 0x37, BASIC_MEMORY_TOP); // MEMSIZ
+    poke16(bus, 0x14, sys); // LINNUM
+                            // The statement loop's return address, then SYS's.
     bus.ram[0x01FA] = 0xA7;
     bus.ram[0x01F9] = 0xAD;
     bus.ram[0x01F8] = 0xE1;
@@ -123,4 +114,10 @@ pub fn enter_sys(cpu: &mut Cpu, bus: &mut C64Bus, sys: u16, program_end: u16) {
     cpu.set_p(bus.ram[0x030F]);
     cpu.pc = sys;
     cpu.jammed = false;
+}
+
+/// A little-endian word into RAM (KERNAL and BASIC pointers).
+fn poke16(bus: &mut C64Bus, at: usize, v: u16) {
+    bus.ram[at] = v as u8;
+    bus.ram[at + 1] = (v >> 8) as u8;
 }

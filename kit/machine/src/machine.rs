@@ -60,9 +60,7 @@ impl Machine {
 
     /// Places a PRG in RAM (under any ROM, as LOAD does).
     pub fn load_prg(&mut self, prg: &Prg) {
-        for (i, b) in prg.data.iter().enumerate() {
-            self.bus.ram[prg.load_address as usize + i] = *b;
-        }
+        self.load_raw(prg.load_address, &prg.data);
     }
 
     /// Places raw bytes at `addr` (wrapping at $FFFF).

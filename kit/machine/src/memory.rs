@@ -156,7 +156,7 @@ impl C64Bus {
             }
             0xD000..=0xDFFF if self.read_map[0xD] == Region::Io => self.io_write(addr, value, now),
             _ => {
-                if self.read_map[(addr >> 12) as usize] != Region::Open {
+                if self.ram_writable & (1 << (addr >> 12)) != 0 {
                     self.ram[addr as usize] = value;
                 }
             }
