@@ -24,8 +24,9 @@ fn fail(message: String) -> CheckResult {
     }
 }
 
-/// Checks one expectation against the transcript text and the machine after the run.
-pub fn check(e: &Expectation, text: &str, machine: &Machine) -> CheckResult {
+/// Checks one expectation against the transcript text, the screen's 25 lines (as the
+/// screen editor renders them) and the machine after the run.
+pub fn check(e: &Expectation, text: &str, screen: &[String], machine: &Machine) -> CheckResult {
     if let Some(line) = &e.line {
         return match text.lines().any(|l| l == line) {
             true => pass(format!("line {line:?} printed")),
@@ -91,8 +92,7 @@ pub fn check(e: &Expectation, text: &str, machine: &Machine) -> CheckResult {
         };
     }
     if let (Some(row), Some(want)) = (e.screen_row, &e.text) {
-        let mut m = ScreenView(machine);
-        let got = m.row(row);
+        let got = screen.get(row).map(String::as_str).unwrap_or("");
         return match got.trim_end() == want.trim_end() {
             true => pass(format!("screen row {row} reads {want:?}")),
             false => fail(format!(
@@ -161,21 +161,6 @@ fn check_regex(e: &Expectation, pattern: &str, text: &str) -> CheckResult {
         }
     }
     pass(format!("{what} = {}", shown(value)))
-}
-
-/// Screen rows without needing `&mut Machine` (the editor's text view reads RAM only).
-struct ScreenView<'a>(&'a Machine);
-
-impl ScreenView<'_> {
-    fn row(&mut self, row: usize) -> String {
-        let base = 0x0400 + row * 40;
-        (0..40)
-            .map(|i| {
-                let code = self.0.bus.ram[base + i] & 0x7F;
-                c64kit_basic::petscii::screen_code_to_char(code, false)
-            })
-            .collect()
-    }
 }
 
 /// The golden comparison: `None` when equal, else a line diff (expected = golden).

@@ -207,14 +207,15 @@ pub fn run_scenario(
     };
     outcome.cycles = machine.cycles() - start_cycles;
     outcome.transcript = transcript_text(machine.transcript());
-    judge(s, &machine, &stop, &mut outcome);
+    judge(s, &mut machine, &stop, &mut outcome);
     outcome.stop = Some(stop);
     outcome.elapsed = started.elapsed();
     outcome
 }
 
-fn judge(s: &Scenario, machine: &Machine, stop: &StopReason, outcome: &mut Outcome) {
+fn judge(s: &Scenario, machine: &mut Machine, stop: &StopReason, outcome: &mut Outcome) {
     let text = outcome.transcript.clone();
+    let screen = machine.screen_text();
     if let Some(want) = &s.stop {
         let got = stop.to_string();
         outcome.facts.push(CheckResult {
@@ -248,7 +249,7 @@ fn judge(s: &Scenario, machine: &Machine, stop: &StopReason, outcome: &mut Outco
         });
     }
     for e in &s.expect {
-        outcome.facts.push(check::check(e, &text, machine));
+        outcome.facts.push(check::check(e, &text, &screen, machine));
     }
     if let Some(file) = &s.golden {
         let path = golden_dir().join(file);
