@@ -66,12 +66,17 @@ impl Run {
     /// The transcript as text: RETURN as a newline, other bytes as their ASCII characters
     /// (the format of shared/ryg/reference).
     pub fn text(&self) -> String {
-        self.machine
-            .transcript()
-            .iter()
-            .map(|&b| if b == 13 { '\n' } else { b as char })
-            .collect()
+        transcript_text(self.machine.transcript())
     }
+}
+
+/// CHROUT bytes as text: RETURN (13) as a newline, every other byte as the character with
+/// that code (the format of shared/ryg/reference).
+pub fn transcript_text(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| if b == 13 { '\n' } else { b as char })
+        .collect()
 }
 
 /// Loads `prg`, RUNs it, types `keys` (key-script syntax: a newline is RETURN) and runs

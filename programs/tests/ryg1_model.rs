@@ -424,10 +424,7 @@ const SAREG: usize = 0x030C;
 pub const BUDGET: u64 = 100_000_000;
 
 pub fn text_of(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|&b| if b == 13 { '\n' } else { b as char })
-        .collect()
+    c64kit_programs::transcript_text(bytes)
 }
 
 pub struct Engine {
