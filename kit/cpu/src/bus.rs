@@ -29,6 +29,39 @@ pub trait Bus {
     fn nmi_line(&mut self) -> bool {
         false
     }
+
+    /// Plain memory the CPU may use directly, without a call per cycle, for as long as no
+    /// device could tell (see [`DirectMemory`]); `None` while the bus needs every cycle (an
+    /// interrupt line may change at the next poll, an NMI edge is waiting). The default is a
+    /// bus that always needs every cycle.
+    #[inline(always)]
+    fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
+        None
+    }
+}
+
+/// What [`Bus::direct_memory`] lends the CPU: RAM it may read and write itself, and until
+/// when. Reads and writes of plain RAM have no side effects, so an instruction whose every
+/// access (dummy ones included) falls in plain RAM can run straight on `ram` with its cycle
+/// count added at once, and nothing can tell it from the cycle-by-cycle run, provided no
+/// interrupt input changes meanwhile. The CPU checks every address against the masks and
+/// hands any other instruction back to the cycle-by-cycle path.
+pub struct DirectMemory<'a> {
+    pub ram: &'a mut [u8; 0x10000],
+    /// Bit r set: reads of $r000-$rFFF are plain reads of `ram`. Bit 0 must be set for the
+    /// CPU to use direct memory at all (zero page and stack).
+    pub readable: u16,
+    /// Bit r set: writes to $r000-$rFFF are plain writes to `ram` (but see `write_floor`).
+    pub writable: u16,
+    /// Writes below this address always go through the bus (the 6510's own port at
+    /// $0000/$0001).
+    pub write_floor: u16,
+    /// The bus's cycle counter: the CPU adds the cycles it ran directly.
+    pub cycles: &'a mut u64,
+    /// The interrupt inputs stay as they are at every poll before this cycle.
+    pub quiet_until: u64,
+    /// /IRQ is held low now (the CPU then runs directly only while I is set).
+    pub irq: bool,
 }
 
 /// What [`Bus::poll_interrupts`] reports.
@@ -77,6 +110,19 @@ impl Default for FlatRam {
 }
 
 impl Bus for FlatRam {
+    #[inline(always)]
+    fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
+        Some(DirectMemory {
+            ram: &mut self.mem,
+            readable: 0xFFFF,
+            writable: 0xFFFF,
+            write_floor: 0,
+            cycles: &mut self.cycles,
+            quiet_until: u64::MAX,
+            irq: false,
+        })
+    }
+
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.cycles += 1;

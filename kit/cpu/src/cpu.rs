@@ -2,6 +2,8 @@
 
 use crate::bus::Bus;
 
+mod direct;
+
 /// Status register bits as PHP pushes them.
 pub mod flag {
     pub const C: u8 = 0x01;
@@ -84,6 +86,7 @@ impl Cpu {
     }
 
     /// The status register with bits 4 and 5 set, as PHP pushes it.
+    #[inline(always)]
     pub fn p(&self) -> u8 {
         let mut p = flag::U | flag::B;
         if self.nf & 0x80 != 0 {
@@ -105,6 +108,7 @@ impl Cpu {
     }
 
     /// Sets N V D I Z C from `p` (bits 4 and 5 do not exist in the chip).
+    #[inline(always)]
     pub fn set_p(&mut self, p: u8) {
         self.nf = p & flag::N;
         self.vf = p & flag::V != 0;
@@ -364,6 +368,7 @@ impl Cpu {
 
     /// NMOS decimal ADC: Z from the binary sum, N and V from the sum after the low-nibble
     /// adjust only, C and A after both adjusts.
+    #[inline(always)]
     fn adc_decimal(&mut self, m: u8) {
         let a = self.a;
         let binary = a.wrapping_add(m).wrapping_add(self.cf);
@@ -393,6 +398,7 @@ impl Cpu {
     }
 
     /// NMOS decimal SBC: all flags from the binary subtraction, A decimal-adjusted.
+    #[inline(always)]
     fn sbc_decimal(&mut self, m: u8) {
         let a = self.a;
         let borrow = 1 - self.cf as i16;
@@ -546,6 +552,7 @@ impl Cpu {
     }
 
     /// ARR: AND then ROR, with flags from the adder; in decimal mode the NMOS BCD fix-up.
+    #[inline(always)]
     fn arr(&mut self, v: u8) {
         let t = self.a & v;
         let r = (t >> 1) | (self.cf << 7);

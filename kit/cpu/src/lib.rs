@@ -7,5 +7,5 @@
 mod bus;
 mod cpu;
 
-pub use bus::{Bus, FlatRam, Interrupts};
+pub use bus::{Bus, DirectMemory, FlatRam, Interrupts};
 pub use cpu::{flag, Cpu, UNSTABLE_MAGIC};

@@ -2,32 +2,11 @@
 //! final registers, final memory and the bus access of every cycle must match.
 //! The files are read where CI has them, beside the checkout; they are never copied in.
 
-use c64kit_cpu::{Bus, Cpu, Interrupts};
-use serde::Deserialize;
+mod common;
+
+use c64kit_cpu::{Bus, Interrupts};
+use common::{files, load, Case};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-
-#[derive(Deserialize)]
-struct State {
-    pc: u16,
-    s: u8,
-    a: u8,
-    x: u8,
-    y: u8,
-    p: u8,
-    ram: Vec<(u16, u8)>,
-}
-
-#[derive(Deserialize)]
-struct Case {
-    name: String,
-    initial: State,
-    #[serde(rename = "final")]
-    fin: State,
-    cycles: Vec<(u16, u8, String)>,
-    #[serde(default)]
-    interrupts: Vec<(u64, String, u8)>,
-}
 
 /// Flat RAM that records every cycle and drives /IRQ and /NMI from a schedule.
 struct TraceBus {
@@ -97,11 +76,6 @@ impl Bus for TraceBus {
     }
 }
 
-fn vectors_dir() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/vectors/6502");
-    dir.is_dir().then_some(dir)
-}
-
 /// Which parts of a case to compare.
 #[derive(Clone, Copy, PartialEq)]
 enum Check {
@@ -125,13 +99,7 @@ fn run_case(case: &Case, check: Check, multi_instruction: bool) -> Result<(), St
     for &(addr, v) in &case.initial.ram {
         bus.mem[addr as usize] = v;
     }
-    let mut cpu = Cpu::new();
-    cpu.pc = case.initial.pc;
-    cpu.a = case.initial.a;
-    cpu.x = case.initial.x;
-    cpu.y = case.initial.y;
-    cpu.s = case.initial.s;
-    cpu.set_p(case.initial.p);
+    let mut cpu = case.initial.cpu();
 
     if !multi_instruction {
         cpu.step(&mut bus);
@@ -197,32 +165,11 @@ fn fmt_trace(t: &[(u16, u8, bool)]) -> String {
         .join(" ")
 }
 
-fn load(path: &PathBuf) -> Vec<Case> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 /// Runs every file in `sub` (a folder below the vectors root, "" for the root) and prints a
 /// per-file summary of failures; panics if any case failed.
 fn run_folder(sub: &str, check: Check, expect_files: usize) {
-    let Some(root) = vectors_dir() else {
-        panic!(
-            "../shared/vectors/6502 not found beside the checkout: the CPU vectors are required"
-        );
-    };
-    let dir = root.join(sub);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    assert_eq!(
-        files.len(),
-        expect_files,
-        "number of vector files in {}",
-        dir.display()
-    );
+    let files = files(sub, expect_files);
+    let dir = files[0].parent().unwrap().to_path_buf();
     let mut summary: BTreeMap<String, (usize, usize, String)> = BTreeMap::new();
     let mut total = 0;
     let mut failed = 0;

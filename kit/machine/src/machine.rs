@@ -26,6 +26,11 @@ pub struct Machine {
     pub stop_on_stuck_loop: bool,
     /// Count instructions in `instructions` (uses the slower checking loop).
     pub count_instructions: bool,
+    /// Let the CPU run instructions straight on RAM wherever no device could tell
+    /// (`c64kit_cpu::DirectMemory`): the same run, several times faster. Off, every
+    /// instruction goes cycle by cycle through the bus (the reference the direct path is
+    /// tested against).
+    pub direct_path: bool,
     /// Instructions run so far (counted only by the checking loop; see `run`).
     pub instructions: u64,
     /// The run stopped at a breakpoint here: the next `run` steps over it.
@@ -45,6 +50,7 @@ impl Machine {
             any_breakpoint: false,
             stop_on_stuck_loop: false,
             count_instructions: false,
+            direct_path: true,
             instructions: 0,
             at_breakpoint: false,
             trace: None,
@@ -118,9 +124,17 @@ impl Machine {
                 if let Some(stop) = self.run_checked(limit) {
                     return stop;
                 }
-            } else {
-                // The hot loop: nothing but the budget to check between instructions.
+            } else if !self.direct_path {
                 self.cpu.run_while(&mut self.bus, |bus| bus.now < limit);
+            } else {
+                // The hot loop: straight on RAM while the bus allows, else one exact step.
+                loop {
+                    self.cpu.run_direct(&mut self.bus, limit);
+                    if self.cpu.jammed || self.bus.now >= limit {
+                        break;
+                    }
+                    self.cpu.step(&mut self.bus);
+                }
             }
             if !self.cpu.jammed {
                 return StopReason::CycleBudget {

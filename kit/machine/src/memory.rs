@@ -4,7 +4,7 @@
 use crate::pla::{self, Region};
 use crate::roms::Roms;
 use c64kit_chips::{Cia, Sid, Vic};
-use c64kit_cpu::{Bus, Interrupts};
+use c64kit_cpu::{Bus, DirectMemory, Interrupts};
 
 /// Power-on values of the 6510 port: data direction $2F, data $37 (BASIC, KERNAL, I/O).
 pub const PORT_DDR_POWER_ON: u8 = 0x2F;
@@ -261,5 +261,23 @@ impl Bus for C64Bus {
 
     fn nmi_line(&mut self) -> bool {
         self.nmi_level
+    }
+
+    /// RAM for the CPU's direct path while the interrupt lines are known not to change: the
+    /// banking says which regions are plain RAM; $0000/$0001 are the port.
+    #[inline(always)]
+    fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
+        if self.now >= self.next_interrupt_check || self.lines.nmi_edge {
+            return None;
+        }
+        Some(DirectMemory {
+            ram: &mut self.ram,
+            readable: self.ram_readable,
+            writable: self.ram_writable,
+            write_floor: 2,
+            cycles: &mut self.now,
+            quiet_until: self.next_interrupt_check,
+            irq: self.lines.irq,
+        })
     }
 }

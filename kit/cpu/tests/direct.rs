@@ -1,0 +1,286 @@
+//! The direct path (`Cpu::run_direct`) against the exact one (`Cpu::step`) on every shared
+//! vector: where it runs an instruction it must leave the same registers, memory and cycle
+//! count; it must run every instruction whose accesses all fall in lent memory (unless the
+//! opcode always takes the exact path) and none that touches anything else, whichever
+//! regions the bus withholds.
+
+mod common;
+
+use c64kit_cpu::{Bus, Cpu, DirectMemory, FlatRam};
+use common::{files, load, opcode_of, Case};
+use std::collections::BTreeSet;
+
+/// Flat RAM that lends only some regions to the direct path.
+struct Lent {
+    mem: Box<[u8; 0x10000]>,
+    cycles: u64,
+    readable: u16,
+    writable: u16,
+    write_floor: u16,
+    quiet_until: u64,
+    irq: bool,
+}
+
+impl Lent {
+    fn everything() -> Self {
+        Lent {
+            mem: Box::new([0; 0x10000]),
+            cycles: 0,
+            readable: 0xFFFF,
+            writable: 0xFFFF,
+            write_floor: 0,
+            quiet_until: u64::MAX,
+            irq: false,
+        }
+    }
+}
+
+impl Bus for Lent {
+    fn read(&mut self, addr: u16) -> u8 {
+        self.cycles += 1;
+        self.mem[addr as usize]
+    }
+
+    fn write(&mut self, addr: u16, value: u8) {
+        self.cycles += 1;
+        self.mem[addr as usize] = value;
+    }
+
+    fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
+        Some(DirectMemory {
+            ram: &mut self.mem,
+            readable: self.readable,
+            writable: self.writable,
+            write_floor: self.write_floor,
+            cycles: &mut self.cycles,
+            quiet_until: self.quiet_until,
+            irq: self.irq,
+        })
+    }
+}
+
+fn registers(c: &Cpu) -> [u16; 6] {
+    [
+        c.pc,
+        c.a as u16,
+        c.x as u16,
+        c.y as u16,
+        c.s as u16,
+        c.p() as u16,
+    ]
+}
+
+/// What the exact path does with a case: registers, the case's memory, cycles.
+fn exact(case: &Case) -> ([u16; 6], Vec<u8>, u64) {
+    let mut bus = FlatRam::new();
+    for &(addr, v) in &case.initial.ram {
+        bus.mem[addr as usize] = v;
+    }
+    let mut cpu = case.initial.cpu();
+    cpu.step(&mut bus);
+    let mem = case
+        .initial
+        .ram
+        .iter()
+        .map(|&(a, _)| bus.mem[a as usize])
+        .collect();
+    (registers(&cpu), mem, bus.cycles)
+}
+
+/// Does any access of the case fall outside what `lent` lends?
+fn touches_withheld(case: &Case, lent: &Lent) -> bool {
+    case.cycles.iter().any(|(addr, _, kind)| {
+        let bit = 1 << (addr >> 12);
+        if kind == "write" {
+            lent.writable & bit == 0 || *addr < lent.write_floor
+        } else {
+            lent.readable & bit == 0
+        }
+    })
+}
+
+/// Runs the case directly on `lent` and checks it against the exact path.
+fn check(
+    case: &Case,
+    op: u8,
+    mut lent: Lent,
+    expected: &([u16; 6], Vec<u8>, u64),
+) -> Result<(), String> {
+    for &(addr, v) in &case.initial.ram {
+        lent.mem[addr as usize] = v;
+    }
+    let mut cpu = case.initial.cpu();
+    let before = registers(&cpu);
+    let must_bail = touches_withheld(case, &lent);
+    // Allowed to take the exact path anyway: these opcodes, and an instruction in the last
+    // bytes of a region (the direct path fetches 4 bytes of one region).
+    // Zero page and stack must be lent for the direct path to run at all.
+    let may_bail = must_bail
+        || lent.readable & lent.writable & 1 == 0
+        || Cpu::EXACT_PATH_OPCODES.contains(&op)
+        || case.initial.pc & 0x0FFF >= 0x0FFD;
+    cpu.run_direct(&mut lent, 1);
+    let mem: Vec<u8> = case
+        .initial
+        .ram
+        .iter()
+        .map(|&(a, _)| lent.mem[a as usize])
+        .collect();
+    if lent.cycles == 0 {
+        let initial: Vec<u8> = case.initial.ram.iter().map(|&(_, v)| v).collect();
+        if !may_bail {
+            return Err("handed to the exact path, but every access was in lent memory".into());
+        }
+        if registers(&cpu) != before || mem != initial {
+            return Err("changed state although handed to the exact path".into());
+        }
+        return Ok(());
+    }
+    if must_bail {
+        return Err("ran directly although it touches memory that was not lent".into());
+    }
+    let got = (registers(&cpu), mem, lent.cycles);
+    if &got != expected {
+        return Err(format!(
+            "direct (pc a x y s p, memory, cycles) {got:02X?}\n  exact {expected:02X?}"
+        ));
+    }
+    Ok(())
+}
+
+/// Every lending of a case: everything; the 6510's port withheld; each region the case
+/// touches withheld for reads, then for writes.
+fn lendings(case: &Case) -> Vec<Lent> {
+    let mut all = vec![Lent::everything()];
+    all.push(Lent {
+        write_floor: 2,
+        ..Lent::everything()
+    });
+    let regions: BTreeSet<u16> = case.cycles.iter().map(|(a, _, _)| a >> 12).collect();
+    for r in regions {
+        all.push(Lent {
+            readable: !(1 << r),
+            ..Lent::everything()
+        });
+        all.push(Lent {
+            writable: !(1 << r),
+            ..Lent::everything()
+        });
+    }
+    all
+}
+
+fn run_folder(sub: &str, expect_files: usize) {
+    let mut failures = Vec::new();
+    let mut direct_runs = 0;
+    for file in files(sub, expect_files) {
+        let op = opcode_of(&file);
+        for case in load(&file) {
+            let expected = exact(&case);
+            // The exact path is checked against the netlist elsewhere (tests/vectors.rs);
+            // here the direct path must agree with it, and so with the netlist.
+            assert_eq!(
+                expected.2 as usize,
+                case.cycles.len(),
+                "{}: exact cycles",
+                case.name
+            );
+            for lent in lendings(&case) {
+                direct_runs += 1;
+                let lent_masks = (lent.readable, lent.writable, lent.write_floor);
+                if let Err(e) = check(&case, op, lent, &expected) {
+                    failures.push(format!(
+                        "{} (readable {:016b}, writable {:016b}, floor {}): {e}",
+                        case.name, lent_masks.0, lent_masks.1, lent_masks.2
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {direct_runs} direct runs failed; first ones:\n{}",
+        failures.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+    println!("{direct_runs} direct runs agree with the exact path in {sub:?}");
+}
+
+#[test]
+fn direct_path_agrees_with_the_exact_path_on_every_stable_opcode() {
+    run_folder("", 232);
+}
+
+#[test]
+fn direct_path_agrees_on_the_netlist_inaccurate_opcodes() {
+    run_folder("netlist_inaccurate", 5);
+}
+
+#[test]
+fn unstable_opcodes_always_take_the_exact_path() {
+    run_folder("unstable", 7);
+}
+
+/// `LDA #$01` repeated from $0200, on a bus with the given quiet time.
+fn loads(quiet_until: u64, irq: bool) -> Lent {
+    let mut lent = Lent {
+        quiet_until,
+        irq,
+        ..Lent::everything()
+    };
+    for i in 0..0x100 {
+        lent.mem[0x200 + 2 * i] = 0xA9;
+        lent.mem[0x201 + 2 * i] = 0x01;
+    }
+    lent
+}
+
+#[test]
+fn stops_where_a_poll_could_see_an_interrupt_line_change() {
+    // LDA #$01 (2 cycles) at cycle 0, then DCP ($10,X) (8 cycles, polling 7 cycles after it
+    // starts) at cycle 2: it runs directly only if its poll at cycle 9 comes before the
+    // first cycle at which the lines may change.
+    for (quiet_until, cycles) in [(10, 10), (9, 2), (3, 0), (2, 0)] {
+        let mut lent = loads(quiet_until, false);
+        lent.mem[0x202] = 0xC3;
+        lent.mem[0x203] = 0x10;
+        let mut cpu = Cpu::new();
+        cpu.pc = 0x200;
+        cpu.run_direct(&mut lent, 1000);
+        assert_eq!(lent.cycles, cycles, "lines quiet until cycle {quiet_until}");
+    }
+    // And the budget: no instruction starts at or after `limit`.
+    let mut lent = loads(u64::MAX, false);
+    let mut cpu = Cpu::new();
+    cpu.pc = 0x200;
+    cpu.run_direct(&mut lent, 7);
+    assert_eq!((cpu.pc, lent.cycles), (0x208, 8));
+}
+
+#[test]
+fn a_held_irq_keeps_the_direct_path_out_while_it_could_be_taken() {
+    // I clear and /IRQ held: the next poll takes it, so nothing runs directly.
+    let mut lent = loads(u64::MAX, true);
+    let mut cpu = Cpu::new();
+    cpu.pc = 0x200;
+    cpu.set_p(0);
+    cpu.run_direct(&mut lent, 1000);
+    assert_eq!(lent.cycles, 0);
+    // I set: it runs, but hands CLI (and PLP, RTI) to the exact path.
+    for op in [0x58, 0x28, 0x40] {
+        let mut lent = loads(u64::MAX, true);
+        lent.mem[0x204] = op;
+        let mut cpu = Cpu::new();
+        cpu.pc = 0x200;
+        cpu.run_direct(&mut lent, 1000);
+        assert_eq!((cpu.pc, lent.cycles), (0x204, 4), "opcode ${op:02X}");
+    }
+    // With /IRQ high, CLI runs directly.
+    let mut lent = loads(u64::MAX, false);
+    lent.mem[0x204] = 0x58;
+    let mut cpu = Cpu::new();
+    cpu.pc = 0x200;
+    cpu.run_direct(&mut lent, 6);
+    assert_eq!((cpu.pc, lent.cycles), (0x205, 6));
+    assert!(!cpu.interrupt_disabled());
+}
