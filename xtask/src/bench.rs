@@ -215,11 +215,14 @@ fn bench_workload(w: &Workload, args: &BenchArgs) -> Result<Vec<Row>, String> {
         })
         .collect::<Result<_, _>>()?;
 
-    // c64kit, the full C64: its transcript is the one the others must give.
-    let (measured, reference) = bench_machine(&prg, &w.keys, args.runs)?;
+    // c64kit, the full C64: its transcript is the one the others must give. Its own
+    // cycle-by-cycle path (direct path off) is measured too, to show what the direct path
+    // gains.
+    let count = count_machine(&prg, &w.keys)?;
+    let reference = count.transcript.clone();
     let mut rows = vec![Row {
         emulator: "c64kit (full C64)".into(),
-        result: Ok(measured),
+        result: Ok(time_machine(&prg, &w.keys, args.runs, true, &count)?),
         transcript: "reference".into(),
     }];
 
@@ -230,13 +233,39 @@ fn bench_workload(w: &Workload, args: &BenchArgs) -> Result<Vec<Row>, String> {
         keys: &keys,
         max_instructions: MAX_INSTRUCTIONS,
     };
-    progress("c64kit-cpu, flat RAM");
-    rows.push(bench_flat::<flat::C64kitCpu>(
-        "c64kit-cpu (flat RAM)",
+    progress("c64kit-cpu, flat RAM, cycle by cycle");
+    let core_exact = bench_flat::<flat::C64kitCpu<false>>(
+        "c64kit-cpu (flat RAM, cycle by cycle)",
         &job,
         &reference,
         args.runs,
-    ));
+    );
+    progress("c64kit-cpu, flat RAM");
+    let mut core =
+        bench_flat::<flat::C64kitCpu<true>>("c64kit-cpu (flat RAM)", &job, &reference, args.runs);
+    // The direct path does not count instructions: it runs the same ones as the core's
+    // cycle-by-cycle path (checked by the cycle count).
+    if let (Ok(direct), Ok(exact)) = (&mut core.result, &core_exact.result) {
+        if direct.cycles == exact.cycles {
+            direct.instructions = exact.instructions;
+        } else {
+            core.result = Err(Problem::new(
+                "differs",
+                format!(
+                    "{} cycles on the direct path, {} cycle by cycle",
+                    direct.cycles, exact.cycles
+                ),
+            ));
+        }
+    }
+    rows.push(core);
+    progress("c64kit, full C64, cycle by cycle");
+    rows.push(Row {
+        emulator: "c64kit (full C64, cycle by cycle)".into(),
+        result: Ok(time_machine(&prg, &w.keys, args.runs, false, &count)?),
+        transcript: "= c64kit".into(),
+    });
+    rows.push(core_exact);
     if !args.no_mos6502 {
         progress("mos6502, flat RAM");
         rows.push(bench_flat::<flat::Mos6502>(
@@ -257,49 +286,73 @@ fn progress(what: &str) {
     println!("  measuring {what} ...");
 }
 
-/// Counts instructions in one run, then times `runs` runs of the fast loop.
-fn bench_machine(prg: &Prg, keys: &str, runs: u32) -> Result<(Measured, Vec<u8>), String> {
-    let start = |count: bool| -> Result<Machine, String> {
-        let mut m = Machine::builtin();
-        m.count_instructions = count;
-        m.load_and_run_prg(prg)?;
-        m.feed_keys(c64kit_basic::parse_key_script(keys).map_err(|e| e.to_string())?);
-        Ok(m)
-    };
+/// What the counting run of the full C64 found.
+struct Count {
+    instructions: u64,
+    cycles: u64,
+    transcript: Vec<u8>,
+}
+
+fn start_machine(prg: &Prg, keys: &str) -> Result<Machine, String> {
+    let mut m = Machine::builtin();
+    m.load_and_run_prg(prg)?;
+    m.feed_keys(c64kit_basic::parse_key_script(keys).map_err(|e| e.to_string())?);
+    Ok(m)
+}
+
+/// One run that counts instructions (the checking loop).
+fn count_machine(prg: &Prg, keys: &str) -> Result<Count, String> {
     progress("c64kit, counting instructions");
-    let mut m = start(true)?;
+    let mut m = start_machine(prg, keys)?;
+    m.count_instructions = true;
     let stop = m.run(MAX_CYCLES);
     if stop != StopReason::InputExhausted {
         return Err(format!("c64kit stopped with {stop}, not input exhausted"));
     }
-    let instructions = m.instructions;
-    let cycles = m.cycles();
-    let reference = m.transcript().to_vec();
-    progress("c64kit, timed");
+    Ok(Count {
+        instructions: m.instructions,
+        cycles: m.cycles(),
+        transcript: m.transcript().to_vec(),
+    })
+}
+
+/// Times `runs` runs of the hot loop, with or without the direct path; each must end like
+/// the counting run.
+fn time_machine(
+    prg: &Prg,
+    keys: &str,
+    runs: u32,
+    direct: bool,
+    count: &Count,
+) -> Result<Measured, String> {
+    progress(if direct {
+        "c64kit, timed"
+    } else {
+        "c64kit, timed, cycle by cycle"
+    });
     let mut times = Vec::new();
     for _ in 0..runs {
-        let mut m = start(false)?;
+        let mut m = start_machine(prg, keys)?;
+        m.direct_path = direct;
         let t = Instant::now();
         let stop = m.run(MAX_CYCLES);
         times.push(t.elapsed());
-        if stop != StopReason::InputExhausted || m.cycles() != cycles {
+        if stop != StopReason::InputExhausted || m.cycles() != count.cycles {
             return Err(format!(
-                "a timed run differs from the counting run ({stop}, {} cycles instead of {cycles})",
-                m.cycles()
+                "a timed run differs from the counting run ({stop}, {} cycles instead of {})",
+                m.cycles(),
+                count.cycles
             ));
         }
-        if m.transcript() != reference {
+        if m.transcript() != count.transcript {
             return Err("a timed run's transcript differs from the counting run's".into());
         }
     }
-    Ok((
-        Measured {
-            instructions,
-            cycles,
-            times,
-        },
-        reference,
-    ))
+    Ok(Measured {
+        instructions: count.instructions,
+        cycles: count.cycles,
+        times,
+    })
 }
 
 fn bench_flat<C: flat::FlatCpu>(
@@ -554,6 +607,46 @@ fn print_results(results: &[(Workload, Vec<Row>)], runs: u32, py65_runs: u32) {
         "\nRatios (instructions per second, each emulator counting its own; above 1 c64kit is faster)"
     );
     println!("{ratios}");
+    println!("\n{}", targets(results));
+}
+
+/// The speed targets of issue 9, held against this run: at least 300 M instructions/s on
+/// the full C64 for the RYG workloads, and at least 100 times py65.
+fn targets(results: &[(Workload, Vec<Row>)]) -> String {
+    let verdict = |met: bool| if met { "met" } else { "NOT met" };
+    let mut lines = vec!["Targets:".to_string()];
+    let full: Vec<(String, f64)> = results
+        .iter()
+        .filter(|(w, _)| !w.py65)
+        .filter_map(|(w, rows)| match &rows[0].result {
+            Ok(m) => Some((w.label.clone(), m.ips())),
+            Err(_) => None,
+        })
+        .collect();
+    if let Some(min) = full.iter().map(|(_, ips)| *ips).reduce(f64::min) {
+        let each: Vec<String> = full
+            .iter()
+            .map(|(l, ips)| format!("{l}: {}", si(*ips, "/s")))
+            .collect();
+        lines.push(format!(
+            "- >= 300 M instructions/s on the full C64: {} (slowest {}; {})",
+            verdict(min >= 300e6),
+            si(min, "/s"),
+            each.join(", ")
+        ));
+    }
+    for (w, rows) in results {
+        let py65 = rows.iter().find(|r| r.emulator.starts_with("py65"));
+        if let (Ok(ours), Some(Ok(theirs))) = (&rows[0].result, py65.map(|r| &r.result)) {
+            let x = ours.ips() / theirs.ips();
+            lines.push(format!(
+                "- >= 100 x py65: {} ({x:.0}x on {})",
+                verdict(x >= 100.0),
+                w.label
+            ));
+        }
+    }
+    lines.join("\n")
 }
 
 /// Times `cargo xtask conform` as a subprocess (its release build already made: we are it).
