@@ -33,10 +33,10 @@ pub struct Cpu {
     pub x: u8,
     pub y: u8,
     pub s: u8,
-    /// N is bit 7 of this byte (kept as the last result so NZ updates are one store each).
-    nf: u8,
-    /// Z is set when this byte is zero.
-    zf: u8,
+    /// N and Z in one value, so that most instructions set both with one store (the last
+    /// result): Z is set when the low byte is zero, N when bit 7 or bit 15 is set (bit 15
+    /// lets BIT and decimal mode set N apart from Z; see `set_n_z`).
+    nz: u16,
     /// Carry as 0 or 1, ready for ADC/SBC/ROL/ROR.
     cf: u8,
     vf: bool,
@@ -65,8 +65,7 @@ impl Cpu {
             x: 0,
             y: 0,
             s: 0xFD,
-            nf: 0,
-            zf: 1,
+            nz: 1,
             cf: 0,
             vf: false,
             df: false,
@@ -89,7 +88,7 @@ impl Cpu {
     #[inline(always)]
     pub fn p(&self) -> u8 {
         let mut p = flag::U | flag::B;
-        if self.nf & 0x80 != 0 {
+        if self.negative() {
             p |= flag::N;
         }
         if self.vf {
@@ -101,7 +100,7 @@ impl Cpu {
         if self.iflag {
             p |= flag::I;
         }
-        if self.zf == 0 {
+        if self.zero() {
             p |= flag::Z;
         }
         p | self.cf
@@ -110,11 +109,10 @@ impl Cpu {
     /// Sets N V D I Z C from `p` (bits 4 and 5 do not exist in the chip).
     #[inline(always)]
     pub fn set_p(&mut self, p: u8) {
-        self.nf = p & flag::N;
         self.vf = p & flag::V != 0;
         self.df = p & flag::D != 0;
         self.iflag = p & flag::I != 0;
-        self.zf = if p & flag::Z != 0 { 0 } else { 1 };
+        self.set_n_z(p & flag::N != 0, p & flag::Z != 0);
         self.cf = p & flag::C;
     }
 
@@ -126,14 +124,25 @@ impl Cpu {
         self.cf = c as u8;
     }
 
+    #[inline(always)]
     pub fn zero(&self) -> bool {
-        self.zf == 0
+        self.nz & 0xFF == 0
+    }
+
+    #[inline(always)]
+    pub fn negative(&self) -> bool {
+        self.nz & 0x8080 != 0
+    }
+
+    /// Sets N and Z apart (BIT, decimal mode, PLP).
+    #[inline(always)]
+    fn set_n_z(&mut self, n: bool, z: bool) {
+        self.nz = !z as u16 | (n as u16) << 15;
     }
 
     /// Sets N and Z from a result, as loads and transfers do.
     pub fn set_nz(&mut self, v: u8) {
-        self.nf = v;
-        self.zf = v;
+        self.nz = v as u16;
     }
 
     /// A = `v` with N and Z set as a load does (for routines emulated outside the CPU).
@@ -379,12 +388,12 @@ impl Cpu {
         let mut sum = (a & 0xF0) as u16 + (m & 0xF0) as u16 + lo;
         let signed = (a & 0xF0) as i8 as i16 + (m & 0xF0) as i8 as i16 + lo as i16;
         self.vf = !(-128..=127).contains(&signed);
-        self.nf = sum as u8;
+        let n = sum & 0x80 != 0;
         if sum >= 0xA0 {
             sum += 0x60;
         }
         self.cf = (sum >= 0x100) as u8;
-        self.zf = binary;
+        self.set_n_z(n, binary == 0);
         self.a = sum as u8;
     }
 
@@ -473,9 +482,8 @@ impl Cpu {
 
     #[inline(always)]
     fn bit(&mut self, m: u8) {
-        self.nf = m;
+        self.nz = (self.a & m) as u16 | ((m & 0x80) as u16) << 8;
         self.vf = m & 0x40 != 0;
-        self.zf = self.a & m;
     }
 
     #[inline(always)]
@@ -557,8 +565,7 @@ impl Cpu {
         let t = self.a & v;
         let r = (t >> 1) | (self.cf << 7);
         if self.df {
-            self.nf = self.cf << 7;
-            self.zf = r;
+            self.set_n_z(self.cf != 0, r == 0);
             self.vf = (r ^ t) & 0x40 != 0;
             let mut out = r;
             if (t & 0x0F) + (t & 0x01) > 0x05 {
@@ -1000,14 +1007,14 @@ impl Cpu {
                 self.push_pc_and_p(bus, self.pc, nmi, flag::B | flag::U);
             }
             // ---- branches
-            0x10 => self.branch(bus, self.nf & 0x80 == 0),
-            0x30 => self.branch(bus, self.nf & 0x80 != 0),
+            0x10 => self.branch(bus, !self.negative()),
+            0x30 => self.branch(bus, self.negative()),
             0x50 => self.branch(bus, !self.vf),
             0x70 => self.branch(bus, self.vf),
             0x90 => self.branch(bus, self.cf == 0),
             0xB0 => self.branch(bus, self.cf != 0),
-            0xD0 => self.branch(bus, self.zf != 0),
-            0xF0 => self.branch(bus, self.zf == 0),
+            0xD0 => self.branch(bus, !self.zero()),
+            0xF0 => self.branch(bus, self.zero()),
             // ---- undocumented: NOPs that read
             0x80 | 0x82 | 0x89 | 0xC2 | 0xE2 => read_imm!(nop_read),
             0x04 | 0x44 | 0x64 => read_zp!(nop_read),

@@ -284,3 +284,24 @@ fn a_held_irq_keeps_the_direct_path_out_while_it_could_be_taken() {
     assert_eq!((cpu.pc, lent.cycles), (0x205, 6));
     assert!(!cpu.interrupt_disabled());
 }
+
+#[test]
+fn long_direct_runs_fit_a_small_stack() {
+    // Handlers call each other; an unoptimised build makes real calls, bounded per chain.
+    let run = || {
+        let mut bus = FlatRam::new();
+        // LDX #0; INX; BNE -3; JMP $0200
+        bus.load(0x0200, &[0xA2, 0x00, 0xE8, 0xD0, 0xFD, 0x4C, 0x00, 0x02]);
+        let mut cpu = Cpu::new();
+        cpu.pc = 0x0200;
+        cpu.run_direct(&mut bus, 1_000_000);
+        bus.cycles
+    };
+    let cycles = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .expect("the direct path must not overflow a 1 MiB stack");
+    assert!(cycles >= 1_000_000);
+}

@@ -1,7 +1,8 @@
-//! Emulated instructions per second over the full C64 bus: PLA banking, I/O dispatch and
-//! the CIA 1 system IRQ (with its KERNAL trap) live, on a mixed loop.
+//! Speed over the full C64 bus (instructions per second cycle by cycle; cycles per second of
+//! `Machine::run` with the direct path): PLA banking, I/O dispatch and the CIA 1 system IRQ
+//! (with its KERNAL trap) live, on a mixed loop.
 
-use c64kit_machine::Machine;
+use c64kit_machine::{Machine, StopReason};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// Fill a page through (zp),Y, sum it with ADC abs,X, call a subroutine; forever.
@@ -33,6 +34,21 @@ fn bench_machine(c: &mut Criterion) {
             }
         });
         assert!(!m.cpu.jammed, "the benchmark program must not jam");
+    });
+    group.finish();
+
+    // `Machine::run` as programs run: the direct path between I/O, traps and interrupts.
+    const CYCLES: u64 = 4_000_000;
+    let mut group = c.benchmark_group("machine_run");
+    group.throughput(Throughput::Elements(CYCLES));
+    group.bench_function("c64_mixed_4M_cycles", |b| {
+        let mut m = Machine::builtin();
+        m.load_raw(0xC000, PROGRAM);
+        m.start_at(0xC000, 0x0801);
+        b.iter(|| {
+            let stop = m.run(CYCLES);
+            assert!(matches!(stop, StopReason::CycleBudget { .. }), "{stop}");
+        });
     });
     group.finish();
 }
