@@ -1,24 +1,8 @@
 //! Throws random and half-valid lines at the assembler: it must return errors, never panic
-//! or hang. A small xorshift generator keeps the runs reproducible without extra crates.
+//! or hang. A seeded generator keeps the runs reproducible.
 
 use c64kit_asm::{assemble_source, Options};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
+use fastrand::Rng;
 
 const PIECES: &[&str] = &[
     "lda",
@@ -109,18 +93,18 @@ const PIECES: &[&str] = &[
 
 fn random_line(rng: &mut Rng) -> String {
     let mut line = String::new();
-    if rng.below(3) == 0 {
+    if rng.usize(..3) == 0 {
         line.push(' ');
     }
-    for _ in 0..rng.below(7) {
-        if rng.below(10) == 0 {
+    for _ in 0..rng.usize(..7) {
+        if rng.usize(..10) == 0 {
             // Raw random characters, printable or not.
-            let c = char::from_u32(rng.below(0x250) as u32).unwrap_or('?');
+            let c = char::from_u32(rng.usize(..0x250) as u32).unwrap_or('?');
             line.push(c);
         } else {
-            line.push_str(rng.pick(PIECES));
+            line.push_str(PIECES[rng.usize(..PIECES.len())]);
         }
-        if rng.below(2) == 0 {
+        if rng.usize(..2) == 0 {
             line.push(' ');
         }
     }
@@ -129,7 +113,7 @@ fn random_line(rng: &mut Rng) -> String {
 
 #[test]
 fn random_lines_never_panic() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::with_seed(0x9E37_79B9_7F4A_7C15);
     let opts = Options::default();
     let mut failures = 0;
     // C64KIT_FUZZ_ITERS=200000 for a longer run by hand.
@@ -139,7 +123,7 @@ fn random_lines_never_panic() {
         .unwrap_or(3000)
         .max(3000);
     for _ in 0..iters {
-        let n = 1 + rng.below(12);
+        let n = 1 + rng.usize(..12);
         let src: Vec<String> = (0..n).map(|_| random_line(&mut rng)).collect();
         let src = src.join("\n");
         if assemble_source("fuzz.asm", &src, &opts).is_err() {
@@ -155,9 +139,9 @@ fn random_lines_never_panic() {
 
 #[test]
 fn random_bytes_never_panic() {
-    let mut rng = Rng(12345);
+    let mut rng = Rng::with_seed(12345);
     for _ in 0..500 {
-        let bytes: Vec<u8> = (0..rng.below(300)).map(|_| rng.next() as u8).collect();
+        let bytes: Vec<u8> = (0..rng.usize(..300)).map(|_| rng.u8(..)).collect();
         let text = String::from_utf8_lossy(&bytes);
         let _ = assemble_source("bytes.asm", &text, &Options::default());
     }

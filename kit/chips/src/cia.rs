@@ -903,34 +903,21 @@ impl Cia {
 mod tests {
     use super::*;
 
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 >> 12;
-            self.0 ^= self.0 << 25;
-            self.0 ^= self.0 >> 27;
-            self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-        }
-
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use fastrand::Rng;
 
     fn random_write(rng: &mut Rng) -> (u8, u8) {
         let reg = [
             0x00, 0x02, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0B, 0x0D, 0x0E, 0x0F,
-        ][rng.below(11) as usize];
+        ][rng.u64(..11) as usize];
         let value = match reg {
-            0x05 | 0x07 => rng.below(3) as u8, // short periods: many underflows
-            0x08 => rng.below(10) as u8,
-            0x0B => 1 + rng.below(12) as u8,
-            0x0D => (rng.next() as u8) & 0x87,
+            0x05 | 0x07 => rng.u64(..3) as u8, // short periods: many underflows
+            0x08 => rng.u64(..10) as u8,
+            0x0B => 1 + rng.u64(..12) as u8,
+            0x0D => (rng.u8(..)) & 0x87,
             // CNT modes rarely, so timers mostly count.
-            0x0E => (rng.next() as u8) & if rng.below(8) == 0 { 0xFF } else { 0xDF },
-            0x0F => (rng.next() as u8) & if rng.below(8) == 0 { 0xFF } else { 0xDF },
-            _ => rng.next() as u8,
+            0x0E => (rng.u8(..)) & if rng.u64(..8) == 0 { 0xFF } else { 0xDF },
+            0x0F => (rng.u8(..)) & if rng.u64(..8) == 0 { 0xFF } else { 0xDF },
+            _ => rng.u8(..),
         };
         (reg, value)
     }
@@ -941,7 +928,7 @@ mod tests {
     #[test]
     fn lazy_catch_up_matches_cycle_by_cycle_stepping() {
         for seed in 1..=6u64 {
-            let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut rng = Rng::with_seed(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let mut lazy = Cia::new();
             let mut stepped = Cia::new();
             let mut lazy_next = lazy.next_event();
@@ -960,8 +947,8 @@ mod tests {
                 let mut query = cycle >= lazy_next;
                 if cycle == next_op {
                     query = true;
-                    if rng.below(3) == 0 {
-                        let reg = rng.below(16) as u8;
+                    if rng.u64(..3) == 0 {
+                        let reg = rng.u64(..16) as u8;
                         let want = stepped.read(reg, cycle);
                         assert_eq!(
                             lazy.peek(reg, cycle),
@@ -978,10 +965,10 @@ mod tests {
                         stepped.write(reg, value, cycle);
                         lazy.write(reg, value, cycle);
                     }
-                    next_op += 1 + match rng.below(20) {
-                        0 => rng.below(60_000),
-                        1..=9 => rng.below(8),
-                        _ => rng.below(400),
+                    next_op += 1 + match rng.u64(..20) {
+                        0 => rng.u64(..60_000),
+                        1..=9 => rng.u64(..8),
+                        _ => rng.u64(..400),
                     };
                 }
                 if query {

@@ -3,21 +3,8 @@
 use c64kit_chips::sid::{noise_clock, noise_clock_n, noise_output, BUS_VALUE_TTL, NOISE_SEED};
 use c64kit_chips::Sid;
 
-/// Deterministic test randomness (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+/// Deterministic test randomness.
+use fastrand::Rng;
 
 /// Voice 3 oscillator stepped one cycle at a time, written independently of
 /// the crate: accumulator += freq, LFSR shifted on every 0->1 of bit 19.
@@ -84,7 +71,7 @@ impl RefVoice {
 fn noise_register_matches_reference_lfsr_over_time() {
     let mut sid = Sid::new();
     let mut reference = RefVoice::new();
-    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let mut rng = Rng::with_seed(0x1234_5678_9ABC_DEF1);
     let mut now = 5;
     sid.write(0x0E, 0xFF, now);
     sid.write(0x0F, 0xFF, now);
@@ -95,16 +82,16 @@ fn noise_register_matches_reference_lfsr_over_time() {
     let mut distinct = std::collections::BTreeSet::new();
     for i in 0..3000 {
         now += 1 + if i % 50 == 0 {
-            rng.below(200_000)
+            rng.u64(..200_000)
         } else {
-            rng.below(300)
+            rng.u64(..300)
         };
         if i % 97 == 0 {
             // New frequency now and then, including slow ones and 0.
-            let freq = match rng.below(4) {
+            let freq = match rng.u64(..4) {
                 0 => 0,
-                1 => rng.below(0x100) as u16,
-                _ => rng.next() as u16,
+                1 => rng.u64(..0x100) as u16,
+                _ => rng.u16(..),
             };
             reference.run_to(now);
             reference.freq = u32::from(freq);
@@ -374,35 +361,35 @@ impl RefEnvelope {
 
 #[test]
 fn envelope_matches_per_cycle_reference() {
-    let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+    let mut rng = Rng::with_seed(0xDEAD_BEEF_CAFE_F00D);
     for round in 0..6 {
         let mut sid = Sid::new();
         let mut reference = RefEnvelope::new();
         let mut now = 0u64;
         for _ in 0..400 {
-            let gap = match rng.below(10) {
-                0 => rng.below(400_000),
-                1..=3 => rng.below(50),
-                _ => rng.below(5_000),
+            let gap = match rng.u64(..10) {
+                0 => rng.u64(..400_000),
+                1..=3 => rng.u64(..50),
+                _ => rng.u64(..5_000),
             };
             for _ in 0..gap {
                 reference.clock();
             }
             now += gap;
-            match rng.below(8) {
+            match rng.u64(..8) {
                 0 => {
-                    let gate = rng.below(2) == 1;
+                    let gate = rng.u64(..2) == 1;
                     sid.write(0x12, 0x20 | u8::from(gate), now);
                     reference.set_gate(gate);
                 }
                 1 => {
                     // Fast rates more often so levels actually move.
-                    let ad = (rng.below(256) as u8) & if round % 2 == 0 { 0x77 } else { 0xFF };
+                    let ad = (rng.u64(..256) as u8) & if round % 2 == 0 { 0x77 } else { 0xFF };
                     sid.write(0x13, ad, now);
                     reference.ad = ad;
                 }
                 2 => {
-                    let sr = (rng.below(256) as u8) & if round % 2 == 0 { 0xF7 } else { 0xFF };
+                    let sr = (rng.u64(..256) as u8) & if round % 2 == 0 { 0xF7 } else { 0xFF };
                     sid.write(0x14, sr, now);
                     reference.sr = sr;
                 }

@@ -8,28 +8,24 @@
 //! have told apart shows up as a difference.
 
 use c64kit_machine::{Machine, StopReason};
+use fastrand::Rng;
 
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
+/// Seeded randomness with the few draws the generator needs.
+trait Draw {
+    fn below(&mut self, n: u64) -> u64;
+    fn pick<T: Copy>(&mut self, items: &[T]) -> T;
+    fn chance(&mut self, percent: u64) -> bool;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
+impl Draw for Rng {
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    fn byte(&mut self) -> u8 {
-        self.next() as u8
+        self.u64(..n)
     }
     fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.below(items.len() as u64) as usize]
+        items[self.usize(..items.len())]
     }
     fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
+        self.u64(..100) < percent
     }
 }
 
@@ -204,11 +200,11 @@ fn operand(rng: &mut Rng, asm: &mut Asm, op: u8, mode: Mode, write: bool) {
         if write {
             rng.below((ZP_DATA.end - ZP_DATA.start) as u64) as u8 + ZP_DATA.start
         } else {
-            rng.byte()
+            rng.u8(..)
         }
     };
     match mode {
-        Mode::Imm => asm.emit(&[op, rng.byte()]),
+        Mode::Imm => asm.emit(&[op, rng.u8(..)]),
         Mode::Zp | Mode::ZpIndexed => asm.emit(&[op, zp(rng)]),
         Mode::Abs | Mode::AbsIndexed => {
             let addr = rng.pick(addresses).wrapping_add(rng.below(8) as u16);
@@ -275,7 +271,7 @@ fn pattern(rng: &mut Rng, asm: &mut Asm, depth: u32) {
 /// A whole random program: prologue (handlers, timers, pointers), body in a loop,
 /// subroutine, interrupt handlers in RAM.
 fn program(seed: u64) -> Vec<(u16, Vec<u8>)> {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::with_seed(seed);
     let mut pro = Asm::new(PROLOGUE);
     pro.emit(&[0x78]);
     pro.poke(0x0314, IRQ_KERNAL as u8);
@@ -287,24 +283,24 @@ fn program(seed: u64) -> Vec<(u16, Vec<u8>)> {
         pro.poke(0x81 + 2 * i as u16, (*p >> 8) as u8);
     }
     // CIA 1 timer A IRQ, a short period.
-    pro.poke(0xDC04, rng.byte());
+    pro.poke(0xDC04, rng.u8(..));
     pro.poke(0xDC05, rng.below(8) as u8);
     pro.poke(0xDC0E, 0x11);
     pro.poke(0xDC0D, 0x81);
     if rng.chance(50) {
         // CIA 2 timer A NMIs.
-        pro.poke(0xDD04, rng.byte());
+        pro.poke(0xDD04, rng.u8(..));
         pro.poke(0xDD05, rng.below(16) as u8 + 1);
         pro.poke(0xDD0E, 0x11);
         pro.poke(0xDD0D, 0x81);
     }
     if rng.chance(50) {
         // A VIC raster IRQ.
-        pro.poke(0xD012, rng.byte());
+        pro.poke(0xD012, rng.u8(..));
         pro.poke(0xD011, 0x1B);
         pro.poke(0xD01A, 0x01);
     }
-    pro.emit(&[0xA2, rng.byte(), 0xA0, rng.byte(), 0x58]);
+    pro.emit(&[0xA2, rng.u8(..), 0xA0, rng.u8(..), 0x58]);
     pro.word(0x4C, BODY);
 
     let mut body = Asm::new(BODY);
@@ -411,7 +407,7 @@ fn compare(seed: u64, total: u64) -> (u64, u32) {
     let parts = program(seed);
     let mut direct = machine(&parts, true);
     let mut exact = machine(&parts, false);
-    let mut rng = Rng(seed ^ 0xABCD_EF01);
+    let mut rng = Rng::with_seed(seed ^ 0xABCD_EF01);
     let mut ran = 0;
     while ran < total {
         let slice = rng.below(60_000) + 1;
