@@ -2,6 +2,8 @@
 
 use crate::bus::Bus;
 
+#[macro_use]
+mod regular;
 mod direct;
 
 /// Status register bits as PHP pushes them.
@@ -716,399 +718,229 @@ impl Cpu {
     /// Executes the opcode already fetched (PC points past it).
     #[inline(always)]
     fn execute<B: Bus>(&mut self, bus: &mut B, op: u8) {
-        macro_rules! read_imm {
-            ($f:ident) => {{
-                let ea = self.imm_addr();
-                let v = self.read_last(bus, ea);
-                self.$f(v);
+        let c = self;
+        macro_rules! read {
+            (imm, $f:ident) => {{
+                let ea = c.imm_addr();
+                read!(@at ea, $f)
+            }};
+            (zp, $f:ident) => {{
+                let ea = c.zp(bus);
+                read!(@at ea, $f)
+            }};
+            (zpx, $f:ident) => {{
+                let ea = c.zp_indexed(bus, c.x);
+                read!(@at ea, $f)
+            }};
+            (zpy, $f:ident) => {{
+                let ea = c.zp_indexed(bus, c.y);
+                read!(@at ea, $f)
+            }};
+            (abs, $f:ident) => {{
+                let ea = c.abs(bus);
+                read!(@at ea, $f)
+            }};
+            (absx, $f:ident) => {{
+                let ea = c.abs_indexed_read(bus, c.x);
+                read!(@at ea, $f)
+            }};
+            (absy, $f:ident) => {{
+                let ea = c.abs_indexed_read(bus, c.y);
+                read!(@at ea, $f)
+            }};
+            (izx, $f:ident) => {{
+                let ea = c.indexed_indirect(bus);
+                read!(@at ea, $f)
+            }};
+            (izy, $f:ident) => {{
+                let ea = c.indirect_indexed_read(bus);
+                read!(@at ea, $f)
+            }};
+            (@at $ea:expr, $f:ident) => {{
+                let v = c.read_last(bus, $ea);
+                c.$f(v);
             }};
         }
-        macro_rules! read_zp {
-            ($f:ident) => {{
-                let ea = self.zp(bus);
-                let v = self.read_last(bus, ea);
-                self.$f(v);
-            }};
-        }
-        macro_rules! read_zpi {
-            ($f:ident, $i:ident) => {{
-                let ea = self.zp_indexed(bus, self.$i);
-                let v = self.read_last(bus, ea);
-                self.$f(v);
-            }};
-        }
-        macro_rules! read_abs {
-            ($f:ident) => {{
-                let ea = self.abs(bus);
-                let v = self.read_last(bus, ea);
-                self.$f(v);
-            }};
-        }
-        macro_rules! read_absi {
-            ($f:ident, $i:ident) => {{
-                let ea = self.abs_indexed_read(bus, self.$i);
-                let v = self.read_last(bus, ea);
-                self.$f(v);
-            }};
-        }
-        macro_rules! read_izx {
-            ($f:ident) => {{
-                let ea = self.indexed_indirect(bus);
-                let v = self.read_last(bus, ea);
-                self.$f(v);
-            }};
-        }
-        macro_rules! read_izy {
-            ($f:ident) => {{
-                let ea = self.indirect_indexed_read(bus);
-                let v = self.read_last(bus, ea);
-                self.$f(v);
-            }};
+        // The address of a write or read-modify-write, with its dummy accesses.
+        macro_rules! write_address {
+            (zp) => {
+                c.zp(bus)
+            };
+            (zpx) => {
+                c.zp_indexed(bus, c.x)
+            };
+            (zpy) => {
+                c.zp_indexed(bus, c.y)
+            };
+            (abs) => {
+                c.abs(bus)
+            };
+            (absx) => {
+                c.abs_indexed_always(bus, c.x)
+            };
+            (absy) => {
+                c.abs_indexed_always(bus, c.y)
+            };
+            (izx) => {
+                c.indexed_indirect(bus)
+            };
+            (izy) => {
+                c.indirect_indexed_always(bus)
+            };
         }
         macro_rules! store {
-            ($ea:expr, $v:expr) => {{
-                let ea = $ea;
+            ($mode:ident, a) => {
+                store!(@value $mode, c.a)
+            };
+            ($mode:ident, x) => {
+                store!(@value $mode, c.x)
+            };
+            ($mode:ident, y) => {
+                store!(@value $mode, c.y)
+            };
+            ($mode:ident, ax) => {
+                store!(@value $mode, c.a & c.x)
+            };
+            (@value $mode:ident, $v:expr) => {{
+                let ea = write_address!($mode);
                 let v = $v;
-                self.write_last(bus, ea, v);
-            }};
-        }
-        macro_rules! rmw_acc {
-            ($f:ident) => {{
-                self.implied(bus);
-                self.a = self.$f(self.a);
+                c.write_last(bus, ea, v);
             }};
         }
         macro_rules! rmw {
-            ($mode:expr, $f:ident) => {{
-                let ea = $mode;
-                self.rmw(bus, ea, Self::$f);
+            (acc, $f:ident) => {{
+                c.implied(bus);
+                c.a = c.$f(c.a);
+            }};
+            ($mode:ident, $f:ident) => {{
+                let ea = write_address!($mode);
+                c.rmw(bus, ea, Self::$f);
             }};
         }
         macro_rules! implied {
+            () => {
+                c.implied(bus)
+            };
             ($body:expr) => {{
-                self.implied(bus);
+                c.implied(bus);
                 $body;
             }};
         }
+        macro_rules! branch {
+            ($cond:expr) => {{
+                let cond = $cond;
+                c.branch(bus, cond)
+            }};
+        }
 
-        match op {
-            // ---- loads
-            0xA9 => read_imm!(lda),
-            0xA5 => read_zp!(lda),
-            0xB5 => read_zpi!(lda, x),
-            0xAD => read_abs!(lda),
-            0xBD => read_absi!(lda, x),
-            0xB9 => read_absi!(lda, y),
-            0xA1 => read_izx!(lda),
-            0xB1 => read_izy!(lda),
-            0xA2 => read_imm!(ldx),
-            0xA6 => read_zp!(ldx),
-            0xB6 => read_zpi!(ldx, y),
-            0xAE => read_abs!(ldx),
-            0xBE => read_absi!(ldx, y),
-            0xA0 => read_imm!(ldy),
-            0xA4 => read_zp!(ldy),
-            0xB4 => read_zpi!(ldy, x),
-            0xAC => read_abs!(ldy),
-            0xBC => read_absi!(ldy, x),
-            // ---- stores
-            0x85 => store!(self.zp(bus), self.a),
-            0x95 => store!(self.zp_indexed(bus, self.x), self.a),
-            0x8D => store!(self.abs(bus), self.a),
-            0x9D => store!(self.abs_indexed_always(bus, self.x), self.a),
-            0x99 => store!(self.abs_indexed_always(bus, self.y), self.a),
-            0x81 => store!(self.indexed_indirect(bus), self.a),
-            0x91 => store!(self.indirect_indexed_always(bus), self.a),
-            0x86 => store!(self.zp(bus), self.x),
-            0x96 => store!(self.zp_indexed(bus, self.y), self.x),
-            0x8E => store!(self.abs(bus), self.x),
-            0x84 => store!(self.zp(bus), self.y),
-            0x94 => store!(self.zp_indexed(bus, self.x), self.y),
-            0x8C => store!(self.abs(bus), self.y),
-            // ---- ALU
-            0x69 => read_imm!(adc),
-            0x65 => read_zp!(adc),
-            0x75 => read_zpi!(adc, x),
-            0x6D => read_abs!(adc),
-            0x7D => read_absi!(adc, x),
-            0x79 => read_absi!(adc, y),
-            0x61 => read_izx!(adc),
-            0x71 => read_izy!(adc),
-            0xE9 | 0xEB => read_imm!(sbc),
-            0xE5 => read_zp!(sbc),
-            0xF5 => read_zpi!(sbc, x),
-            0xED => read_abs!(sbc),
-            0xFD => read_absi!(sbc, x),
-            0xF9 => read_absi!(sbc, y),
-            0xE1 => read_izx!(sbc),
-            0xF1 => read_izy!(sbc),
-            0x29 => read_imm!(and),
-            0x25 => read_zp!(and),
-            0x35 => read_zpi!(and, x),
-            0x2D => read_abs!(and),
-            0x3D => read_absi!(and, x),
-            0x39 => read_absi!(and, y),
-            0x21 => read_izx!(and),
-            0x31 => read_izy!(and),
-            0x09 => read_imm!(ora),
-            0x05 => read_zp!(ora),
-            0x15 => read_zpi!(ora, x),
-            0x0D => read_abs!(ora),
-            0x1D => read_absi!(ora, x),
-            0x19 => read_absi!(ora, y),
-            0x01 => read_izx!(ora),
-            0x11 => read_izy!(ora),
-            0x49 => read_imm!(eor),
-            0x45 => read_zp!(eor),
-            0x55 => read_zpi!(eor, x),
-            0x4D => read_abs!(eor),
-            0x5D => read_absi!(eor, x),
-            0x59 => read_absi!(eor, y),
-            0x41 => read_izx!(eor),
-            0x51 => read_izy!(eor),
-            0xC9 => read_imm!(cmp),
-            0xC5 => read_zp!(cmp),
-            0xD5 => read_zpi!(cmp, x),
-            0xCD => read_abs!(cmp),
-            0xDD => read_absi!(cmp, x),
-            0xD9 => read_absi!(cmp, y),
-            0xC1 => read_izx!(cmp),
-            0xD1 => read_izy!(cmp),
-            0xE0 => read_imm!(cpx),
-            0xE4 => read_zp!(cpx),
-            0xEC => read_abs!(cpx),
-            0xC0 => read_imm!(cpy),
-            0xC4 => read_zp!(cpy),
-            0xCC => read_abs!(cpy),
-            0x24 => read_zp!(bit),
-            0x2C => read_abs!(bit),
-            // ---- shifts, increments
-            0x0A => rmw_acc!(asl),
-            0x4A => rmw_acc!(lsr),
-            0x2A => rmw_acc!(rol),
-            0x6A => rmw_acc!(ror),
-            0x06 => rmw!(self.zp(bus), asl),
-            0x16 => rmw!(self.zp_indexed(bus, self.x), asl),
-            0x0E => rmw!(self.abs(bus), asl),
-            0x1E => rmw!(self.abs_indexed_always(bus, self.x), asl),
-            0x46 => rmw!(self.zp(bus), lsr),
-            0x56 => rmw!(self.zp_indexed(bus, self.x), lsr),
-            0x4E => rmw!(self.abs(bus), lsr),
-            0x5E => rmw!(self.abs_indexed_always(bus, self.x), lsr),
-            0x26 => rmw!(self.zp(bus), rol),
-            0x36 => rmw!(self.zp_indexed(bus, self.x), rol),
-            0x2E => rmw!(self.abs(bus), rol),
-            0x3E => rmw!(self.abs_indexed_always(bus, self.x), rol),
-            0x66 => rmw!(self.zp(bus), ror),
-            0x76 => rmw!(self.zp_indexed(bus, self.x), ror),
-            0x6E => rmw!(self.abs(bus), ror),
-            0x7E => rmw!(self.abs_indexed_always(bus, self.x), ror),
-            0xE6 => rmw!(self.zp(bus), inc),
-            0xF6 => rmw!(self.zp_indexed(bus, self.x), inc),
-            0xEE => rmw!(self.abs(bus), inc),
-            0xFE => rmw!(self.abs_indexed_always(bus, self.x), inc),
-            0xC6 => rmw!(self.zp(bus), dec),
-            0xD6 => rmw!(self.zp_indexed(bus, self.x), dec),
-            0xCE => rmw!(self.abs(bus), dec),
-            0xDE => rmw!(self.abs_indexed_always(bus, self.x), dec),
-            0xE8 => implied!(self.x = self.inc(self.x)),
-            0xCA => implied!(self.x = self.dec(self.x)),
-            0xC8 => implied!(self.y = self.inc(self.y)),
-            0x88 => implied!(self.y = self.dec(self.y)),
-            // ---- transfers and flags
-            0xAA => implied!(self.ldx(self.a)),
-            0xA8 => implied!(self.ldy(self.a)),
-            0x8A => implied!(self.lda(self.x)),
-            0x98 => implied!(self.lda(self.y)),
-            0xBA => implied!(self.ldx(self.s)),
-            0x9A => implied!(self.s = self.x),
-            0x18 => implied!(self.cf = 0),
-            0x38 => implied!(self.cf = 1),
-            0x58 => implied!(self.iflag = false),
-            0x78 => implied!(self.iflag = true),
-            0xB8 => implied!(self.vf = false),
-            0xD8 => implied!(self.df = false),
-            0xF8 => implied!(self.df = true),
-            0xEA | 0x1A | 0x3A | 0x5A | 0x7A | 0xDA | 0xFA => self.implied(bus),
+        regular_opcodes!(op, c, {
+            0x58 => implied!(c.iflag = false),
             // ---- stack
             0x48 => {
-                bus.read(self.pc);
-                let v = self.a;
-                self.write_last(bus, 0x100 | self.s as u16, v);
-                self.s = self.s.wrapping_sub(1);
+                bus.read(c.pc);
+                let v = c.a;
+                c.write_last(bus, 0x100 | c.s as u16, v);
+                c.s = c.s.wrapping_sub(1);
             }
             0x08 => {
-                bus.read(self.pc);
-                let v = self.p();
-                self.write_last(bus, 0x100 | self.s as u16, v);
-                self.s = self.s.wrapping_sub(1);
+                bus.read(c.pc);
+                let v = c.p();
+                c.write_last(bus, 0x100 | c.s as u16, v);
+                c.s = c.s.wrapping_sub(1);
             }
             0x68 => {
-                bus.read(self.pc);
-                bus.read(0x100 | self.s as u16);
-                self.s = self.s.wrapping_add(1);
-                let v = self.read_last(bus, 0x100 | self.s as u16);
-                self.lda(v);
+                bus.read(c.pc);
+                bus.read(0x100 | c.s as u16);
+                c.s = c.s.wrapping_add(1);
+                let v = c.read_last(bus, 0x100 | c.s as u16);
+                c.lda(v);
             }
             0x28 => {
-                bus.read(self.pc);
-                bus.read(0x100 | self.s as u16);
-                self.s = self.s.wrapping_add(1);
-                let v = self.read_last(bus, 0x100 | self.s as u16);
-                self.set_p(v);
+                bus.read(c.pc);
+                bus.read(0x100 | c.s as u16);
+                c.s = c.s.wrapping_add(1);
+                let v = c.read_last(bus, 0x100 | c.s as u16);
+                c.set_p(v);
             }
             // ---- jumps and subroutines
             0x4C => {
-                let lo = self.fetch(bus);
-                let hi = self.read_last(bus, self.pc);
-                self.pc = u16::from_le_bytes([lo, hi]);
+                let lo = c.fetch(bus);
+                let hi = c.read_last(bus, c.pc);
+                c.pc = u16::from_le_bytes([lo, hi]);
             }
             0x6C => {
-                let ptr = self.abs(bus);
+                let ptr = c.abs(bus);
                 let lo = bus.read(ptr);
                 // The NMOS page-wrap bug: the high byte comes from the same page.
-                let hi = self.read_last(bus, (ptr & 0xFF00) | (ptr.wrapping_add(1) & 0x00FF));
-                self.pc = u16::from_le_bytes([lo, hi]);
+                let hi = c.read_last(bus, (ptr & 0xFF00) | (ptr.wrapping_add(1) & 0x00FF));
+                c.pc = u16::from_le_bytes([lo, hi]);
             }
             0x20 => {
-                let lo = self.fetch(bus);
-                bus.read(0x100 | self.s as u16);
-                self.push(bus, (self.pc >> 8) as u8);
-                self.push(bus, self.pc as u8);
-                let hi = self.read_last(bus, self.pc);
-                self.pc = u16::from_le_bytes([lo, hi]);
+                let lo = c.fetch(bus);
+                bus.read(0x100 | c.s as u16);
+                c.push(bus, (c.pc >> 8) as u8);
+                c.push(bus, c.pc as u8);
+                let hi = c.read_last(bus, c.pc);
+                c.pc = u16::from_le_bytes([lo, hi]);
             }
             0x60 => {
-                bus.read(self.pc);
-                bus.read(0x100 | self.s as u16);
-                self.s = self.s.wrapping_add(1);
-                let lo = bus.read(0x100 | self.s as u16);
-                self.s = self.s.wrapping_add(1);
-                let hi = bus.read(0x100 | self.s as u16);
-                self.pc = u16::from_le_bytes([lo, hi]);
-                self.read_last(bus, self.pc);
-                self.pc = self.pc.wrapping_add(1);
+                bus.read(c.pc);
+                bus.read(0x100 | c.s as u16);
+                c.s = c.s.wrapping_add(1);
+                let lo = bus.read(0x100 | c.s as u16);
+                c.s = c.s.wrapping_add(1);
+                let hi = bus.read(0x100 | c.s as u16);
+                c.pc = u16::from_le_bytes([lo, hi]);
+                c.read_last(bus, c.pc);
+                c.pc = c.pc.wrapping_add(1);
             }
             0x40 => {
-                bus.read(self.pc);
-                bus.read(0x100 | self.s as u16);
-                self.s = self.s.wrapping_add(1);
-                let p = bus.read(0x100 | self.s as u16);
-                self.set_p(p);
-                self.s = self.s.wrapping_add(1);
-                let lo = bus.read(0x100 | self.s as u16);
-                self.s = self.s.wrapping_add(1);
-                let hi = self.read_last(bus, 0x100 | self.s as u16);
-                self.pc = u16::from_le_bytes([lo, hi]);
+                bus.read(c.pc);
+                bus.read(0x100 | c.s as u16);
+                c.s = c.s.wrapping_add(1);
+                let p = bus.read(0x100 | c.s as u16);
+                c.set_p(p);
+                c.s = c.s.wrapping_add(1);
+                let lo = bus.read(0x100 | c.s as u16);
+                c.s = c.s.wrapping_add(1);
+                let hi = c.read_last(bus, 0x100 | c.s as u16);
+                c.pc = u16::from_le_bytes([lo, hi]);
             }
             0x00 => {
-                self.fetch(bus); // the padding byte
-                let nmi = self.nmi_latched;
-                self.push_pc_and_p(bus, self.pc, nmi, flag::B | flag::U);
+                c.fetch(bus); // the padding byte
+                let nmi = c.nmi_latched;
+                c.push_pc_and_p(bus, c.pc, nmi, flag::B | flag::U);
             }
-            // ---- branches
-            0x10 => self.branch(bus, !self.negative()),
-            0x30 => self.branch(bus, self.negative()),
-            0x50 => self.branch(bus, !self.vf),
-            0x70 => self.branch(bus, self.vf),
-            0x90 => self.branch(bus, self.cf == 0),
-            0xB0 => self.branch(bus, self.cf != 0),
-            0xD0 => self.branch(bus, !self.zero()),
-            0xF0 => self.branch(bus, self.zero()),
-            // ---- undocumented: NOPs that read
-            0x80 | 0x82 | 0x89 | 0xC2 | 0xE2 => read_imm!(nop_read),
-            0x04 | 0x44 | 0x64 => read_zp!(nop_read),
-            0x14 | 0x34 | 0x54 | 0x74 | 0xD4 | 0xF4 => read_zpi!(nop_read, x),
-            0x0C => read_abs!(nop_read),
-            0x1C | 0x3C | 0x5C | 0x7C | 0xDC | 0xFC => read_absi!(nop_read, x),
-            // ---- undocumented: loads and stores
-            0xA7 => read_zp!(lax),
-            0xB7 => read_zpi!(lax, y),
-            0xAF => read_abs!(lax),
-            0xBF => read_absi!(lax, y),
-            0xA3 => read_izx!(lax),
-            0xB3 => read_izy!(lax),
-            0x87 => store!(self.zp(bus), self.a & self.x),
-            0x97 => store!(self.zp_indexed(bus, self.y), self.a & self.x),
-            0x8F => store!(self.abs(bus), self.a & self.x),
-            0x83 => store!(self.indexed_indirect(bus), self.a & self.x),
-            // ---- undocumented: immediate
-            0x0B | 0x2B => read_imm!(anc),
-            0x4B => read_imm!(alr),
-            0x6B => read_imm!(arr),
-            0xCB => read_imm!(sbx),
-            0x8B => read_imm!(ane),
-            0xAB => read_imm!(lxa),
-            0xBB => read_absi!(las, y),
-            // ---- undocumented: read-modify-write combinations
-            0x07 => rmw!(self.zp(bus), slo),
-            0x17 => rmw!(self.zp_indexed(bus, self.x), slo),
-            0x0F => rmw!(self.abs(bus), slo),
-            0x1F => rmw!(self.abs_indexed_always(bus, self.x), slo),
-            0x1B => rmw!(self.abs_indexed_always(bus, self.y), slo),
-            0x03 => rmw!(self.indexed_indirect(bus), slo),
-            0x13 => rmw!(self.indirect_indexed_always(bus), slo),
-            0x27 => rmw!(self.zp(bus), rla),
-            0x37 => rmw!(self.zp_indexed(bus, self.x), rla),
-            0x2F => rmw!(self.abs(bus), rla),
-            0x3F => rmw!(self.abs_indexed_always(bus, self.x), rla),
-            0x3B => rmw!(self.abs_indexed_always(bus, self.y), rla),
-            0x23 => rmw!(self.indexed_indirect(bus), rla),
-            0x33 => rmw!(self.indirect_indexed_always(bus), rla),
-            0x47 => rmw!(self.zp(bus), sre),
-            0x57 => rmw!(self.zp_indexed(bus, self.x), sre),
-            0x4F => rmw!(self.abs(bus), sre),
-            0x5F => rmw!(self.abs_indexed_always(bus, self.x), sre),
-            0x5B => rmw!(self.abs_indexed_always(bus, self.y), sre),
-            0x43 => rmw!(self.indexed_indirect(bus), sre),
-            0x53 => rmw!(self.indirect_indexed_always(bus), sre),
-            0x67 => rmw!(self.zp(bus), rra),
-            0x77 => rmw!(self.zp_indexed(bus, self.x), rra),
-            0x6F => rmw!(self.abs(bus), rra),
-            0x7F => rmw!(self.abs_indexed_always(bus, self.x), rra),
-            0x7B => rmw!(self.abs_indexed_always(bus, self.y), rra),
-            0x63 => rmw!(self.indexed_indirect(bus), rra),
-            0x73 => rmw!(self.indirect_indexed_always(bus), rra),
-            0xC7 => rmw!(self.zp(bus), dcp),
-            0xD7 => rmw!(self.zp_indexed(bus, self.x), dcp),
-            0xCF => rmw!(self.abs(bus), dcp),
-            0xDF => rmw!(self.abs_indexed_always(bus, self.x), dcp),
-            0xDB => rmw!(self.abs_indexed_always(bus, self.y), dcp),
-            0xC3 => rmw!(self.indexed_indirect(bus), dcp),
-            0xD3 => rmw!(self.indirect_indexed_always(bus), dcp),
-            0xE7 => rmw!(self.zp(bus), isc),
-            0xF7 => rmw!(self.zp_indexed(bus, self.x), isc),
-            0xEF => rmw!(self.abs(bus), isc),
-            0xFF => rmw!(self.abs_indexed_always(bus, self.x), isc),
-            0xFB => rmw!(self.abs_indexed_always(bus, self.y), isc),
-            0xE3 => rmw!(self.indexed_indirect(bus), isc),
-            0xF3 => rmw!(self.indirect_indexed_always(bus), isc),
-            // ---- undocumented: unstable stores ANDed with the address high byte + 1
+            // ---- undocumented: unstable
+            0x8B => read!(imm, ane),
+            0xAB => read!(imm, lxa),
+            0xBB => read!(absy, las),
+            // stores ANDed with the address high byte + 1
             0x93 => {
-                let base = self.indirect_base(bus);
-                self.store_and_high(bus, base, self.y, self.a & self.x);
+                let base = c.indirect_base(bus);
+                c.store_and_high(bus, base, c.y, c.a & c.x);
             }
             0x9F => {
-                let base = self.abs(bus);
-                self.store_and_high(bus, base, self.y, self.a & self.x);
+                let base = c.abs(bus);
+                c.store_and_high(bus, base, c.y, c.a & c.x);
             }
             0x9E => {
-                let base = self.abs(bus);
-                self.store_and_high(bus, base, self.y, self.x);
+                let base = c.abs(bus);
+                c.store_and_high(bus, base, c.y, c.x);
             }
             0x9C => {
-                let base = self.abs(bus);
-                self.store_and_high(bus, base, self.x, self.y);
+                let base = c.abs(bus);
+                c.store_and_high(bus, base, c.x, c.y);
             }
             0x9B => {
-                let base = self.abs(bus);
-                self.s = self.a & self.x;
-                self.store_and_high(bus, base, self.y, self.s);
+                let base = c.abs(bus);
+                c.s = c.a & c.x;
+                c.store_and_high(bus, base, c.y, c.s);
             }
             // ---- JAM: the CPU stops; the run reports it
             0x02 | 0x12 | 0x22 | 0x32 | 0x42 | 0x52 | 0x62 | 0x72 | 0x92 | 0xB2 | 0xD2 | 0xF2 => {
-                self.jam()
+                c.jam()
             }
-        }
+        })
     }
 }

@@ -215,30 +215,47 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
                 done!($len, $cycles + crossed);
             }};
         }
+        macro_rules! reg {
+            (a) => {
+                c.a
+            };
+            (x) => {
+                c.x
+            };
+            (y) => {
+                c.y
+            };
+            (ax) => {
+                c.a & c.x
+            };
+        }
         macro_rules! store {
-            (zp, $v:expr) => {{
+            ($mode:ident, $r:ident) => {{
+                store!(@at $mode, reg!($r))
+            }};
+            (@at zp, $v:expr) => {{
                 store!(@zp b1, $v, 3)
             }};
-            (zpx, $v:expr) => {{
+            (@at zpx, $v:expr) => {{
                 store!(@zp b1.wrapping_add(c.x), $v, 4)
             }};
-            (zpy, $v:expr) => {{
+            (@at zpy, $v:expr) => {{
                 store!(@zp b1.wrapping_add(c.y), $v, 4)
             }};
-            (abs, $v:expr) => {{
+            (@at abs, $v:expr) => {{
                 if !writable!(abs) {
                     break 'run;
                 }
                 ram[abs as usize] = $v;
                 done!(3, 4);
             }};
-            (absx, $v:expr) => {{
+            (@at absx, $v:expr) => {{
                 store!(@indexed abs, c.x, 3, 5, $v)
             }};
-            (absy, $v:expr) => {{
+            (@at absy, $v:expr) => {{
                 store!(@indexed abs, c.y, 3, 5, $v)
             }};
-            (izx, $v:expr) => {{
+            (@at izx, $v:expr) => {{
                 let ea = zp_word(ram, b1.wrapping_add(c.x));
                 if !writable!(ea) {
                     break 'run;
@@ -246,7 +263,7 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
                 ram[ea as usize] = $v;
                 done!(2, 6);
             }};
-            (izy, $v:expr) => {{
+            (@at izy, $v:expr) => {{
                 store!(@indexed zp_word(ram, b1), c.y, 2, 6, $v)
             }};
             (@zp $ea:expr, $v:expr, $cycles:expr) => {{
@@ -320,6 +337,9 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
             }};
         }
         macro_rules! implied {
+            () => {
+                done!(1, 2)
+            };
             ($body:expr) => {{
                 $body;
                 done!(1, 2);
@@ -350,146 +370,9 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
             }};
         }
 
-        match OP {
-            // ---- loads
-            0xA9 => read!(imm, lda),
-            0xA5 => read!(zp, lda),
-            0xB5 => read!(zpx, lda),
-            0xAD => read!(abs, lda),
-            0xBD => read!(absx, lda),
-            0xB9 => read!(absy, lda),
-            0xA1 => read!(izx, lda),
-            0xB1 => read!(izy, lda),
-            0xA2 => read!(imm, ldx),
-            0xA6 => read!(zp, ldx),
-            0xB6 => read!(zpy, ldx),
-            0xAE => read!(abs, ldx),
-            0xBE => read!(absy, ldx),
-            0xA0 => read!(imm, ldy),
-            0xA4 => read!(zp, ldy),
-            0xB4 => read!(zpx, ldy),
-            0xAC => read!(abs, ldy),
-            0xBC => read!(absx, ldy),
-            // ---- stores
-            0x85 => store!(zp, c.a),
-            0x95 => store!(zpx, c.a),
-            0x8D => store!(abs, c.a),
-            0x9D => store!(absx, c.a),
-            0x99 => store!(absy, c.a),
-            0x81 => store!(izx, c.a),
-            0x91 => store!(izy, c.a),
-            0x86 => store!(zp, c.x),
-            0x96 => store!(zpy, c.x),
-            0x8E => store!(abs, c.x),
-            0x84 => store!(zp, c.y),
-            0x94 => store!(zpx, c.y),
-            0x8C => store!(abs, c.y),
-            // ---- ALU
-            0x69 => read!(imm, adc),
-            0x65 => read!(zp, adc),
-            0x75 => read!(zpx, adc),
-            0x6D => read!(abs, adc),
-            0x7D => read!(absx, adc),
-            0x79 => read!(absy, adc),
-            0x61 => read!(izx, adc),
-            0x71 => read!(izy, adc),
-            0xE9 | 0xEB => read!(imm, sbc),
-            0xE5 => read!(zp, sbc),
-            0xF5 => read!(zpx, sbc),
-            0xED => read!(abs, sbc),
-            0xFD => read!(absx, sbc),
-            0xF9 => read!(absy, sbc),
-            0xE1 => read!(izx, sbc),
-            0xF1 => read!(izy, sbc),
-            0x29 => read!(imm, and),
-            0x25 => read!(zp, and),
-            0x35 => read!(zpx, and),
-            0x2D => read!(abs, and),
-            0x3D => read!(absx, and),
-            0x39 => read!(absy, and),
-            0x21 => read!(izx, and),
-            0x31 => read!(izy, and),
-            0x09 => read!(imm, ora),
-            0x05 => read!(zp, ora),
-            0x15 => read!(zpx, ora),
-            0x0D => read!(abs, ora),
-            0x1D => read!(absx, ora),
-            0x19 => read!(absy, ora),
-            0x01 => read!(izx, ora),
-            0x11 => read!(izy, ora),
-            0x49 => read!(imm, eor),
-            0x45 => read!(zp, eor),
-            0x55 => read!(zpx, eor),
-            0x4D => read!(abs, eor),
-            0x5D => read!(absx, eor),
-            0x59 => read!(absy, eor),
-            0x41 => read!(izx, eor),
-            0x51 => read!(izy, eor),
-            0xC9 => read!(imm, cmp),
-            0xC5 => read!(zp, cmp),
-            0xD5 => read!(zpx, cmp),
-            0xCD => read!(abs, cmp),
-            0xDD => read!(absx, cmp),
-            0xD9 => read!(absy, cmp),
-            0xC1 => read!(izx, cmp),
-            0xD1 => read!(izy, cmp),
-            0xE0 => read!(imm, cpx),
-            0xE4 => read!(zp, cpx),
-            0xEC => read!(abs, cpx),
-            0xC0 => read!(imm, cpy),
-            0xC4 => read!(zp, cpy),
-            0xCC => read!(abs, cpy),
-            0x24 => read!(zp, bit),
-            0x2C => read!(abs, bit),
-            // ---- shifts, increments
-            0x0A => rmw!(acc, asl),
-            0x4A => rmw!(acc, lsr),
-            0x2A => rmw!(acc, rol),
-            0x6A => rmw!(acc, ror),
-            0x06 => rmw!(zp, asl),
-            0x16 => rmw!(zpx, asl),
-            0x0E => rmw!(abs, asl),
-            0x1E => rmw!(absx, asl),
-            0x46 => rmw!(zp, lsr),
-            0x56 => rmw!(zpx, lsr),
-            0x4E => rmw!(abs, lsr),
-            0x5E => rmw!(absx, lsr),
-            0x26 => rmw!(zp, rol),
-            0x36 => rmw!(zpx, rol),
-            0x2E => rmw!(abs, rol),
-            0x3E => rmw!(absx, rol),
-            0x66 => rmw!(zp, ror),
-            0x76 => rmw!(zpx, ror),
-            0x6E => rmw!(abs, ror),
-            0x7E => rmw!(absx, ror),
-            0xE6 => rmw!(zp, inc),
-            0xF6 => rmw!(zpx, inc),
-            0xEE => rmw!(abs, inc),
-            0xFE => rmw!(absx, inc),
-            0xC6 => rmw!(zp, dec),
-            0xD6 => rmw!(zpx, dec),
-            0xCE => rmw!(abs, dec),
-            0xDE => rmw!(absx, dec),
-            0xE8 => implied!(c.x = c.inc(c.x)),
-            0xCA => implied!(c.x = c.dec(c.x)),
-            0xC8 => implied!(c.y = c.inc(c.y)),
-            0x88 => implied!(c.y = c.dec(c.y)),
-            // ---- transfers and flags
-            0xAA => implied!(c.ldx(c.a)),
-            0xA8 => implied!(c.ldy(c.a)),
-            0x8A => implied!(c.lda(c.x)),
-            0x98 => implied!(c.lda(c.y)),
-            0xBA => implied!(c.ldx(c.s)),
-            0x9A => implied!(c.s = c.x),
-            0x18 => implied!(c.cf = 0),
-            0x38 => implied!(c.cf = 1),
-            0xB8 => implied!(c.vf = false),
-            0xD8 => implied!(c.df = false),
-            0xF8 => implied!(c.df = true),
-            0x78 => implied!(c.iflag = true),
+        regular_opcodes!(OP, c, {
             // Clearing I with /IRQ held makes the next poll take it: the exact path.
             0x58 if !irq_held => implied!(c.iflag = false),
-            0xEA | 0x1A | 0x3A | 0x5A | 0x7A | 0xDA | 0xFA => done!(1, 2),
             // ---- stack
             0x48 => {
                 push!(c.a);
@@ -547,87 +430,12 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
                 let hi = pull!();
                 goto!(word!(lo, hi), 6);
             }
-            // ---- branches
-            0x10 => branch!(!c.negative()),
-            0x30 => branch!(c.negative()),
-            0x50 => branch!(!c.vf),
-            0x70 => branch!(c.vf),
-            0x90 => branch!(c.cf == 0),
-            0xB0 => branch!(c.cf != 0),
-            0xD0 => branch!(!c.zero()),
-            0xF0 => branch!(c.zero()),
-            // ---- undocumented: NOPs that read
-            0x80 | 0x82 | 0x89 | 0xC2 | 0xE2 => read!(imm, nop_read),
-            0x04 | 0x44 | 0x64 => read!(zp, nop_read),
-            0x14 | 0x34 | 0x54 | 0x74 | 0xD4 | 0xF4 => read!(zpx, nop_read),
-            0x0C => read!(abs, nop_read),
-            0x1C | 0x3C | 0x5C | 0x7C | 0xDC | 0xFC => read!(absx, nop_read),
-            // ---- undocumented: loads and stores
-            0xA7 => read!(zp, lax),
-            0xB7 => read!(zpy, lax),
-            0xAF => read!(abs, lax),
-            0xBF => read!(absy, lax),
-            0xA3 => read!(izx, lax),
-            0xB3 => read!(izy, lax),
-            0x87 => store!(zp, c.a & c.x),
-            0x97 => store!(zpy, c.a & c.x),
-            0x8F => store!(abs, c.a & c.x),
-            0x83 => store!(izx, c.a & c.x),
-            // ---- undocumented: immediate
-            0x0B | 0x2B => read!(imm, anc),
-            0x4B => read!(imm, alr),
-            0x6B => read!(imm, arr),
-            0xCB => read!(imm, sbx),
-            // ---- undocumented: read-modify-write combinations
-            0x07 => rmw!(zp, slo),
-            0x17 => rmw!(zpx, slo),
-            0x0F => rmw!(abs, slo),
-            0x1F => rmw!(absx, slo),
-            0x1B => rmw!(absy, slo),
-            0x03 => rmw!(izx, slo),
-            0x13 => rmw!(izy, slo),
-            0x27 => rmw!(zp, rla),
-            0x37 => rmw!(zpx, rla),
-            0x2F => rmw!(abs, rla),
-            0x3F => rmw!(absx, rla),
-            0x3B => rmw!(absy, rla),
-            0x23 => rmw!(izx, rla),
-            0x33 => rmw!(izy, rla),
-            0x47 => rmw!(zp, sre),
-            0x57 => rmw!(zpx, sre),
-            0x4F => rmw!(abs, sre),
-            0x5F => rmw!(absx, sre),
-            0x5B => rmw!(absy, sre),
-            0x43 => rmw!(izx, sre),
-            0x53 => rmw!(izy, sre),
-            0x67 => rmw!(zp, rra),
-            0x77 => rmw!(zpx, rra),
-            0x6F => rmw!(abs, rra),
-            0x7F => rmw!(absx, rra),
-            0x7B => rmw!(absy, rra),
-            0x63 => rmw!(izx, rra),
-            0x73 => rmw!(izy, rra),
-            0xC7 => rmw!(zp, dcp),
-            0xD7 => rmw!(zpx, dcp),
-            0xCF => rmw!(abs, dcp),
-            0xDF => rmw!(absx, dcp),
-            0xDB => rmw!(absy, dcp),
-            0xC3 => rmw!(izx, dcp),
-            0xD3 => rmw!(izy, dcp),
-            0xE7 => rmw!(zp, isc),
-            0xF7 => rmw!(zpx, isc),
-            0xEF => rmw!(abs, isc),
-            0xFF => rmw!(absx, isc),
-            0xFB => rmw!(absy, isc),
-            0xE3 => rmw!(izx, isc),
-            0xF3 => rmw!(izy, isc),
             // BRK and the interrupt sequence, JAM, the unstable opcodes, and CLI/PLP/RTI
             // with /IRQ held: the exact path.
             0x00 | 0x02 | 0x12 | 0x22 | 0x32 | 0x42 | 0x52 | 0x62 | 0x72 | 0x92 | 0xB2 | 0xD2
-            | 0xF2 | 0x8B | 0xAB | 0xBB | 0x93 | 0x9F | 0x9E | 0x9C | 0x9B | 0x58 | 0x28 | 0x40 => {
-                break 'run
-            }
-        }
+            | 0xF2 | 0x8B | 0xAB | 0xBB | 0x93 | 0x9F | 0x9E | 0x9C | 0x9B | 0x58 | 0x28
+            | 0x40 => break 'run,
+        })
     }
     // Here only by `break 'run`: the exact path runs this instruction.
     sh.stop = Hot {
