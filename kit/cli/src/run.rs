@@ -439,6 +439,10 @@ fn run_bare(
     let mut cpu = Cpu::new();
     cpu.pc = start;
     let stop = loop {
+        if args.breaks.is_empty() {
+            // Straight on RAM up to anything the exact step must see: a JAM, a jump to itself.
+            cpu.run_direct(&mut ram, max_cycles);
+        }
         if ram.cycles >= max_cycles {
             break StopReason::CycleBudget { cycles: ram.cycles };
         }

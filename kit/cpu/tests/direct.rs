@@ -113,12 +113,14 @@ fn check(
     let before = registers(&cpu);
     let must_bail = touches_withheld(case, &lent);
     // Allowed to take the exact path anyway: these opcodes, and an instruction in the last
-    // bytes of a region (the direct path fetches 4 bytes of one region).
+    // 3 bytes of a region whose next region is not lent (or of $F000-$FFFF).
     // Zero page and stack must be lent for the direct path to run at all.
     let may_bail = must_bail
         || lent.readable & lent.writable & 1 == 0
         || Cpu::EXACT_PATH_OPCODES.contains(&op)
-        || case.initial.pc & 0x0FFF >= 0x0FFD;
+        || case.initial.pc & 0x0FFF >= 0x0FFD
+        // A jump or branch to itself (a stuck loop, for the exact path to see).
+        || case.fin.pc == case.initial.pc;
     cpu.run_direct(&mut lent, 1);
     let mem: Vec<u8> = case
         .initial
@@ -304,4 +306,28 @@ fn long_direct_runs_fit_a_small_stack() {
         .join()
         .expect("the direct path must not overflow a 1 MiB stack");
     assert!(cycles >= 1_000_000);
+}
+
+#[test]
+fn jumps_to_themselves_are_left_to_the_exact_path() {
+    // LDA #$01 at $0200, then a one-instruction loop at $0202: the direct path must stop
+    // there (after 2 cycles) so that a run watching for stuck loops sees it.
+    let loops: [&[u8]; 5] = [
+        &[0x4C, 0x02, 0x02],             // JMP $0202
+        &[0xD0, 0xFE],                   // BNE * (Z clear after LDA #$01: taken)
+        &[0x20, 0x02, 0x02],             // JSR $0202
+        &[0x6C, 0x10, 0x00],             // JMP ($0010) with $0010 = $0202
+        &[0xF0, 0xFE, 0x4C, 0x04, 0x02], // BEQ * not taken runs on, then JMP $0204 loops
+    ];
+    for (i, code) in loops.iter().enumerate() {
+        let mut lent = loads(u64::MAX, false);
+        lent.mem[0x202..0x202 + code.len()].copy_from_slice(code);
+        lent.mem[0x10] = 0x02;
+        lent.mem[0x11] = 0x02;
+        let mut cpu = Cpu::new();
+        cpu.pc = 0x200;
+        cpu.run_direct(&mut lent, 1000);
+        let expected = if i == 4 { (0x204, 4) } else { (0x202, 2) };
+        assert_eq!((cpu.pc, lent.cycles), expected, "loop {i}: {code:02X?}");
+    }
 }

@@ -116,11 +116,11 @@ impl Machine {
     pub fn run(&mut self, max_cycles: u64) -> StopReason {
         let limit = self.bus.now.saturating_add(max_cycles);
         loop {
-            if self.any_breakpoint
-                || self.stop_on_stuck_loop
+            let checked = self.any_breakpoint
                 || self.count_instructions
                 || self.trace.is_some()
-            {
+                || (self.stop_on_stuck_loop && !self.direct_path);
+            if checked {
                 if let Some(stop) = self.run_checked(limit) {
                     return stop;
                 }
@@ -128,12 +128,18 @@ impl Machine {
                 self.cpu.run_while(&mut self.bus, |bus| bus.now < limit);
             } else {
                 // The hot loop: straight on RAM while the bus allows, else one exact step.
+                // The direct path leaves every jump to itself to the exact step, so a stuck
+                // loop is seen there.
                 loop {
                     self.cpu.run_direct(&mut self.bus, limit);
                     if self.cpu.jammed || self.bus.now >= limit {
                         break;
                     }
+                    let pc = self.cpu.pc;
                     self.cpu.step(&mut self.bus);
+                    if self.stop_on_stuck_loop && self.cpu.pc == pc && !self.cpu.jammed {
+                        return StopReason::StuckLoop { pc };
+                    }
                 }
             }
             if !self.cpu.jammed {

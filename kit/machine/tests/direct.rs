@@ -446,3 +446,19 @@ fn random_programs_run_the_same_directly_and_cycle_by_cycle() {
     // The programs must really exercise interrupts (the counters wrap, so this is a floor).
     assert!(interrupts > 1000, "only {interrupts} interrupts were taken");
 }
+
+#[test]
+fn a_stuck_loop_stops_both_paths_at_the_same_cycle() {
+    // $C000: LDX #200; loop: DEX; BNE loop; JMP $C005 (a one-instruction loop).
+    let code = vec![(0xC000, vec![0xA2, 200, 0xCA, 0xD0, 0xFD, 0x4C, 0x05, 0xC0])];
+    let stops: Vec<(StopReason, u64)> = [true, false]
+        .into_iter()
+        .map(|direct| {
+            let mut m = machine(&code, direct);
+            m.stop_on_stuck_loop = true;
+            (m.run(1_000_000), m.cycles())
+        })
+        .collect();
+    assert_eq!(stops[0], stops[1]);
+    assert_eq!(stops[0].0, StopReason::StuckLoop { pc: 0xC005 });
+}

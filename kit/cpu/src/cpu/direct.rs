@@ -147,8 +147,15 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
                 let state = state ^ ((c.cf ^ cf) as i64) << 16;
                 return dispatch(sh, state, c.a, c.nz, c.x, c.y);
             }};
+            // A jump or branch to itself is a one-instruction loop (`JMP *`, the end of CPU
+            // test programs): left to the exact path, so a run that watches for stuck loops
+            // sees it there, at its first execution.
             ($target:expr, $cycles:expr) => {{
-                goto!(((st & !0xFFFF) | $target as i64) - $cycles * CYCLE)
+                let target: u16 = $target;
+                if target == pc {
+                    break 'run;
+                }
+                goto!(((st & !0xFFFF) | target as i64) - $cycles * CYCLE)
             }};
         }
         macro_rules! done {
@@ -405,6 +412,9 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
                 goto!(word!(ram[abs as usize], ram[hi as usize]), 5);
             }
             0x20 => {
+                if abs == pc {
+                    break 'run; // a JSR to itself: a stuck loop (see `goto!`)
+                }
                 let ret = pc.wrapping_add(2);
                 push!((ret >> 8) as u8);
                 push!(ret as u8);
