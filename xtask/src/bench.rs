@@ -4,10 +4,10 @@
 //! Workloads are our RYG3 engine thinking (F15: v09 at depth 8 after E1F2; v11 at its default
 //! depth 10 after E1F2) and a smaller v09 search that py65 can run in seconds. Each runs in:
 //! - c64kit: the full C64 (`Machine`: PLA banking, CIAs and their IRQ, the trap KERNAL);
-//!   instructions are counted once in a separate run (`count_instructions`), then the fast
-//!   loop is timed;
+//!   instructions are counted once in a separate run (`count_instructions`), then the hot
+//!   loop is timed, with the direct path and without it (cycle by cycle);
 //! - c64kit-cpu on flat RAM in the flat harness (bench/flat.rs), to tell the core's speed from
-//!   the C64's around it;
+//!   the C64's around it, again on the direct path (between KERNAL calls) and cycle by cycle;
 //! - the `mos6502` crate in the same flat harness;
 //! - py65 in a throw-away virtual environment (xtask/bench/py65_run.py), smaller workload only.
 //!
