@@ -196,13 +196,7 @@ fn operand(rng: &mut Rng, asm: &mut Asm, op: u8, mode: Mode, write: bool) {
     } else {
         READ_ADDRESSES
     };
-    let zp = |rng: &mut Rng| {
-        if write {
-            rng.below((ZP_DATA.end - ZP_DATA.start) as u64) as u8 + ZP_DATA.start
-        } else {
-            rng.u8(..)
-        }
-    };
+    let zp = |rng: &mut Rng| if write { rng.u8(ZP_DATA) } else { rng.u8(..) };
     match mode {
         Mode::Imm => asm.emit(&[op, rng.u8(..)]),
         Mode::Zp | Mode::ZpIndexed => asm.emit(&[op, zp(rng)]),
