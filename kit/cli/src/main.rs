@@ -1,11 +1,12 @@
 //! `c64kit`: the command line over the kit's libraries.
 
-mod config;
+mod asm;
 mod registry;
 mod run;
 mod session;
 
 use anyhow::{bail, Context, Result};
+use c64kit::config;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -52,7 +53,7 @@ enum Command {
         loader: Option<String>,
     },
     /// Assemble a CBM prg Studio source file or .cbmprj project into a PRG.
-    Asm(AsmArgs),
+    Asm(asm::AsmArgs),
     /// List a tokenized BASIC program (like petcat -2).
     List {
         /// The PRG file.
@@ -68,24 +69,6 @@ enum Command {
     },
 }
 
-#[derive(clap::Args)]
-struct AsmArgs {
-    /// A .asm source file or a .cbmprj project.
-    file: PathBuf,
-    /// Output PRG (default: the project's output name, or the source with .prg).
-    #[arg(short, long)]
-    output: Option<PathBuf>,
-    /// Write a listing with addresses and bytes beside each line.
-    #[arg(long)]
-    list: Option<PathBuf>,
-    /// Write the labels as a VICE monitor symbol file.
-    #[arg(long)]
-    labels: Option<PathBuf>,
-    /// Define a symbol before assembly, NAME=VALUE.
-    #[arg(short = 'D', value_name = "NAME=VALUE")]
-    define: Vec<String>,
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -93,7 +76,7 @@ fn main() -> ExitCode {
         Command::Play(args) => run::run(args, &cli.global, run::Mode::Play),
         Command::Plugins => plugins(&cli.global).map(|_| 0),
         Command::Dir { file, loader } => dir(&cli.global, &file, loader.as_deref()).map(|_| 0),
-        Command::Asm(args) => asm(args).map(|_| 0),
+        Command::Asm(args) => asm::asm(args).map(|_| 0),
         Command::List { file } => list(&file).map(|_| 0),
         Command::Tokenize { file, output } => tokenize(&file, output).map(|_| 0),
     };
@@ -104,68 +87,6 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// Parses a number as C64 people write it: $hex, 0xhex, %binary or decimal.
-pub fn parse_number(s: &str) -> Result<u64> {
-    let s = s.trim();
-    let parsed = if let Some(h) = s.strip_prefix('$').or_else(|| s.strip_prefix("0x")) {
-        u64::from_str_radix(h, 16)
-    } else if let Some(b) = s.strip_prefix('%') {
-        u64::from_str_radix(b, 2)
-    } else {
-        s.replace('_', "").parse()
-    };
-    parsed.with_context(|| format!("not a number: {s:?} (use $hex, %binary or decimal)"))
-}
-
-pub fn parse_address(s: &str) -> Result<u16> {
-    let v = parse_number(s)?;
-    if v > 0xFFFF {
-        bail!("address {s} is beyond $FFFF");
-    }
-    Ok(v as u16)
-}
-
-fn asm(args: AsmArgs) -> Result<()> {
-    let mut opts = c64kit_asm::Options::default();
-    for d in &args.define {
-        let (name, value) = d
-            .split_once('=')
-            .with_context(|| format!("-D {d}: expected NAME=VALUE"))?;
-        let value = match value.trim().strip_prefix('-') {
-            Some(magnitude) => -(parse_number(magnitude)? as i64),
-            None => parse_number(value)? as i64,
-        };
-        opts.defines.push((name.to_string(), value));
-    }
-    let assembly =
-        c64kit_asm::assemble_path(&args.file, &opts).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let output = args
-        .output
-        .or_else(|| {
-            assembly
-                .output_name
-                .as_ref()
-                .map(|n| args.file.with_file_name(n))
-        })
-        .unwrap_or_else(|| args.file.with_extension("prg"));
-    std::fs::write(&output, assembly.prg()).with_context(|| format!("{}", output.display()))?;
-    if let Some(list) = args.list {
-        std::fs::write(&list, &assembly.listing).with_context(|| format!("{}", list.display()))?;
-    }
-    if let Some(labels) = args.labels {
-        std::fs::write(&labels, assembly.vice_labels())
-            .with_context(|| format!("{}", labels.display()))?;
-    }
-    eprintln!(
-        "{}: ${:04X}-${:04X} ({} bytes)",
-        output.display(),
-        assembly.load_address,
-        assembly.load_address as usize + assembly.bytes.len(),
-        assembly.bytes.len()
-    );
-    Ok(())
 }
 
 fn list(file: &PathBuf) -> Result<()> {

@@ -2,8 +2,8 @@
 //! (`--plugin`, `plugins = [...]` in the config). A loaded plugin with the name of a built-in
 //! one replaces it.
 
-use crate::config::Config;
 use anyhow::{bail, Result};
+use c64kit::config::Config;
 use c64kit_plugin_api::host::{load_library, Kind, Origin, Plugin};
 use std::path::{Path, PathBuf};
 

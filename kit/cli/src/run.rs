@@ -2,11 +2,12 @@
 //! show the run through display plugins (by default the transcript on stdout), exit with the
 //! stop reason's code.
 
-use crate::config::Config;
 use crate::registry::{Registry, DEFAULT_DISPLAY};
 use crate::session::{open_displays, CliSink, Drive};
-use crate::{parse_address, GlobalArgs};
+use crate::GlobalArgs;
 use anyhow::{bail, Context, Result};
+use c64kit::config::Config;
+use c64kit::parse_address;
 use c64kit_basic::parse_key_script;
 use c64kit_cpu::{Cpu, FlatRam};
 use c64kit_machine::{Machine, Prg, RomPaths, Roms, StopReason, PAL_HZ};
@@ -89,7 +90,7 @@ pub struct RunArgs {
 }
 
 fn parse_cycles(s: &str) -> Result<u64, String> {
-    crate::parse_number(s).map_err(|e| e.to_string())
+    c64kit::parse_number(s).map_err(|e| e.to_string())
 }
 
 fn parse_addr(s: &str) -> Result<u16, String> {
