@@ -82,7 +82,7 @@ pub fn load_program_file(path: &Path) -> Result<Prg, String> {
     if is_source {
         return c64kit_programs::build_project(path);
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = c64kit_files::read(path, Prg::MAX_FILE_SIZE, "a PRG").map_err(|e| e.to_string())?;
     Prg::parse(&bytes, &path.display().to_string()).map_err(|e| e.to_string())
 }
 

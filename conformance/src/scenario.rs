@@ -64,25 +64,28 @@ pub struct Expectation {
     pub text: Option<String>,
 }
 
+/// The largest scenario file read: a file holds a few scenarios of a few lines each.
+pub const MAX_SCENARIO_FILE: u64 = c64kit_files::MIB;
+
 /// The scenarios of one file, or an error naming the file.
 pub fn load_file(path: &Path) -> Result<Vec<Scenario>, String> {
+    let text = c64kit_files::read_text(path, MAX_SCENARIO_FILE, "a scenario file")
+        .map_err(|e| e.to_string())?;
+    parse(&text, &path.display().to_string())
+}
+
+/// The scenarios of a file's text; `name` names the file in errors.
+pub fn parse(text: &str, name: &str) -> Result<Vec<Scenario>, String> {
     #[derive(Deserialize)]
     #[serde(deny_unknown_fields)]
     struct File {
         scenario: Vec<Scenario>,
     }
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let file: File = toml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let file: File = toml::from_str(text).map_err(|e| format!("{name}: {e}"))?;
     for s in &file.scenario {
         for (i, e) in s.expect.iter().enumerate() {
-            e.validate().map_err(|m| {
-                format!(
-                    "{}: scenario {:?}, expect #{}: {m}",
-                    path.display(),
-                    s.name,
-                    i + 1
-                )
-            })?;
+            e.validate()
+                .map_err(|m| format!("{name}: scenario {:?}, expect #{}: {m}", s.name, i + 1))?;
         }
     }
     Ok(file.scenario)

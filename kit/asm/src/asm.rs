@@ -1,12 +1,19 @@
 //! The assembler proper: runs the source once per pass until every symbol keeps its
 //! value from one pass to the next, then turns the last pass into an [`Assembly`].
+//!
+//! Someone else's source must not be able to make it run for ever, fill the memory or read
+//! what it should not: every file is read through c64kit-files (regular files only, each
+//! kind with its own size cap), lines have a maximum length, and besides the statement
+//! counts there is a budget on the total work of all passes (the limits below).
 
 use crate::expr::{eval, Env, Val};
 use crate::lexer::{lex, Tok, Token};
 use crate::petscii::petscii_str;
 use crate::{AsmError, Assembly, Errors, Options};
+use c64kit_files::{quote, size_text, FileError, MIB};
 use c64kit_opcodes::{find_opcode, Mode, ALIASES, OPCODES};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -14,14 +21,71 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::OnceLock;
 
-const MAX_PASSES: usize = 20;
+pub const MAX_PASSES: usize = 20;
 /// From this pass on, an instruction that once needed absolute addressing keeps it, so
 /// that zero-page/absolute choices cannot oscillate for ever.
 const STICKY_PASS: usize = 5;
-const MAX_NESTING: usize = 64;
-const MAX_REPEAT: i64 = 65536;
-const MAX_STATEMENTS: usize = 1_000_000;
-const MAX_ERRORS: usize = 200;
+/// How deep macro calls, `incasm` and `repeat` blocks may nest (all three together). Each
+/// level is a recursion of the assembler, so this keeps the stack small; real programs use
+/// a handful of levels, and endless macro recursion or self-inclusion stops here.
+pub const MAX_NESTING: usize = 64;
+pub const MAX_REPEAT: i64 = 65536;
+/// Statements (lines, taken or skipped) one pass may run: turns an endless repeat or macro
+/// recursion into an error long before it could matter for time or memory.
+pub const MAX_STATEMENTS: usize = 1_000_000;
+/// Statements all passes together may run. A program that never settles runs
+/// [`MAX_PASSES`] passes; this keeps 20 passes of a million statements (several seconds)
+/// from happening, while a real program (a few thousand statements, two or three passes)
+/// stays far below it.
+pub const MAX_TOTAL_STATEMENTS: usize = 4_000_000;
+/// The budget on the total work of an assembly, all passes together: one unit per
+/// character of every line run or skipped (each time: macro expansions and repeat bodies
+/// count once per use), per character of a name made by repeat-variable substitution, per
+/// byte placed, and [`FS_LOOK_WORK`] per look at the file system when finding a file named
+/// in the source. The statement counts alone do not bound the work, since one statement
+/// may be a long line, place a large `incbin` or name a file thousands of folders up: this
+/// does. The RYG engines use 0.12
+/// million (about 60,000 characters of source, two passes), so a program 250 times their
+/// size still fits; the densest lines (thousands of tokens each) use the budget up in about
+/// half a second of CPU.
+pub const MAX_WORK: u64 = 32_000_000;
+/// The longest line, in characters, also after macro parameters are replaced. Lines are
+/// lexed whole and macro arguments are copied into lines, so this bounds the memory of one
+/// statement and stops a macro that doubles its argument at every call. Hand-written and
+/// generated sources (a 256-entry table is about 1,000 characters) stay far below it.
+pub const MAX_LINE_CHARS: usize = 16_384;
+/// The largest source file (`.asm`, build-list entry or `incasm`). Sources of real programs
+/// are tens of KiB; this leaves room for big generated data while keeping a whole file (its
+/// text and line index) in memory cheap.
+pub const MAX_SOURCE_BYTES: u64 = 16 * MIB;
+/// The largest `.cbmprj` project file. CBM prg Studio projects are a few KiB of XML even
+/// with hundreds of files; the XML tree takes several times the file's size in memory.
+pub const MAX_PROJECT_BYTES: u64 = 4 * MIB;
+/// The largest file `incbin` reads. At most 64 KiB of it can ever be placed, but `incbin`
+/// takes an offset, so a slice may come from further in: 2 MiB covers the largest C64
+/// cartridge image (1 MiB EasyFlash, as a .crt with its chip headers) and disk images
+/// (a .d81 is 800 KiB).
+pub const MAX_INCBIN_BYTES: u64 = 2 * MIB;
+/// Everything one assembly reads (project, sources, `incbin` files), each file counted
+/// once. Sources stay in memory for the whole assembly, with a line index of up to four
+/// bytes per line: this bounds that memory whatever the number of files.
+pub const MAX_READ_BYTES: u64 = 24 * MIB;
+/// Errors reported at most: the first ones matter, and a broken file could give millions.
+pub(crate) const MAX_ERRORS: usize = 200;
+
+pub(crate) fn out_of_work() -> String {
+    format!(
+        "more than {MAX_WORK} units of work in all passes together (a unit per character of \
+         each line run, each time, and per byte placed: a runaway macro or repeat?)"
+    )
+}
+
+fn nested_too_deeply() -> String {
+    format!(
+        "macros, includes and repeats nested too deeply (more than {MAX_NESTING} levels: \
+         recursion?)"
+    )
+}
 
 /// Directive words (lower case). Anything in column 1 that is not one of these, a
 /// mnemonic or a macro name is a label.
@@ -56,57 +120,206 @@ const DIRECTIVES: &[&str] = &[
     "watch",
 ];
 
-/// One loaded source file.
+/// One loaded source file: its text, where each line starts, and its block structure.
 pub(crate) struct Source {
     /// Name used in messages and the listing.
     pub display: Rc<str>,
     /// Directory that relative includes start from (None for in-memory sources).
     pub dir: Option<PathBuf>,
-    pub lines: Vec<String>,
+    text: String,
+    /// Byte offset in `text` where each line starts, then `text.len() + 1` (where a line
+    /// after the last would start). u32: a source is at most [`MAX_SOURCE_BYTES`].
+    starts: Vec<u32>,
+    /// The block word of each line that has one (few do), by line index.
+    blocks: HashMap<u32, Block>,
+    /// For each `repeat` and `defm` line, the line of its `endrepeat` or `endm`.
+    ends: HashMap<u32, u32>,
 }
 
 impl Source {
-    pub fn from_text(display: &str, dir: Option<PathBuf>, text: &str) -> Source {
-        let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
-        Source {
+    /// Splits `text` into lines (LF or CR LF; a UTF-8 BOM is dropped) and works out its
+    /// block structure once, so that finding the end of a `repeat` or `defm` costs nothing
+    /// however often it runs. A line longer than [`MAX_LINE_CHARS`] is refused:
+    /// `Err((line, message))`, line 0 for the file as a whole.
+    pub fn from_text(
+        display: &str,
+        dir: Option<PathBuf>,
+        mut text: String,
+    ) -> Result<Source, (usize, String)> {
+        if text.starts_with('\u{FEFF}') {
+            text.drain(..'\u{FEFF}'.len_utf8());
+        }
+        if text.len() as u64 > MAX_SOURCE_BYTES {
+            return Err((
+                0,
+                format!(
+                    "{} of source text is more than a source file can be ({})",
+                    size_text(text.len() as u64),
+                    size_text(MAX_SOURCE_BYTES)
+                ),
+            ));
+        }
+        let mut starts = vec![0u32];
+        starts.extend(after_newlines(&text));
+        starts.push(text.len() as u32 + 1);
+        let mut src = Source {
             display: display.into(),
             dir,
-            lines: text
-                .split('\n')
-                .map(|l| l.strip_suffix('\r').unwrap_or(l).to_string())
-                .collect(),
+            text,
+            starts,
+            blocks: HashMap::new(),
+            ends: HashMap::new(),
+        };
+        // Matching opens and closes with a stack gives each `repeat` the first `endrepeat`
+        // where the nesting after it returns to zero: what scanning ahead would find.
+        let mut open_repeats = Vec::new();
+        let mut open_macros = Vec::new();
+        for i in 0..src.len() {
+            let line = src.line(i);
+            if line.len() > MAX_LINE_CHARS {
+                let chars = line.chars().count();
+                if chars > MAX_LINE_CHARS {
+                    return Err((i + 1, line_too_long(chars)));
+                }
+            }
+            let Some(word) = block_word(line) else {
+                continue;
+            };
+            src.blocks.insert(i as u32, word);
+            let (opens, close) = match word {
+                Block::Repeat | Block::Defm => {
+                    let stack = if word == Block::Repeat {
+                        &mut open_repeats
+                    } else {
+                        &mut open_macros
+                    };
+                    stack.push(i as u32);
+                    continue;
+                }
+                Block::EndRepeat => (&mut open_repeats, i as u32),
+                Block::Endm => (&mut open_macros, i as u32),
+                _ => continue,
+            };
+            if let Some(open) = opens.pop() {
+                src.ends.insert(open, close);
+            }
         }
+        Ok(src)
+    }
+
+    /// Number of lines.
+    pub fn len(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// Line `i` (0-based) without its line end.
+    pub fn line(&self, i: usize) -> &str {
+        let line = &self.text[self.starts[i] as usize..self.starts[i + 1] as usize - 1];
+        line.strip_suffix('\r').unwrap_or(line)
+    }
+
+    fn block(&self, i: usize) -> Option<Block> {
+        self.blocks.get(&(i as u32)).copied()
+    }
+
+    /// The line that closes the `repeat` or `defm` on line `open`, if it comes before `limit`.
+    fn end_of(&self, open: usize, limit: usize) -> Option<usize> {
+        self.ends
+            .get(&(open as u32))
+            .map(|&e| e as usize)
+            .filter(|&e| e < limit)
     }
 }
 
-/// Source files may be UTF-8 or (from Windows editors) Latin-1/CP1252.
-pub(crate) fn decode(bytes: &[u8]) -> String {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => s.to_string(),
-        Err(_) => bytes.iter().map(|&b| b as char).collect(),
+/// The offset just after each `\n`: where the next line starts.
+fn after_newlines(text: &str) -> impl Iterator<Item = u32> + '_ {
+    text.bytes()
+        .enumerate()
+        .filter(|&(_, b)| b == b'\n')
+        .map(|(i, _)| i as u32 + 1)
+}
+
+fn line_too_long(chars: usize) -> String {
+    format!("line is {chars} characters long (at most {MAX_LINE_CHARS})")
+}
+
+fn substituted_too_long() -> String {
+    format!("line is longer than {MAX_LINE_CHARS} characters once macro parameters are replaced")
+}
+
+/// Source files may be UTF-8 or (from Windows editors, as CBM prg Studio's own files often
+/// are) Latin-1/CP1252: a file that is not valid UTF-8 is read byte for byte as Latin-1,
+/// so nothing is ever refused for its encoding.
+fn decode(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => e.into_bytes().iter().map(|&b| b as char).collect(),
     }
 }
 
-/// Finds and caches files named by `incasm`/`incbin`.
+/// True for names that are absolute on any system: `/x`, `\x`, `\\server\x`, `C:\x`, `C:x`.
+fn is_absolute_name(norm: &str) -> bool {
+    let b = norm.as_bytes();
+    norm.starts_with('/') || (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
+}
+
+/// Why a file named in the source could not be used.
+#[derive(Clone)]
+pub(crate) enum LoadError {
+    /// The file cannot be read (or should not be): reported where it is named.
+    File(FileError),
+    /// A line of the file itself is at fault (too long): reported there.
+    Line(AsmError),
+}
+
+/// Finds, reads and caches the files an assembly uses, and remembers them (they are its
+/// inputs, which no output may overwrite).
 pub(crate) struct Loader {
     search_dirs: Vec<PathBuf>,
-    sources: HashMap<PathBuf, Rc<Source>>,
-    binaries: HashMap<PathBuf, Rc<Vec<u8>>>,
+    sources: HashMap<PathBuf, Result<Rc<Source>, LoadError>>,
+    binaries: HashMap<PathBuf, Result<Rc<Vec<u8>>, String>>,
+    /// Bytes read so far, against [`MAX_READ_BYTES`].
+    read: u64,
+    /// Where each name was found (or why not), by name and including folder: a name in a
+    /// repeated block or a macro is looked up once.
+    resolved: HashMap<(String, Option<PathBuf>), Result<PathBuf, String>>,
+    /// The work done by the whole assembly, against [`MAX_WORK`]: here, so that looking
+    /// for files counts too (a `Cell`: names are built, and charged for, while
+    /// expressions borrow the assembler).
+    work: Cell<u64>,
+    /// Every file read: (path, what it is).
+    pub inputs: Vec<(PathBuf, String)>,
 }
 
+/// The work one look at the file system counts (a `stat` or opening a folder), besides
+/// one unit per byte of the path: a system call walks the path, a few microseconds, as
+/// long as lexing a few hundred characters. A name in the source may have thousands of
+/// components (`../../..`), each looked at.
+const FS_LOOK_WORK: u64 = 256;
+/// The work each folder entry read while matching a name without regard to case counts.
+const FS_ENTRY_WORK: u64 = 16;
+
 /// `rel` under `base`, matching each path component without regard to case (CBM prg
-/// Studio runs on Windows, whose file names are case-insensitive).
-fn find_ignoring_case(base: &Path, rel: &Path) -> Option<PathBuf> {
+/// Studio runs on Windows, whose file names are case-insensitive). Each look at the file
+/// system is charged to `work`; the walk gives up once that is over [`MAX_WORK`].
+fn find_ignoring_case(base: &Path, rel: &Path, work: &Cell<u64>) -> Option<PathBuf> {
+    let charge = |units: u64| work.set(work.get().saturating_add(units));
     let mut cur = base.to_path_buf();
     for comp in rel.components() {
+        if work.get() > MAX_WORK {
+            return None;
+        }
         let want = comp.as_os_str();
         let exact = cur.join(want);
+        charge(FS_LOOK_WORK.saturating_add(exact.as_os_str().len() as u64));
         if exact.exists() {
             cur = exact;
             continue;
         }
         let want = want.to_str()?;
+        charge(FS_LOOK_WORK.saturating_add(cur.as_os_str().len() as u64));
         let entry = std::fs::read_dir(&cur).ok()?.flatten().find(|e| {
+            charge(FS_ENTRY_WORK);
             e.file_name()
                 .to_str()
                 .is_some_and(|n| n.eq_ignore_ascii_case(want))
@@ -117,71 +330,157 @@ fn find_ignoring_case(base: &Path, rel: &Path) -> Option<PathBuf> {
 }
 
 impl Loader {
+    pub fn add_work(&self, units: u64) {
+        self.work.set(self.work.get().saturating_add(units));
+    }
+
+    /// True once the assembly has done more than [`MAX_WORK`].
+    pub fn out_of_work(&self) -> bool {
+        self.work.get() > MAX_WORK
+    }
+
     pub fn new(search_dirs: Vec<PathBuf>) -> Loader {
         Loader {
             search_dirs,
             sources: HashMap::new(),
             binaries: HashMap::new(),
+            read: 0,
+            resolved: HashMap::new(),
+            work: Cell::new(0),
+            inputs: Vec::new(),
         }
     }
 
-    pub fn resolve(&self, name: &str, from: Option<&Path>) -> Result<PathBuf, String> {
-        let norm = name.replace('\\', "/");
-        let rel = Path::new(&norm);
-        if rel.is_absolute() {
-            return if rel.exists() {
-                Ok(rel.to_path_buf())
-            } else {
-                Err(format!("cannot find file '{name}'"))
-            };
+    /// Where a file named in the source (or a project's build list) is: relative to the
+    /// including file's folder, then the search folders. Names are relative (`..` allowed:
+    /// `../lib/x.asm`); absolute ones are refused, so a source can read only what its
+    /// author laid out beside it, never `/etc/...` or a device.
+    pub fn resolve(&mut self, name: &str, from: Option<&Path>) -> Result<PathBuf, String> {
+        let key = (name.to_string(), from.map(Path::to_path_buf));
+        if let Some(found) = self.resolved.get(&key) {
+            return found.clone();
         }
-        let dirs: Vec<&Path> = from
+        let found = self.find(name, from);
+        self.resolved.insert(key, found.clone());
+        found
+    }
+
+    fn find(&self, name: &str, from: Option<&Path>) -> Result<PathBuf, String> {
+        let norm = name.replace('\\', "/");
+        if norm.is_empty() {
+            return Err("empty file name".into());
+        }
+        if is_absolute_name(&norm) || Path::new(&norm).is_absolute() {
+            return Err(format!(
+                "'{}' is an absolute path: files are named relative to the source or \
+                 project that uses them (like ../lib/x.asm)",
+                quote(name)
+            ));
+        }
+        let rel = Path::new(&norm);
+        let mut dirs: Vec<&Path> = Vec::new();
+        for dir in from
             .into_iter()
             .chain(self.search_dirs.iter().map(PathBuf::as_path))
-            .collect();
+        {
+            if !dirs.contains(&dir) {
+                dirs.push(dir);
+            }
+        }
+        // The first file found wins; failing that, the first thing of that name that is
+        // not a file, so that reading it says what it is ("is a folder, not a file").
+        let mut other = None;
         for dir in &dirs {
-            if let Some(p) = find_ignoring_case(dir, rel) {
+            if let Some(p) = find_ignoring_case(dir, rel, &self.work) {
+                self.add_work(FS_LOOK_WORK);
                 if p.is_file() {
                     return Ok(p);
                 }
+                other.get_or_insert(p);
             }
+        }
+        if let Some(p) = other {
+            return Ok(p);
         }
         if dirs.is_empty() {
             return Err(format!(
-                "cannot find file '{name}': no include directory given"
+                "cannot find file '{}': no include directory given",
+                quote(name)
             ));
         }
-        let looked: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        let looked: Vec<String> = dirs
+            .iter()
+            .map(|d| match d.as_os_str().is_empty() {
+                true => ".".to_string(),
+                false => d.display().to_string(),
+            })
+            .collect();
         Err(format!(
-            "cannot find file '{name}' (looked in {})",
+            "cannot find file '{}' (looked in {})",
+            quote(name),
             looked.join(", ")
         ))
     }
 
-    pub fn source(&mut self, path: &Path, display: &str) -> Result<Rc<Source>, String> {
-        if let Some(s) = self.sources.get(path) {
-            return Ok(s.clone());
+    /// Reads a file of at most `max` bytes through c64kit-files, counting it against
+    /// [`MAX_READ_BYTES`] and recording it as an input.
+    fn read(&mut self, path: &Path, max: u64, what: &str) -> Result<Vec<u8>, FileError> {
+        self.add_work(FS_LOOK_WORK);
+        let bytes = c64kit_files::read(path, max, what)?;
+        self.read += bytes.len() as u64;
+        if self.read > MAX_READ_BYTES {
+            return Err(FileError {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "with this file, the files of this assembly together are more than {} \
+                     (the most one assembly reads): refused",
+                    size_text(MAX_READ_BYTES)
+                ),
+            });
         }
-        let bytes =
-            std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?;
-        let src = Rc::new(Source::from_text(
-            display,
-            path.parent().map(Path::to_path_buf),
-            &decode(&bytes),
-        ));
-        self.sources.insert(path.to_path_buf(), src.clone());
-        Ok(src)
+        self.inputs.push((path.to_path_buf(), what.to_string()));
+        Ok(bytes)
+    }
+
+    /// A source file (read once, then shared), shown as `display` in messages.
+    pub fn source(&mut self, path: &Path, display: &str) -> Result<Rc<Source>, LoadError> {
+        if let Some(s) = self.sources.get(path) {
+            return s.clone();
+        }
+        let loaded = self
+            .read(path, MAX_SOURCE_BYTES, "a source file")
+            .map_err(LoadError::File)
+            .and_then(|bytes| {
+                Source::from_text(display, path.parent().map(Path::to_path_buf), decode(bytes))
+                    .map(Rc::new)
+                    .map_err(|(line, message)| {
+                        LoadError::Line(AsmError {
+                            file: display.to_string(),
+                            line,
+                            message,
+                        })
+                    })
+            });
+        self.sources.insert(path.to_path_buf(), loaded.clone());
+        loaded
+    }
+
+    /// The project file's XML text (read once per assembly, recorded as an input).
+    pub fn project(&mut self, path: &Path) -> Result<String, FileError> {
+        self.read(path, MAX_PROJECT_BYTES, "a project file")
+            .map(decode)
     }
 
     fn binary(&mut self, path: &Path) -> Result<Rc<Vec<u8>>, String> {
         if let Some(b) = self.binaries.get(path) {
-            return Ok(b.clone());
+            return b.clone();
         }
-        let bytes = Rc::new(
-            std::fs::read(path).map_err(|e| format!("cannot read '{}': {e}", path.display()))?,
-        );
-        self.binaries.insert(path.to_path_buf(), bytes.clone());
-        Ok(bytes)
+        let loaded = self
+            .read(path, MAX_INCBIN_BYTES, "an incbin file")
+            .map(Rc::new)
+            .map_err(|e| e.to_string());
+        self.binaries.insert(path.to_path_buf(), loaded.clone());
+        loaded
     }
 }
 
@@ -231,12 +530,42 @@ impl Cond {
     }
 }
 
+/// One line of the listing. Kept small (no copy of the text unless macro parameters
+/// changed it): a pass may list a million lines.
 struct ListLine {
     addr: Option<u16>,
-    bytes: Vec<u8>,
-    file: Rc<str>,
-    line: usize,
-    text: String,
+    /// The line's bytes in `Assembler::list_bytes`.
+    bytes: Range<u32>,
+    src: Rc<Source>,
+    /// 0-based line index in `src`.
+    line: u32,
+    /// The text run, when it is not the source line itself.
+    text: Option<Box<str>>,
+}
+
+/// Where the running line came from, for error messages ("in macro m called at
+/// main.asm:4", "repeat i = 2"); formatted only when there is an error.
+enum Ctx {
+    Macro {
+        name: String,
+        file: Rc<str>,
+        line: usize,
+    },
+    Repeat {
+        var: Rc<str>,
+        value: i64,
+    },
+}
+
+impl std::fmt::Display for Ctx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ctx::Macro { name, file, line } => {
+                write!(f, "in macro {} called at {file}:{line}", quote(name))
+            }
+            Ctx::Repeat { var, value } => write!(f, "repeat {} = {value}", quote(var)),
+        }
+    }
 }
 
 /// A parsed statement.
@@ -296,6 +625,11 @@ fn is_directive(word: &str) -> bool {
 
 /// Splits a line into label and statement. `is_macro` tells whether a word names a macro.
 fn parse_stmt(text: &str, is_macro: &dyn Fn(&str) -> bool) -> Result<Stmt, String> {
+    // The tokens after the first `n`, moved rather than copied: a line may have thousands.
+    fn after(mut toks: Vec<Token>, n: usize) -> Vec<Token> {
+        toks.drain(..n.min(toks.len()));
+        toks
+    }
     let toks = lex(text)?;
     let Some(first) = toks.first() else {
         return Ok(Stmt {
@@ -307,7 +641,7 @@ fn parse_stmt(text: &str, is_macro: &dyn Fn(&str) -> bool) -> Result<Stmt, Strin
     if first.is_op("*") && toks.get(1).is_some_and(|t| t.is_op("=")) {
         return Ok(Stmt {
             label: None,
-            body: Body::Origin(toks[2..].to_vec()),
+            body: Body::Origin(after(toks, 2)),
         });
     }
     let mut label = None;
@@ -318,9 +652,10 @@ fn parse_stmt(text: &str, is_macro: &dyn Fn(&str) -> bool) -> Result<Stmt, Strin
             t.is_op("=") || t.ident().is_some_and(|w| w.eq_ignore_ascii_case("equ"))
         });
         if assign {
+            let name = name.to_string();
             return Ok(Stmt {
                 label: None,
-                body: Body::Assign(name.to_string(), toks[2..].to_vec()),
+                body: Body::Assign(name, after(toks, 2)),
             });
         }
         let colon = next.is_some_and(|t| t.is_op(":") && t.start == first.end);
@@ -331,7 +666,7 @@ fn parse_stmt(text: &str, is_macro: &dyn Fn(&str) -> bool) -> Result<Stmt, Strin
     } else {
         return Err(format!(
             "expected a label, mnemonic or directive, found '{}'",
-            first.tok
+            quote(&first.tok.to_string())
         ));
     }
     let Some(op) = toks.get(idx) else {
@@ -343,52 +678,81 @@ fn parse_stmt(text: &str, is_macro: &dyn Fn(&str) -> bool) -> Result<Stmt, Strin
     if op.is_op("*") && toks.get(idx + 1).is_some_and(|t| t.is_op("=")) {
         return Ok(Stmt {
             label,
-            body: Body::Origin(toks[idx + 2..].to_vec()),
+            body: Body::Origin(after(toks, idx + 2)),
         });
     }
     let Some(word) = op.ident() else {
         return Err(format!(
             "expected a mnemonic or directive, found '{}'",
-            op.tok
+            quote(&op.tok.to_string())
         ));
     };
+    let word = word.to_string();
     let code_end = crate::lexer::code_end(text);
     let rest = text[op.end..code_end].trim().to_string();
     Ok(Stmt {
         label,
         body: Body::Op {
-            word: word.to_string(),
-            operand: toks[idx + 1..].to_vec(),
+            word,
+            operand: after(toks, idx + 1),
             rest,
         },
     })
 }
 
-/// The block-structure word of a line (`repeat`, `endm`, ...), lower case, if any.
-fn block_word(line: &str) -> Option<String> {
-    const BLOCK: [&str; 9] = [
-        "repeat",
-        "endrepeat",
-        "defm",
-        "endm",
-        "if",
-        "ifdef",
-        "ifndef",
-        "else",
-        "endif",
-    ];
+/// The block-structure words: the lines that open and close `if`, `repeat` and `defm`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Repeat,
+    EndRepeat,
+    Defm,
+    Endm,
+    If,
+    Else,
+    Endif,
+}
+
+const BLOCK_WORDS: [(&str, Block); 9] = [
+    ("repeat", Block::Repeat),
+    ("endrepeat", Block::EndRepeat),
+    ("defm", Block::Defm),
+    ("endm", Block::Endm),
+    ("if", Block::If),
+    ("ifdef", Block::If),
+    ("ifndef", Block::If),
+    ("else", Block::Else),
+    ("endif", Block::Endif),
+];
+
+fn block(w: &str) -> Option<Block> {
+    BLOCK_WORDS
+        .iter()
+        .find(|(name, _)| w.eq_ignore_ascii_case(name))
+        .map(|&(_, b)| b)
+}
+
+/// The block-structure word of a line (`repeat`, `endm`, ...), if any: the first word, or
+/// the word after a label.
+fn block_word(line: &str) -> Option<Block> {
+    // The words looked at are the line's first two runs of name characters: most lines
+    // (instructions, data) are told apart by them without lexing the whole line.
+    let runs = line
+        .split(|c: char| !(crate::lexer::is_ident_char(c) || c == '@'))
+        .filter(|w| !w.is_empty());
+    if !runs.take(2).any(|w| block(w).is_some()) {
+        return None;
+    }
     let toks = lex(line).ok()?;
     let mut it = toks.iter();
-    let first = it.next()?.ident()?.to_ascii_lowercase();
-    if BLOCK.contains(&first.as_str()) {
-        return Some(first);
+    let first = it.next()?.ident()?;
+    if let Some(b) = block(first) {
+        return Some(b);
     }
     let mut next = it.next()?;
     if next.is_op(":") {
         next = it.next()?;
     }
-    let w = next.ident()?.to_ascii_lowercase();
-    BLOCK.contains(&w.as_str()).then_some(w)
+    block(next.ident()?)
 }
 
 /// Splits on commas that are outside parentheses and quotes.
@@ -457,6 +821,9 @@ fn substitute_params<'a>(line: &'a str, args: &[String]) -> Result<Cow<'a, str>,
     let code_end = crate::lexer::code_end(line);
     let mut out = String::with_capacity(line.len());
     let mut chars = line[..code_end].chars().peekable();
+    // Stop as soon as the line cannot be short enough any more (a character is at most 4
+    // bytes): arguments can be long and used many times.
+    let too_long = |out: &String| out.len() > 4 * MAX_LINE_CHARS;
     while let Some(c) = chars.next() {
         if c == '/' {
             if let Some(d) = chars.peek().and_then(|d| d.to_digit(10)).filter(|&d| d > 0) {
@@ -465,12 +832,18 @@ fn substitute_params<'a>(line: &'a str, args: &[String]) -> Result<Cow<'a, str>,
                     .get(d as usize - 1)
                     .ok_or_else(|| format!("parameter /{d} used but only {} given", args.len()))?;
                 out.push_str(arg);
+                if too_long(&out) {
+                    return Err(substituted_too_long());
+                }
                 continue;
             }
         }
         out.push(c);
     }
     out.push_str(&line[code_end..]);
+    if out.len() > MAX_LINE_CHARS && out.chars().count() > MAX_LINE_CHARS {
+        return Err(substituted_too_long());
+    }
     Ok(Cow::Owned(out))
 }
 
@@ -600,8 +973,8 @@ pub(crate) struct Assembler {
     calc: bool,
     scope: String,
     macro_count: usize,
-    repeat_vars: Vec<(String, i64)>,
-    ctx: Vec<String>,
+    repeat_vars: Vec<(Rc<str>, i64)>,
+    ctx: Vec<Ctx>,
     instr_seq: usize,
     file: Rc<str>,
     line: usize,
@@ -609,9 +982,17 @@ pub(crate) struct Assembler {
     cur_src: Option<Rc<Source>>,
     depth: usize,
     statements: usize,
-    line_bytes: Vec<u8>,
+    /// Bytes placed by listed lines, this pass; each `ListLine` has its range.
+    list_bytes: Vec<u8>,
+    /// Where the running line's bytes start in `list_bytes`.
+    line_start: usize,
     line_overlap_reported: bool,
     pc_overflow_reported: bool,
+    // Across passes:
+    /// Statements run in all passes, against [`MAX_TOTAL_STATEMENTS`].
+    total_statements: usize,
+    /// A limit was hit: stop everything, no further pass.
+    stopped: bool,
 }
 
 impl Env for &Assembler {
@@ -622,7 +1003,7 @@ impl Env for &Assembler {
             return full
                 .parse::<i64>()
                 .map(Val::Known)
-                .map_err(|_| format!("'{name}' is not a valid number"));
+                .map_err(|_| format!("'{}' is not a valid number", quote(name)));
         }
         if let Some(s) = self.cur.get(&full) {
             return Ok(Val::Known(s.value));
@@ -672,14 +1053,22 @@ impl Assembler {
             cur_src: None,
             depth: 0,
             statements: 0,
-            line_bytes: Vec::new(),
+            list_bytes: Vec::new(),
+            line_start: 0,
             line_overlap_reported: false,
             pc_overflow_reported: false,
+            total_statements: 0,
+            stopped: false,
         }
     }
 
     pub fn loader(&mut self) -> &mut Loader {
         &mut self.loader
+    }
+
+    /// The program counter before the first `*=` (default $0801).
+    pub fn set_start(&mut self, start: Option<u16>) {
+        self.start_pc = start.unwrap_or(0x0801) as i64;
     }
 
     pub fn set_padding(&mut self, padding: u8) {
@@ -708,6 +1097,8 @@ impl Assembler {
         self.hi = 0;
         self.errors.clear();
         self.listing.clear();
+        self.list_bytes.clear();
+        self.line_start = 0;
         self.calc = false;
         self.scope.clear();
         self.macro_count = 0;
@@ -726,7 +1117,12 @@ impl Assembler {
             self.begin_pass();
             let macros_before: HashSet<String> = self.macros.keys().cloned().collect();
             for root in roots {
-                self.run_lines(root, 0..root.lines.len(), None);
+                self.run_lines(root, 0..root.len(), None);
+            }
+            if self.stopped {
+                // A limit was hit: that error is the result.
+                settled = true;
+                break;
             }
             let table: HashMap<String, i64> =
                 self.cur.iter().map(|(k, v)| (k.clone(), v.value)).collect();
@@ -790,39 +1186,78 @@ impl Assembler {
             bytes,
             symbols,
             labels,
-            listing: format_listing(&self.listing),
+            listing: format_listing(&self.listing, &self.list_bytes),
             output_name: None,
             passes: self.pass,
+            inputs: self.loader.inputs,
         }
     }
 
     fn error(&mut self, message: impl Into<String>) {
+        if self.errors.len() >= MAX_ERRORS {
+            return;
+        }
         let mut message = message.into();
         if !self.ctx.is_empty() {
-            let _ = write!(message, " ({})", self.ctx.join(", "));
+            // Outermost first. Deep nesting (up to 64 levels) shows its two ends only.
+            const SHOWN: usize = 4;
+            let n = self.ctx.len();
+            message.push_str(" (");
+            for (i, c) in self.ctx.iter().enumerate() {
+                if n > SHOWN && (1..n + 1 - SHOWN).contains(&i) {
+                    if i == 1 {
+                        let _ = write!(message, ", ... {} more", n - SHOWN);
+                    }
+                    continue;
+                }
+                if i > 0 {
+                    message.push_str(", ");
+                }
+                let _ = write!(message, "{c}");
+            }
+            message.push(')');
         }
-        if self.errors.len() < MAX_ERRORS {
-            self.errors.push(AsmError {
-                file: self.file.to_string(),
-                line: self.line,
-                message,
-            });
+        self.errors.push(AsmError {
+            file: self.file.to_string(),
+            line: self.line,
+            message,
+        });
+    }
+
+    /// Stops the assembly at the running line: a limit on time or memory was reached.
+    fn stop(&mut self, message: String) {
+        if !self.stopped {
+            self.stopped = true;
+            // The pass was cut short, so its other errors may be artefacts (labels not
+            // reached yet): this one is the result.
+            self.errors.clear();
+            self.error(message);
         }
+    }
+
+    fn charge(&self, units: usize) {
+        self.loader.add_work(units as u64);
     }
 
     /// A symbol's name after repeat-variable substitution and local-label scoping.
     fn full_name(&self, raw: &str) -> String {
         let mut name = raw.to_string();
+        let mut built = false;
         for (var, value) in self.repeat_vars.iter().rev() {
-            if name.contains(var.as_str()) {
-                name = name.replace(var.as_str(), &value.to_string());
+            if name.contains(&**var) {
+                name = name.replace(&**var, &value.to_string());
+                built = true;
             }
         }
         if name.starts_with('@') {
-            format!("{}{}", self.scope, name)
-        } else {
-            name
+            name = format!("{}{}", self.scope, name);
+            built = true;
         }
+        if built {
+            // Substitution can make a name many times longer than the line it is on.
+            self.charge(name.len());
+        }
+        name
     }
 
     fn is_macro(&self, word: &str) -> bool {
@@ -833,8 +1268,10 @@ impl Assembler {
         let name = self.full_name(raw);
         if name.bytes().all(|b| b.is_ascii_digit()) {
             self.error(format!(
-                "label '{raw}' becomes the number {name} here; use the repeat variable \
-                 inside a longer name"
+                "label '{}' becomes the number {} here; use the repeat variable \
+                 inside a longer name",
+                quote(raw),
+                quote(&name)
             ));
             return;
         }
@@ -849,7 +1286,8 @@ impl Assembler {
             }
             let first = format!("{}:{}", old.file, old.line);
             self.error(format!(
-                "duplicate label '{name}' (first defined at {first})"
+                "duplicate label '{}' (first defined at {first})",
+                quote(&name)
             ));
             return;
         }
@@ -870,7 +1308,7 @@ impl Assembler {
         match eval(toks, &mut env) {
             Ok(Val::Known(v)) => Some(v),
             Ok(Val::Unknown(name)) => {
-                self.error(format!("undefined label '{name}'"));
+                self.error(format!("undefined label '{}'", quote(&name)));
                 None
             }
             Err(e) => {
@@ -880,47 +1318,70 @@ impl Assembler {
         }
     }
 
+    /// Counts one statement and charges its text; false (and the assembly stopped) when a
+    /// limit is reached.
+    fn within_limits(&mut self, chars: usize) -> bool {
+        self.statements += 1;
+        self.total_statements += 1;
+        self.charge(chars + 1);
+        if self.statements > MAX_STATEMENTS {
+            self.stop(format!(
+                "more than {MAX_STATEMENTS} statements in one pass (endless repeat or macro \
+                 recursion?)"
+            ));
+        } else if self.total_statements > MAX_TOTAL_STATEMENTS {
+            self.stop(format!(
+                "more than {MAX_TOTAL_STATEMENTS} statements in all passes together"
+            ));
+        } else if self.loader.out_of_work() {
+            self.stop(out_of_work());
+        }
+        !self.stopped
+    }
+
     fn run_lines(&mut self, src: &Rc<Source>, range: Range<usize>, args: Option<&[String]>) {
         let mut conds: Vec<Cond> = Vec::new();
         let mut i = range.start;
         while i < range.end {
-            self.statements += 1;
-            if self.statements > MAX_STATEMENTS {
-                if self.statements == MAX_STATEMENTS + 1 {
-                    self.error(format!(
-                        "more than {MAX_STATEMENTS} statements in one pass (endless repeat or \
-                         macro recursion?)"
-                    ));
-                }
+            if self.stopped {
                 return;
             }
             self.file = src.display.clone();
             self.line = i + 1;
             self.cur_src = Some(src.clone());
-            let raw = &src.lines[i];
+            // The innermost condition knows whether all the outer ones are taken (an `if`
+            // inside a skipped block is never taken), so this is one look, not one per level.
+            let active = conds.last().is_none_or(Cond::taking);
+            let raw = src.line(i);
             let text = match args {
                 Some(a) => match substitute_params(raw, a) {
                     Ok(t) => t,
                     Err(e) => {
-                        if conds.iter().all(Cond::taking) {
+                        if self.within_limits(raw.len()) && active {
                             self.error(e);
                         }
                         i += 1;
                         continue;
                     }
                 },
-                None => Cow::Borrowed(raw.as_str()),
+                None => Cow::Borrowed(raw),
             };
-            let active = conds.iter().all(Cond::taking);
+            if !self.within_limits(text.len()) {
+                return;
+            }
             if !active {
-                match block_word(&text).as_deref() {
-                    Some("if" | "ifdef" | "ifndef") => conds.push(Cond {
+                let block = match &text {
+                    Cow::Borrowed(_) => src.block(i),
+                    Cow::Owned(t) => block_word(t),
+                };
+                match block {
+                    Some(Block::If) => conds.push(Cond {
                         parent_active: false,
                         value: false,
                         in_else: false,
                         line: i + 1,
                     }),
-                    Some("else") => {
+                    Some(Block::Else) => {
                         if let Some(c) = conds.last_mut() {
                             if c.in_else && c.parent_active {
                                 self.error("second 'else' for the same 'if'");
@@ -928,7 +1389,7 @@ impl Assembler {
                             c.in_else = true;
                         }
                     }
-                    Some("endif") => {
+                    Some(Block::Endif) => {
                         conds.pop();
                     }
                     _ => {}
@@ -936,6 +1397,11 @@ impl Assembler {
                 i += 1;
                 continue;
             }
+            // The text, for the listing, when macro parameters changed it.
+            let changed = match &text {
+                Cow::Owned(t) => Some(t.as_str()),
+                Cow::Borrowed(_) => None,
+            };
             let stmt = match parse_stmt(&text, &|w| self.is_macro(w)) {
                 Ok(s) => s,
                 Err(e) => {
@@ -945,7 +1411,7 @@ impl Assembler {
                 }
             };
             let start_pc = self.pc;
-            self.line_bytes.clear();
+            self.list_bytes.truncate(self.line_start);
             self.line_overlap_reported = false;
             if let Some(label) = &stmt.label {
                 self.define(label, self.pc, Kind::Label);
@@ -958,7 +1424,7 @@ impl Assembler {
                 } => (word.to_ascii_lowercase(), operand.as_slice(), rest.as_str()),
                 _ => {
                     self.simple(&stmt.body);
-                    self.list(start_pc, &text);
+                    self.list(start_pc, src, i, changed);
                     i += 1;
                     continue;
                 }
@@ -972,7 +1438,7 @@ impl Assembler {
                         in_else: false,
                         line: i + 1,
                     });
-                    self.list(start_pc, &text);
+                    self.list(start_pc, src, i, changed);
                 }
                 "else" => {
                     match conds.last_mut() {
@@ -980,32 +1446,34 @@ impl Assembler {
                         Some(_) => self.error("second 'else' for the same 'if'"),
                         None => self.error("'else' without 'if'"),
                     }
-                    self.list(start_pc, &text);
+                    self.list(start_pc, src, i, changed);
                 }
                 "endif" => {
                     if conds.pop().is_none() {
                         self.error("'endif' without 'if'");
                     }
-                    self.list(start_pc, &text);
+                    self.list(start_pc, src, i, changed);
                 }
                 "repeat" => {
-                    self.list(start_pc, &text);
-                    let Some(end) = self.find_end(src, i + 1..range.end, "repeat", "endrepeat")
-                    else {
+                    self.list(start_pc, src, i, changed);
+                    let Some(end) = src.end_of(i, range.end) else {
                         self.error("'repeat' without 'endrepeat'");
                         i = range.end;
                         continue;
                     };
                     self.repeat(src, operand, i + 1..end, args);
+                    if self.stopped {
+                        return;
+                    }
                     self.file = src.display.clone();
                     self.line = end + 1;
-                    self.list(self.pc, &src.lines[end]);
+                    self.list(self.pc, src, end, None);
                     i = end + 1;
                     continue;
                 }
                 "defm" => {
-                    self.list(start_pc, &text);
-                    let Some(end) = self.find_end(src, i + 1..range.end, "defm", "endm") else {
+                    self.list(start_pc, src, i, changed);
+                    let Some(end) = src.end_of(i, range.end) else {
                         self.error("'defm' without 'endm'");
                         i = range.end;
                         continue;
@@ -1017,19 +1485,22 @@ impl Assembler {
                 "endrepeat" => self.error("'endrepeat' without 'repeat'"),
                 "endm" => self.error("'endm' without 'defm'"),
                 "incasm" => {
-                    self.list(start_pc, &text);
+                    self.list(start_pc, src, i, changed);
                     self.include(src, operand);
                 }
                 _ if self.is_macro(&word) => {
-                    self.list(start_pc, &text);
+                    self.list(start_pc, src, i, changed);
                     self.call_macro(&word, rest);
                 }
                 _ => {
                     self.op(&word, operand);
-                    self.list(start_pc, &text);
+                    self.list(start_pc, src, i, changed);
                 }
             }
             i += 1;
+        }
+        if self.stopped {
+            return;
         }
         for c in conds {
             self.file = src.display.clone();
@@ -1038,38 +1509,19 @@ impl Assembler {
         }
     }
 
-    fn list(&mut self, pc: i64, text: &str) {
+    /// Lists line `i` of `src` with the bytes placed since the last listed line. `changed`
+    /// is the text run when macro parameters changed it (else the listing shows the
+    /// source line).
+    fn list(&mut self, pc: i64, src: &Rc<Source>, i: usize, changed: Option<&str>) {
+        let end = self.list_bytes.len();
         self.listing.push(ListLine {
             addr: u16::try_from(pc).ok(),
-            bytes: std::mem::take(&mut self.line_bytes),
-            file: self.file.clone(),
-            line: self.line,
-            text: text.trim_end().to_string(),
+            bytes: self.line_start as u32..end as u32,
+            src: src.clone(),
+            line: i as u32,
+            text: changed.map(|t| t.trim_end().into()),
         });
-    }
-
-    /// Line index of the `close` word that matches an opening at `range.start - 1`.
-    fn find_end(
-        &self,
-        src: &Source,
-        range: Range<usize>,
-        open: &str,
-        close: &str,
-    ) -> Option<usize> {
-        let mut depth = 1;
-        for j in range {
-            match block_word(&src.lines[j]) {
-                Some(w) if w == open => depth += 1,
-                Some(w) if w == close => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(j);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
+        self.line_start = end;
     }
 
     fn condition(&mut self, word: &str, operand: &[Token]) -> bool {
@@ -1103,7 +1555,7 @@ impl Assembler {
             },
             [from, to] | [from, to, _] => {
                 let var = match parts.get(2) {
-                    Some([t]) if t.ident().is_some() => t.ident().map(str::to_string),
+                    Some([t]) if t.ident().is_some() => t.ident().map(Rc::<str>::from),
                     Some(_) => {
                         self.error("repeat variable must be a single name");
                         return;
@@ -1135,23 +1587,32 @@ impl Assembler {
         if parts.len() == 1 && to == 0 {
             return;
         }
+        if self.depth >= MAX_NESTING {
+            self.error(nested_too_deeply());
+            return;
+        }
         let step = if to >= from { 1 } else { -1 };
         let mut v = from;
+        self.depth += 1;
         loop {
             if let Some(name) = &var {
                 self.repeat_vars.push((name.clone(), v));
-                self.ctx.push(format!("repeat {name} = {v}"));
+                self.ctx.push(Ctx::Repeat {
+                    var: name.clone(),
+                    value: v,
+                });
             }
             self.run_lines(src, body.clone(), args);
             if var.is_some() {
                 self.repeat_vars.pop();
                 self.ctx.pop();
             }
-            if v == to || self.statements > MAX_STATEMENTS {
+            if v == to || self.stopped {
                 break;
             }
             v += step;
         }
+        self.depth -= 1;
     }
 
     fn define_macro(&mut self, src: &Rc<Source>, operand: &[Token], body: Range<usize>) {
@@ -1164,14 +1625,20 @@ impl Assembler {
             return;
         };
         if mnemonic(&name).is_some() || is_directive(&name) {
-            self.error(format!("macro name '{name}' is a mnemonic or directive"));
+            self.error(format!(
+                "macro name '{}' is a mnemonic or directive",
+                quote(&name)
+            ));
             return;
         }
         let key = name.to_ascii_lowercase();
         if !self.macros_this_pass.insert(key.clone()) {
             let m = &self.macros[&key];
             let first = format!("{}:{}", m.file, m.line);
-            self.error(format!("macro '{name}' is already defined (at {first})"));
+            self.error(format!(
+                "macro '{}' is already defined (at {first})",
+                quote(&name)
+            ));
             return;
         }
         self.macros.insert(
@@ -1190,16 +1657,19 @@ impl Assembler {
             return;
         };
         if self.depth >= MAX_NESTING {
-            self.error("macros or includes nested too deeply (recursion?)");
+            self.error(nested_too_deeply());
             return;
         }
         let args = split_args(rest);
         self.macro_count += 1;
         let saved_scope =
             std::mem::replace(&mut self.scope, format!("{}#{}", word, self.macro_count));
-        let call = format!("in macro {word} called at {}:{}", self.file, self.line);
         let (file, line) = (self.file.clone(), self.line);
-        self.ctx.push(call);
+        self.ctx.push(Ctx::Macro {
+            name: word.to_string(),
+            file: file.clone(),
+            line,
+        });
         self.depth += 1;
         self.run_lines(&m.src, m.body.clone(), Some(&args));
         self.depth -= 1;
@@ -1227,32 +1697,39 @@ impl Assembler {
             self.error("unexpected text after the file name");
         }
         if self.depth >= MAX_NESTING {
-            self.error("macros or includes nested too deeply (recursive incasm?)");
+            self.error(nested_too_deeply());
             return;
         }
-        let src = self
-            .loader
-            .resolve(&name, from.dir.as_deref())
-            .and_then(|p| {
-                // Show the file's real name, which may differ in case from the source's.
-                let real = p.file_name().and_then(|n| n.to_str()).unwrap_or(&name);
-                let shown = match name.replace('\\', "/").rsplit_once('/') {
-                    Some((dir, _)) => format!("{dir}/{real}"),
-                    None => real.to_string(),
-                };
-                let display = child_display(&from.display, &shown);
-                self.loader.source(&p, &display)
-            });
+        let path = match self.loader.resolve(&name, from.dir.as_deref()) {
+            Ok(p) => p,
+            Err(e) => {
+                self.error(e);
+                return;
+            }
+        };
+        // Show the file's real name, which may differ in case from the source's.
+        let real = path.file_name().and_then(|n| n.to_str()).unwrap_or(&name);
+        let shown = match name.replace('\\', "/").rsplit_once('/') {
+            Some((dir, _)) => format!("{dir}/{real}"),
+            None => real.to_string(),
+        };
+        let display = child_display(&from.display, &shown);
+        let src = self.loader.source(&path, &display);
         match src {
             Ok(src) => {
                 let (file, line) = (self.file.clone(), self.line);
                 self.depth += 1;
-                self.run_lines(&src, 0..src.lines.len(), None);
+                self.run_lines(&src, 0..src.len(), None);
                 self.depth -= 1;
                 self.file = file;
                 self.line = line;
             }
-            Err(e) => self.error(e),
+            Err(LoadError::File(e)) => self.error(e.to_string()),
+            Err(LoadError::Line(e)) => {
+                if self.errors.len() < MAX_ERRORS {
+                    self.errors.push(e);
+                }
+            }
         }
     }
 
@@ -1280,6 +1757,7 @@ impl Assembler {
     }
 
     fn emit(&mut self, bytes: &[u8]) {
+        self.charge(bytes.len());
         for &b in bytes {
             if !(0..=0xFFFF).contains(&self.pc) {
                 if !self.pc_overflow_reported {
@@ -1307,7 +1785,7 @@ impl Assembler {
             self.mem[a] = b;
             self.lo = self.lo.min(a);
             self.hi = self.hi.max(a);
-            self.line_bytes.push(b);
+            self.list_bytes.push(b);
             self.pc += 1;
         }
     }
@@ -1359,8 +1837,11 @@ impl Assembler {
             }
             // IDE-only directives (build target, editor folding, debugger watches).
             "target" | "region" | "endregion" | "watch" => {}
-            w if w.starts_with('.') => self.error(format!("unknown directive '{w}'")),
-            w => self.error(format!("unknown mnemonic, directive or macro '{w}'")),
+            w if w.starts_with('.') => self.error(format!("unknown directive '{}'", quote(w))),
+            w => self.error(format!(
+                "unknown mnemonic, directive or macro '{}'",
+                quote(w)
+            )),
         }
     }
 
@@ -1454,7 +1935,7 @@ impl Assembler {
                 Some(v) => v,
                 None => return,
             },
-            None => data.len() as i64 - offset,
+            None => (data.len() as i64).saturating_sub(offset.max(0)),
         };
         let end = offset.checked_add(len);
         if offset < 0 || len < 0 || end.is_none_or(|e| e > data.len() as i64) {
@@ -1626,18 +2107,22 @@ impl Assembler {
     }
 }
 
-fn format_listing(lines: &[ListLine]) -> String {
+fn format_listing(lines: &[ListLine], bytes: &[u8]) -> String {
     let locs: Vec<String> = lines
         .iter()
-        .map(|l| format!("{}:{}", l.file, l.line))
+        .map(|l| format!("{}:{}", l.src.display, l.line + 1))
         .collect();
     let width = locs.iter().map(String::len).max().unwrap_or(0);
     let mut out = String::new();
     for (l, loc) in lines.iter().zip(&locs) {
         let addr = l.addr.map(|a| format!("${a:04X}")).unwrap_or_default();
-        let mut chunks = l.bytes.chunks(8);
+        let text = match &l.text {
+            Some(t) => t,
+            None => l.src.line(l.line as usize).trim_end(),
+        };
+        let mut chunks = bytes[l.bytes.start as usize..l.bytes.end as usize].chunks(8);
         let first = chunks.next().map(hex).unwrap_or_default();
-        let line = format!("{addr:<5}  {first:<23}  {loc:<width$}  {}", l.text);
+        let line = format!("{addr:<5}  {first:<23}  {loc:<width$}  {text}");
         let _ = writeln!(out, "{}", line.trim_end());
         let mut a = l.addr.unwrap_or(0) as usize + 8;
         for c in chunks {

@@ -8,6 +8,7 @@
 
 use crate::lexer::{Tok, Token};
 use crate::petscii::petscii;
+use c64kit_files::quote;
 
 /// An expression value: known, or not yet known because the named symbol is not (yet)
 /// defined.
@@ -40,7 +41,10 @@ pub fn eval(tokens: &[Token], env: &mut dyn Env) -> Result<Val, String> {
     };
     let v = p.compare()?;
     if let Some(t) = p.toks.get(p.pos) {
-        return Err(format!("unexpected '{}' in expression", t.tok));
+        return Err(format!(
+            "unexpected '{}' in expression",
+            quote(&t.tok.to_string())
+        ));
     }
     Ok(v)
 }
@@ -219,7 +223,7 @@ impl Parser<'_, '_> {
                 let mut chars = s.chars();
                 match (chars.next(), chars.next()) {
                     (Some(c), None) => Ok(Val::Known(petscii(c)? as i64)),
-                    _ => Err(format!("string \"{s}\" used as a number")),
+                    _ => Err(format!("string \"{}\" used as a number", quote(s))),
                 }
             }
             Tok::Ident(name) => self.env.symbol(name),
@@ -234,7 +238,10 @@ impl Parser<'_, '_> {
                 }
                 Ok(v)
             }
-            other => Err(format!("unexpected '{other}' in expression")),
+            other => Err(format!(
+                "unexpected '{}' in expression",
+                quote(&other.to_string())
+            )),
         }
     }
 }

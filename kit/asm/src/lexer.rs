@@ -1,5 +1,6 @@
 //! Splits one source line into tokens. Comments (`;` outside quotes) end the line.
 
+use c64kit_files::quote;
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -94,7 +95,7 @@ pub fn lex(line: &str) -> Result<Vec<Token>, String> {
                 text.push(d);
             }
             let Some(end) = closed else {
-                return Err(format!("unterminated string {c}{text}"));
+                return Err(format!("unterminated string {c}{}", quote(&text)));
             };
             out.push(Token {
                 tok: Tok::Str(text),
@@ -122,9 +123,9 @@ pub fn lex(line: &str) -> Result<Vec<Token>, String> {
             }
             let value = i64::from_str_radix(digits, radix).map_err(|_| {
                 if digits.chars().all(|d| d.is_digit(radix)) {
-                    format!("number {} is too large", &code[i..end])
+                    format!("number {} is too large", quote(&code[i..end]))
                 } else {
-                    format!("bad number '{}'", &code[i..end])
+                    format!("bad number '{}'", quote(&code[i..end]))
                 }
             })?;
             out.push(Token {
@@ -156,7 +157,7 @@ pub fn lex(line: &str) -> Result<Vec<Token>, String> {
         }
         let rest = &code[i..];
         let Some(op) = OPS.iter().find(|op| rest.starts_with(**op)) else {
-            return Err(format!("unexpected character '{c}'"));
+            return Err(format!("unexpected character '{}'", quote(&c.to_string())));
         };
         for _ in 0..op.len() {
             chars.next();

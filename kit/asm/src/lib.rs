@@ -20,11 +20,21 @@ mod project;
 pub use petscii::{petscii, petscii_str};
 pub use project::{parse_project, Project};
 
-use asm::{decode, Assembler, Source};
+use asm::{Assembler, LoadError, Source};
 use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
+
+/// The limits that keep someone else's source from taking too much time or memory or
+/// reading too much (see `docs/assembler.md`, "Limits").
+pub mod limits {
+    pub use crate::asm::{
+        MAX_INCBIN_BYTES, MAX_LINE_CHARS, MAX_NESTING, MAX_PASSES, MAX_PROJECT_BYTES,
+        MAX_READ_BYTES, MAX_REPEAT, MAX_SOURCE_BYTES, MAX_STATEMENTS, MAX_TOTAL_STATEMENTS,
+        MAX_WORK,
+    };
+}
 
 /// Settings from the caller.
 #[derive(Debug, Clone, Default)]
@@ -108,9 +118,49 @@ pub struct Assembly {
     pub output_name: Option<String>,
     /// How many passes it took.
     pub passes: usize,
+    /// Every file the assembly read, with what it is ("a project file", "a source file",
+    /// "an incbin file"): the project, every source, every `incasm` and `incbin` file. An
+    /// output must never be one of them ([`Assembly::ensure_not_input`]).
+    pub inputs: Vec<(PathBuf, String)>,
 }
 
 impl Assembly {
+    /// Refuses `output` if it is one of the files the assembly read (any spelling of it,
+    /// hard links included), naming both: `output_is` says what it is ("the output PRG").
+    pub fn ensure_not_input(&self, output: &Path, output_is: &str) -> Result<(), String> {
+        c64kit_files::ensure_not_input(output, output_is, &self.inputs)
+    }
+
+    /// Where a project's PRG goes when the caller does not say: the project's
+    /// `<Executable>`/`<OutputFile>` name, in the folder of `project` (None if it names
+    /// none). The output stays inside the project's folder: a name that is an absolute
+    /// path or goes up with `..` is refused, and the caller must say where to write.
+    pub fn project_output(&self, project: &Path) -> Result<Option<PathBuf>, String> {
+        let Some(name) = &self.output_name else {
+            return Ok(None);
+        };
+        let norm = name.replace('\\', "/");
+        let rel = Path::new(&norm);
+        // `\\server\x` and `C:\x` are absolute on Windows, where CBM prg Studio wrote them.
+        let absolute =
+            rel.has_root() || rel.is_absolute() || (norm.len() >= 2 && norm.as_bytes()[1] == b':');
+        let up = rel.components().any(|c| c == Component::ParentDir);
+        if absolute || up {
+            return Err(format!(
+                "{}: the project's output file '{}' {}: c64kit writes a project's output only \
+                 inside the project's folder (give -o to say where it goes)",
+                project.display(),
+                c64kit_files::quote(name),
+                if absolute {
+                    "is an absolute path"
+                } else {
+                    "goes up out of the project's folder with '..'"
+                }
+            ));
+        }
+        Ok(Some(project.parent().unwrap_or(Path::new("")).join(rel)))
+    }
+
     /// The PRG file: load address (little endian) then the bytes.
     pub fn prg(&self) -> Vec<u8> {
         let mut out = self.load_address.to_le_bytes().to_vec();
@@ -146,62 +196,96 @@ impl Assembly {
 /// Assembles text held in memory. `name` is used in messages; includes are looked up in
 /// `opts.include_dirs` only.
 pub fn assemble_source(name: &str, text: &str, opts: &Options) -> Result<Assembly, Errors> {
-    let src = Rc::new(Source::from_text(name, None, text));
-    Assembler::new(opts, opts.include_dirs.clone(), None).run(&[src])
+    let src = Source::from_text(name, None, text.to_string()).map_err(|(line, message)| {
+        Errors(vec![AsmError {
+            file: name.to_string(),
+            line,
+            message,
+        }])
+    })?;
+    Assembler::new(opts, opts.include_dirs.clone(), None).run(&[Rc::new(src)])
+}
+
+/// A file the caller named could not be used: the error names it once.
+fn load_error(display: &str, e: LoadError) -> Errors {
+    match e {
+        LoadError::File(e) => Errors::single(display, e.reason),
+        LoadError::Line(e) => Errors(vec![e]),
+    }
 }
 
 /// Assembles one source file (includes relative to it, then `opts.include_dirs`).
 pub fn assemble_file(path: &Path, opts: &Options) -> Result<Assembly, Errors> {
     let display = path.display().to_string();
-    let bytes = std::fs::read(path)
-        .map_err(|e| Errors::single(&display, format!("cannot read file: {e}")))?;
-    let src = Rc::new(Source::from_text(
-        &display,
-        path.parent().map(Path::to_path_buf),
-        &decode(&bytes),
-    ));
-    Assembler::new(opts, opts.include_dirs.clone(), None).run(&[src])
+    let mut asm = Assembler::new(opts, opts.include_dirs.clone(), None);
+    let src = asm
+        .loader()
+        .source(path, &display)
+        .map_err(|e| load_error(&display, e))?;
+    asm.run(&[src])
 }
 
 /// Assembles a CBM prg Studio project (`.cbmprj`): every file of its build list, in
 /// order, as one program with one set of global labels.
 pub fn assemble_project(path: &Path, opts: &Options) -> Result<Assembly, Errors> {
     let display = path.display().to_string();
-    let xml = std::fs::read(path)
-        .map_err(|e| Errors::single(&display, format!("cannot read project: {e}")))?;
-    let project = parse_project(&decode(&xml)).map_err(|e| Errors::single(&display, e))?;
-    if project.build_list.is_empty() {
-        return Err(Errors::single(
-            &display,
-            "project has no files in its <BuildList>".into(),
-        ));
-    }
     let dir = path
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
     let mut search = vec![dir.clone()];
     search.extend(opts.include_dirs.iter().cloned());
-    let mut asm = Assembler::new(opts, search, project.start_address);
+    let mut asm = Assembler::new(opts, search, None);
+    let xml = asm
+        .loader()
+        .project(path)
+        .map_err(|e| Errors::single(&display, e.reason))?;
+    let project = parse_project(&xml).map_err(|e| Errors::single(&display, e))?;
+    drop(xml);
+    asm.set_start(opts.start_address.or(project.start_address));
+    if project.build_list.is_empty() {
+        return Err(Errors::single(
+            &display,
+            "project has no files in its <BuildList>".into(),
+        ));
+    }
     if opts.padding.is_none() {
         asm.set_padding(project.padding.unwrap_or(0));
     }
     let mut roots = Vec::new();
     let mut errors = Vec::new();
     for name in &project.build_list {
+        if errors.len() == asm::MAX_ERRORS {
+            break;
+        }
+        if asm.loader().out_of_work() {
+            // Looking for thousands of files (`../../..`) is work too.
+            break;
+        }
         let shown = asm_display(&display, name);
-        let src = asm
-            .loader()
-            .resolve(name, Some(&dir))
-            .and_then(|p| asm.loader().source(&p, &shown));
+        let at_project = |message: String| AsmError {
+            file: display.clone(),
+            line: 0,
+            message: format!("build list: {message}"),
+        };
+        let src = match asm.loader().resolve(name, Some(&dir)) {
+            Ok(p) => asm.loader().source(&p, &shown).map_err(|e| match e {
+                LoadError::File(e) => at_project(e.to_string()),
+                // A line of the file is at fault: reported there.
+                LoadError::Line(e) => e,
+            }),
+            Err(e) => Err(at_project(e)),
+        };
         match src {
             Ok(s) => roots.push(s),
-            Err(e) => errors.push(AsmError {
-                file: display.clone(),
-                line: 0,
-                message: format!("build list: {e}"),
-            }),
+            Err(e) => errors.push(e),
         }
+    }
+    if asm.loader().out_of_work() {
+        return Err(Errors::single(
+            &display,
+            format!("build list: {}", asm::out_of_work()),
+        ));
     }
     if !errors.is_empty() {
         return Err(Errors(errors));

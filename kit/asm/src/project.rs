@@ -36,7 +36,12 @@ fn number<T: TryFrom<u64>>(root: roxmltree::Node, name: &str) -> Result<Option<T
     parsed
         .and_then(|v| T::try_from(v).ok())
         .map(Some)
-        .ok_or_else(|| format!("<{name}> value '{text}' is not a valid number"))
+        .ok_or_else(|| {
+            format!(
+                "<{name}> value '{}' is not a valid number",
+                c64kit_files::quote(text)
+            )
+        })
 }
 
 pub fn parse_project(xml: &str) -> Result<Project, String> {
@@ -45,7 +50,7 @@ pub fn parse_project(xml: &str) -> Result<Project, String> {
     if !root.has_tag_name("Project") {
         return Err(format!(
             "root element is <{}>, expected <Project>",
-            root.tag_name().name()
+            c64kit_files::quote(root.tag_name().name())
         ));
     }
     let mut build_list: Vec<String> = root

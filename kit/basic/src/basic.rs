@@ -5,6 +5,7 @@
 //! next line's address, 2-byte line number, tokenized text, $00. A link whose high byte is $00
 //! ends the program (the C64 checks only the high byte, and so do we).
 
+use c64kit_files::quote;
 use std::fmt;
 
 use crate::petscii::{code_for_name, push_rendered, RenderOptions, RenderStyle};
@@ -337,7 +338,7 @@ pub fn tokenize_with(
             .ok_or_else(|| {
                 error(
                     Some(digits_start + 1),
-                    format!("line number {digits} is above {MAX_LINE_NUMBER}"),
+                    format!("line number {} is above {MAX_LINE_NUMBER}", quote(&digits)),
                 )
             })?;
         if let Some(last) = last_number {
@@ -463,15 +464,16 @@ fn escape_bytes(inner: &str) -> Result<Vec<u8>, String> {
             Some((rest, n)) if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) => {
                 (n, rest.trim())
             }
-            _ => return Err(format!("unknown control code {{{trimmed}}}")),
+            _ => return Err(format!("unknown control code {{{}}}", quote(trimmed))),
         },
     };
-    let code = code_for_name(name).ok_or_else(|| format!("unknown control code {{{name}}}"))?;
+    let code =
+        code_for_name(name).ok_or_else(|| format!("unknown control code {{{}}}", quote(name)))?;
     let times = count
         .parse::<usize>()
         .ok()
         .filter(|&n| n <= MAX_LINE_BODY)
-        .ok_or_else(|| format!("repeat count {count} is too large"))?;
+        .ok_or_else(|| format!("repeat count {} is too large", quote(count)))?;
     Ok(vec![code; times])
 }
 

@@ -16,6 +16,15 @@
 use std::fmt;
 
 use crate::petscii::code_for_name;
+use c64kit_files::quote;
+
+/// The longest `{WAIT n}`: 2^53 cycles, about 290 years of PAL C64 time. Anything longer
+/// would overflow the cycle counter when added to the time of the last key.
+pub const MAX_WAIT_CYCLES: u64 = 1 << 53;
+
+/// The most steps a key script may hold (a million keys is hours of typing): a short
+/// script with repeat counts cannot fill the memory.
+pub const MAX_KEY_EVENTS: usize = 1_000_000;
 
 /// One step of a key script.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -57,6 +66,13 @@ pub fn parse_key_script(text: &str) -> Result<Vec<KeyEvent>, ScriptError> {
         }
         parse_line(line, line_index + 1, &mut events)?;
     }
+    if events.len() > MAX_KEY_EVENTS {
+        return Err(ScriptError {
+            line: text.split('\n').count(),
+            column: 1,
+            message: format!("the script holds more than {MAX_KEY_EVENTS} keys and waits"),
+        });
+    }
     Ok(events)
 }
 
@@ -69,6 +85,12 @@ fn parse_line(line: &str, line_no: usize, events: &mut Vec<KeyEvent>) -> Result<
     };
     let mut i = 0;
     while i < chars.len() {
+        if events.len() > MAX_KEY_EVENTS {
+            return Err(err(
+                i,
+                format!("the script holds more than {MAX_KEY_EVENTS} keys and waits"),
+            ));
+        }
         let c = chars[i];
         match c {
             '{' if chars.get(i + 1) == Some(&'{') => {
@@ -121,10 +143,24 @@ fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
             Ok(())
         }
         ["wait", n] => {
-            let cycles = n
-                .replace('_', "")
+            let digits = n.replace('_', "");
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(format!(
+                    "{{WAIT n}} needs a whole number of cycles, got {:?}",
+                    quote(n)
+                ));
+            }
+            let cycles = digits
                 .parse::<u64>()
-                .map_err(|_| format!("{{WAIT n}} needs a whole number of cycles, got {n:?}"))?;
+                .ok()
+                .filter(|&c| c <= MAX_WAIT_CYCLES)
+                .ok_or_else(|| {
+                    format!(
+                        "{{WAIT {}}} is more cycles than a run can count (at most \
+                         {MAX_WAIT_CYCLES}, about 290 years of PAL C64 time)",
+                        quote(n)
+                    )
+                })?;
             events.push(KeyEvent::WaitCycles(cycles));
             Ok(())
         }
@@ -136,8 +172,8 @@ fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
                 .filter(|&n| n <= 10_000)
                 .ok_or_else(|| format!("repeat count {count} is too large"))?;
             let name = words[1..].join(" ");
-            let code =
-                code_for_name(&name).ok_or_else(|| format!("unknown key name {{{name}}}"))?;
+            let code = code_for_name(&name)
+                .ok_or_else(|| format!("unknown key name {{{}}}", quote(&name)))?;
             for _ in 0..times {
                 events.push(KeyEvent::Key(code));
             }
@@ -145,7 +181,7 @@ fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
         }
         _ => {
             let code = code_for_name(inner)
-                .ok_or_else(|| format!("unknown key name {{{}}}", inner.trim()))?;
+                .ok_or_else(|| format!("unknown key name {{{}}}", quote(inner.trim())))?;
             events.push(KeyEvent::Key(code));
             Ok(())
         }
@@ -246,5 +282,31 @@ mod tests {
 
         let e = parse_key_script("{}").unwrap_err();
         assert_eq!((e.line, e.column), (1, 1));
+    }
+
+    #[test]
+    fn bounds_waits_repeats_and_quotes() {
+        // A wait that would overflow the cycle counter is an error, not zero.
+        let e = parse_key_script("a{WAIT 18446744073709551615}b").unwrap_err();
+        assert!(
+            e.message.contains("more cycles than a run can count"),
+            "{e}"
+        );
+        let e = parse_key_script("{WAIT 99999999999999999999999}").unwrap_err();
+        assert!(
+            e.message.contains("more cycles than a run can count"),
+            "{e}"
+        );
+        let max = format!("{{WAIT {MAX_WAIT_CYCLES}}}");
+        assert_eq!(
+            parse_key_script(&max).unwrap(),
+            vec![KeyEvent::WaitCycles(MAX_WAIT_CYCLES)]
+        );
+        // Repeat counts cannot make a short script fill the memory.
+        let e = parse_key_script(&"{9999 down}".repeat(200)).unwrap_err();
+        assert!(e.message.contains("more than 1000000 keys"), "{e}");
+        // An error quotes at most 200 characters of the script.
+        let e = parse_key_script(&format!("{{{}}}", "q".repeat(100_000))).unwrap_err();
+        assert!(e.message.len() < 300, "{}", e.message.len());
     }
 }

@@ -1,14 +1,20 @@
 //! `c64kit asm`: assemble a CBM prg Studio source or project into a PRG.
+//!
+//! Nothing it writes can be one of the files it read: the PRG, the listing and the label
+//! file are each checked against every file of the assembly (the project, every source,
+//! every `incasm` and `incbin` file) before anything is written, and a project's own output
+//! name must stay inside the project's folder.
 
-use anyhow::{Context, Result};
-use c64kit::parse_number;
-use std::path::PathBuf;
+use anyhow::{bail, Context, Result};
+use c64kit::{derived_output, parse_number};
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
 pub struct AsmArgs {
     /// A .asm source file or a .cbmprj project.
     file: PathBuf,
-    /// Output PRG (default: the project's output name, or the source with .prg).
+    /// Output PRG (default: the project's output name, inside the project's folder; or the
+    /// source with .prg, NAME-assembled.prg for a source named NAME.prg).
     #[arg(short, long)]
     output: Option<PathBuf>,
     /// Write a listing with addresses and bytes beside each line.
@@ -36,22 +42,47 @@ pub fn asm(args: AsmArgs) -> Result<()> {
     }
     let assembly =
         c64kit_asm::assemble_path(&args.file, &opts).map_err(|e| anyhow::anyhow!("{e}"))?;
-    let output = args
-        .output
-        .or_else(|| {
-            assembly
-                .output_name
-                .as_ref()
-                .map(|n| args.file.with_file_name(n))
-        })
-        .unwrap_or_else(|| args.file.with_extension("prg"));
-    std::fs::write(&output, assembly.prg()).with_context(|| format!("{}", output.display()))?;
-    if let Some(list) = args.list {
-        std::fs::write(&list, &assembly.listing).with_context(|| format!("{}", list.display()))?;
+    let output = match args.output {
+        Some(o) => o,
+        None => match assembly
+            .project_output(&args.file)
+            .map_err(anyhow::Error::msg)?
+        {
+            Some(o) => o,
+            None => derived_output(&args.file, "prg", "assembled"),
+        },
+    };
+    // Every output is checked before the first is written: a refused command leaves
+    // everything as it was.
+    let mut outputs: Vec<(&Path, &str, Vec<u8>)> =
+        vec![(&output, "the output PRG", assembly.prg())];
+    if let Some(list) = &args.list {
+        outputs.push((list, "the listing", assembly.listing.clone().into_bytes()));
     }
-    if let Some(labels) = args.labels {
-        std::fs::write(&labels, assembly.vice_labels())
-            .with_context(|| format!("{}", labels.display()))?;
+    if let Some(labels) = &args.labels {
+        outputs.push((
+            labels,
+            "the label file",
+            assembly.vice_labels().into_bytes(),
+        ));
+    }
+    for (i, (path, what, _)) in outputs.iter().enumerate() {
+        assembly
+            .ensure_not_input(path, what)
+            .map_err(anyhow::Error::msg)?;
+        if let Some((other, other_is, _)) = outputs[..i]
+            .iter()
+            .find(|(o, _, _)| o == path || c64kit_files::same_file(o, path))
+        {
+            bail!(
+                "{what} {} is also {other_is} {}: give each output its own name",
+                path.display(),
+                other.display()
+            );
+        }
+    }
+    for (path, _, bytes) in &outputs {
+        std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
     }
     eprintln!(
         "{}: ${:04X}-${:04X} ({} bytes)",

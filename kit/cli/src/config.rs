@@ -6,6 +6,7 @@
 //! plugins = ["target/release/libmy_display.so"]
 //! display = "transcript"          # or a list: ["transcript", "png"]
 //! max_cycles = 9852480            # or "$965640"
+//! drive_dir = "disk"              # drive 8's folder, writable (default: "." read-only)
 //!
 //! [roms]
 //! chargen = "roms/chargen.bin"
@@ -29,6 +30,7 @@ struct Raw {
     plugins: Vec<PathBuf>,
     display: Option<OneOrMany>,
     max_cycles: Option<toml::Value>,
+    drive_dir: Option<PathBuf>,
     #[serde(default)]
     roms: RawRoms,
     #[serde(default)]
@@ -53,9 +55,13 @@ enum OneOrMany {
 /// The settings, paths made absolute (or relative to the current folder).
 #[derive(Debug, Default, Clone)]
 pub struct Config {
+    /// The file the settings came from (none: no settings file), for messages that name it.
+    pub source: Option<PathBuf>,
     pub plugins: Vec<PathBuf>,
     pub display: Option<Vec<String>>,
     pub max_cycles: Option<u64>,
+    /// The folder drive 8 reads and may write (`drive_dir`).
+    pub drive_dir: Option<PathBuf>,
     pub basic_rom: Option<PathBuf>,
     pub kernal_rom: Option<PathBuf>,
     pub chargen_rom: Option<PathBuf>,
@@ -80,9 +86,17 @@ impl Config {
     }
 
     pub fn load(path: &Path) -> Result<Config> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("config file {}", path.display()))?;
+        let text = c64kit_files::read_text(path, crate::limits::CONFIG, "a settings file")
+            .context("settings file")?;
         Config::parse(&text, path)
+    }
+
+    /// Names a setting in a message: `c64kit.toml: plugins[0]`.
+    pub fn key(&self, key: &str) -> String {
+        match &self.source {
+            Some(p) => format!("{}: {key}", p.display()),
+            None => key.to_string(),
+        }
     }
 
     /// Parses config text; `path` names the file in errors and anchors relative paths.
@@ -124,12 +138,14 @@ impl Config {
             options.insert(plugin, list);
         }
         Ok(Config {
+            source: Some(path.to_path_buf()),
             plugins: raw.plugins.into_iter().map(rel).collect(),
             display: raw.display.map(|d| match d {
                 OneOrMany::One(s) => vec![s],
                 OneOrMany::Many(v) => v,
             }),
             max_cycles,
+            drive_dir: raw.drive_dir.map(rel),
             basic_rom: raw.roms.basic.map(rel),
             kernal_rom: raw.roms.kernal.map(rel),
             chargen_rom: raw.roms.chargen.map(rel),
@@ -174,6 +190,16 @@ mod tests {
         );
         let one = Config::parse("display = \"png\"", Path::new("x.toml")).unwrap();
         assert_eq!(one.display, Some(vec!["png".into()]));
+    }
+
+    #[test]
+    fn the_drive_folder_is_relative_to_the_file() {
+        let c = Config::parse("drive_dir = \"disk\"", Path::new("cfg/c64kit.toml")).unwrap();
+        assert_eq!(c.drive_dir, Some(PathBuf::from("cfg/disk")));
+        let c = Config::parse("drive_dir = \"/abs\"", Path::new("cfg/c64kit.toml")).unwrap();
+        assert_eq!(c.drive_dir, Some(PathBuf::from("/abs")));
+        let none = Config::parse("", Path::new("c.toml")).unwrap();
+        assert_eq!(none.drive_dir, None);
     }
 
     #[test]

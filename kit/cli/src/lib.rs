@@ -25,3 +25,93 @@ pub fn parse_address(s: &str) -> Result<u16> {
     }
     Ok(v as u16)
 }
+
+/// A mistake in how a command was called (a missing FILE, `-O` without `=`): c64kit exits
+/// with 2, as for the usage errors the argument parser finds itself.
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl std::fmt::Display for UsageError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Fails with a [`UsageError`].
+pub fn usage(message: impl Into<String>) -> anyhow::Error {
+    UsageError(message.into()).into()
+}
+
+/// Standard output went away (the reader of a pipe closed it, as `head` does): not worth a
+/// message or a failure, so c64kit stops writing and ends quietly.
+#[derive(Debug)]
+pub struct StdoutClosed;
+
+impl std::fmt::Display for StdoutClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("standard output was closed")
+    }
+}
+
+impl std::error::Error for StdoutClosed {}
+
+/// What a failed write to standard output means: a closed pipe ([`StdoutClosed`]) or a
+/// real failure (a full disk) that names what could not be written.
+pub fn stdout_error(e: &std::io::Error, what: &str) -> anyhow::Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        StdoutClosed.into()
+    } else {
+        anyhow::anyhow!(
+            "cannot write {what} to standard output: {}",
+            c64kit_files::io_reason(e)
+        )
+    }
+}
+
+/// Writes `text` to standard output and flushes it (a full disk shows at once, not at exit).
+pub fn print_out(text: &str, what: &str) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|_| out.flush())
+        .map_err(|e| stdout_error(&e, what))
+}
+
+/// The most c64kit reads of each kind of input: beyond what can matter, a file is refused
+/// with its size named (a mistake, or someone's attempt to make c64kit work forever).
+pub mod limits {
+    use c64kit_files::MIB;
+
+    /// A program of any kind a loader may read: the largest C64 images are far smaller
+    /// (a D81 disk 800 KiB, an EasyFlash cartridge 1 MiB).
+    pub const PROGRAM_FILE: u64 = 16 * MIB;
+    /// A key script (a million keys is hours of typing; see `MAX_KEY_EVENTS`).
+    pub const KEY_SCRIPT: u64 = 16 * MIB;
+    /// c64kit.toml.
+    pub const CONFIG: u64 = MIB;
+    /// BASIC V2 text for `tokenize`: a tokenized program fits in 38,911 bytes of BASIC RAM,
+    /// so even generously spaced text is far smaller.
+    pub const BASIC_TEXT: u64 = MIB;
+    /// A raw binary for `--load`: the 64 KiB address space.
+    pub const RAW_BINARY: u64 = 0x10000;
+}
+
+/// The default output name for `input`: the input with extension `ext`, or, when the input
+/// already has that extension, `NAME-<what>.ext`, so a default can never be the input.
+pub fn derived_output(input: &std::path::Path, ext: &str, what: &str) -> std::path::PathBuf {
+    let same = input
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case(ext));
+    if same {
+        let stem = input
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        input.with_file_name(format!("{stem}-{what}.{ext}"))
+    } else {
+        input.with_extension(ext)
+    }
+}

@@ -6,7 +6,8 @@ mod run;
 mod session;
 
 use anyhow::{bail, Context, Result};
-use c64kit::config;
+use c64kit::{config, derived_output, limits, print_out, StdoutClosed, UsageError};
+use c64kit_machine::Prg;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -63,7 +64,8 @@ enum Command {
     Tokenize {
         /// The BASIC text file ("10 PRINT ..." lines).
         file: PathBuf,
-        /// Output PRG (default: the input with .prg).
+        /// Output PRG (default: the input with .prg; NAME-tokenized.prg for a NAME.prg, so
+        /// the input is never written over).
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
@@ -82,6 +84,12 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
+        // The reader of our output went away: nothing more to say, nothing failed.
+        Err(e) if e.is::<StdoutClosed>() => ExitCode::SUCCESS,
+        Err(e) if e.is::<UsageError>() => {
+            eprintln!("error: {e}\n\nFor more information, try '--help'.");
+            ExitCode::from(2)
+        }
         Err(e) => {
             eprintln!("c64kit: {e:#}");
             ExitCode::from(1)
@@ -89,20 +97,25 @@ fn main() -> ExitCode {
     }
 }
 
-fn list(file: &PathBuf) -> Result<()> {
-    let bytes = std::fs::read(file).with_context(|| format!("{}", file.display()))?;
+fn list(file: &Path) -> Result<()> {
+    let bytes = c64kit_files::read(file, Prg::MAX_FILE_SIZE, "a PRG")?;
     let text = c64kit_basic::list_program(&bytes)
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    print!("{text}");
-    Ok(())
+    print_out(&text, "the listing")
 }
 
-fn tokenize(file: &PathBuf, output: Option<PathBuf>) -> Result<()> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("{}", file.display()))?;
+fn tokenize(file: &Path, output: Option<PathBuf>) -> Result<()> {
+    let text = c64kit_files::read_text(file, limits::BASIC_TEXT, "BASIC text")?;
+    let out = output.unwrap_or_else(|| derived_output(file, "prg", "tokenized"));
+    c64kit_files::ensure_not_input(
+        &out,
+        "the output",
+        &[(file.to_path_buf(), "the BASIC text".to_string())],
+    )
+    .map_err(anyhow::Error::msg)?;
     let prg = c64kit_basic::tokenize(&text, 0x0801)
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    let out = output.unwrap_or_else(|| file.with_extension("prg"));
-    std::fs::write(&out, prg).with_context(|| format!("{}", out.display()))?;
+    std::fs::write(&out, prg).with_context(|| format!("cannot write {}", out.display()))?;
     Ok(())
 }
 
@@ -114,24 +127,20 @@ fn plugins(global: &GlobalArgs) -> Result<()> {
         .as_ref()
         .and_then(|d| d.first().cloned())
         .unwrap_or_else(|| registry::DEFAULT_DISPLAY.to_string());
-    print!("{}", registry.listing(&default_display));
-    Ok(())
+    print_out(&registry.listing(&default_display), "the plugin list")
 }
 
 fn dir(global: &GlobalArgs, file: &Path, loader: Option<&str>) -> Result<()> {
     let config = config::Config::find(global.config.as_deref())?;
     let registry = registry::Registry::new(&config, &global.plugins)?;
     let shown = file.display().to_string();
-    let bytes = std::fs::read(file).with_context(|| shown.clone())?;
+    let bytes = c64kit_files::read(file, limits::PROGRAM_FILE, "a disk or tape image")?;
     let loader = match loader {
         Some(name) => registry.loader(name)?,
         None => registry.loader_for(file, &bytes)?,
     };
     match loader.directory(&shown, &bytes) {
-        Ok(Some(text)) => {
-            print!("{text}");
-            Ok(())
-        }
+        Ok(Some(text)) => print_out(&text, "the directory"),
         Ok(None) => bail!(
             "{shown}: the {} loader has no directory listing (not a disk or tape image?)",
             loader.name

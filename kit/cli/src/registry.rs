@@ -40,16 +40,35 @@ impl Registry {
             plugins.push(Plugin::builtin(h).map_err(|e| anyhow::anyhow!("built-in plugin: {e}"))?);
         }
         let mut seen = Vec::new();
-        for path in config.plugins.iter().chain(libraries) {
+        let named = config
+            .plugins
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p, config.key(&format!("plugins[{i}]"))))
+            .chain(libraries.iter().map(|p| (p, "--plugin".to_string())));
+        for (path, origin) in named {
             // The same library named twice (config and command line) is loaded once.
             let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
             if seen.contains(&key) {
                 continue;
             }
             seen.push(key);
-            plugins.extend(load_library(path).map_err(anyhow::Error::msg)?);
+            let loaded = load_library(path).map_err(|e| anyhow::anyhow!("{origin}: {e}"))?;
+            plugins.extend(loaded);
         }
-        Ok(Registry { plugins })
+        let registry = Registry { plugins };
+        // Options for a plugin nobody has are a typo or a plugin that failed to load.
+        for name in config.options.keys() {
+            if !registry.plugins.iter().any(|p| &p.name == name) {
+                bail!(
+                    "{}: no plugin is named {name:?} (plugins: {}, {}; see `c64kit plugins`)",
+                    config.key(&format!("[plugin.{name}]")),
+                    registry.names(Kind::Display),
+                    registry.names(Kind::Loader)
+                );
+            }
+        }
+        Ok(registry)
     }
 
     /// The plugin of this kind and name that is in force (the last one given).

@@ -3,16 +3,20 @@
 //! stop reason's code.
 
 use crate::registry::{Registry, DEFAULT_DISPLAY};
-use crate::session::{open_displays, CliSink, Drive};
+use crate::session::{open_displays, print_drive_notes, CliSink, Drive};
 use crate::GlobalArgs;
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use c64kit::config::Config;
 use c64kit::parse_address;
+use c64kit::{limits, print_out, stdout_error, usage, StdoutClosed};
 use c64kit_basic::parse_key_script;
 use c64kit_cpu::{Cpu, FlatRam};
-use c64kit_machine::{Machine, Prg, RomPaths, Roms, StopReason, PAL_HZ};
+use c64kit_files::io_reason;
+use c64kit_machine::roms::RomError;
+use c64kit_machine::{trace_line, Machine, Prg, RomPaths, Roms, StopReason, PAL_HZ};
 use c64kit_plugin_api::host::Collect;
-use c64kit_plugin_api::{Program, Start};
+use c64kit_plugin_api::{Options, Program, Start};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Default budget: 10 minutes of C64 time, so a runaway program ends with a clear reason.
@@ -55,7 +59,8 @@ pub struct RunArgs {
     /// Print nothing of the transcript (the exit code and --dump-screen still tell).
     #[arg(long, short)]
     quiet: bool,
-    /// The folder drive 8 reads and writes (default: the current folder).
+    /// The folder drive 8 reads and writes (a 1541 over the folder; it must exist). Without
+    /// it (or drive_dir in c64kit.toml) drive 8 reads the current folder and refuses writes.
     #[arg(long)]
     drive_dir: Option<PathBuf>,
     #[arg(long)]
@@ -104,7 +109,7 @@ fn raw_loads(pairs: &[String]) -> Result<Vec<(u16, Vec<u8>, PathBuf)>> {
         .map(|pair| {
             let addr = parse_address(&pair[0])?;
             let path = PathBuf::from(&pair[1]);
-            let bytes = std::fs::read(&path).with_context(|| format!("{}", path.display()))?;
+            let bytes = c64kit_files::read(&path, limits::RAW_BINARY, "a raw binary")?;
             if addr as usize + bytes.len() > 0x10000 {
                 bail!(
                     "{}: {} bytes at ${addr:04X} run past $FFFF",
@@ -130,12 +135,9 @@ fn cli_options(args: &RunArgs, registry: &Registry) -> Result<Vec<(String, Strin
     args.options
         .iter()
         .map(|o| {
-            let (target, value) = o
-                .split_once('=')
-                .with_context(|| format!("--option {o}: expected NAME.KEY=VALUE"))?;
-            let (name, key) = target
-                .split_once('.')
-                .with_context(|| format!("--option {o}: expected NAME.KEY=VALUE"))?;
+            let malformed = || usage(format!("--option {o}: expected NAME.KEY=VALUE"));
+            let (target, value) = o.split_once('=').ok_or_else(malformed)?;
+            let (name, key) = target.split_once('.').ok_or_else(malformed)?;
             if !registry.plugins.iter().any(|p| p.name == name) {
                 bail!("--option {o}: no plugin is named {name:?} (see `c64kit plugins`)");
             }
@@ -227,18 +229,31 @@ fn display_specs(
 }
 
 /// Reads `file` and turns it into a program with the loader that fits (or `--loader`).
+/// `entry` (`--entry`) names a file inside a tape or disk image.
 pub fn load_program(
     registry: &Registry,
     file: &Path,
     forced: Option<&str>,
+    entry: Option<&str>,
     options: &dyn Fn(&str) -> Vec<(String, String)>,
 ) -> Result<(Program, String)> {
     let shown = file.display().to_string();
-    let bytes = std::fs::read(file).with_context(|| shown.clone())?;
+    let bytes = c64kit_files::read(file, limits::PROGRAM_FILE, "a program file")?;
     let loader = match forced {
         Some(name) => registry.loader(name)?,
         None => registry.loader_for(file, &bytes)?,
     };
+    if let Some(entry) = entry {
+        // Only a loader with a directory (a tape or disk image) has files to choose from.
+        if let Ok(None) = loader.directory(&shown, &bytes) {
+            bail!(
+                "--entry {}: {shown} is read by the {} loader as one program; --entry chooses \
+                 a file inside a tape or disk image (.t64, .d64)",
+                c64kit_files::quote(entry),
+                loader.name
+            );
+        }
+    }
     let mut sink = Collect::default();
     let program = loader
         .load(&shown, &bytes, &options(&loader.name), &mut sink)
@@ -273,24 +288,40 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
         o
     };
     let load = |file: &Path| -> Result<(Program, String)> {
-        load_program(&registry, file, args.loader.as_deref(), &loader_options)
+        load_program(
+            &registry,
+            file,
+            args.loader.as_deref(),
+            args.entry.as_deref(),
+            &loader_options,
+        )
     };
-    if args.bare {
-        if mode == Mode::Play {
-            bail!("--bare has no screen or keyboard to play with");
-        }
-        return run_bare(&args, max_cycles, &load);
+    if args.file.is_none() && args.load.is_empty() {
+        return Err(usage(
+            "nothing to run: give a program FILE, or --load ADDR FILE",
+        ));
     }
     let rom_paths = RomPaths {
         basic: args.basic_rom.clone().or(config.basic_rom.clone()),
         kernal: args.kernal_rom.clone().or(config.kernal_rom.clone()),
         chargen: args.chargen_rom.clone().or(config.chargen_rom.clone()),
     };
-    let roms = Roms::load(&rom_paths)?;
+    let specs = display_specs(&args, &config, &cli, mode);
+    check_outputs(&args, global, &config, &rom_paths, &specs)?;
+    if args.bare {
+        if mode == Mode::Play {
+            bail!("--bare has no screen or keyboard to play with");
+        }
+        refuse_c64_options(&args, &specs)?;
+        return run_bare(&args, max_cycles, &load);
+    }
+    let drive_8 = drive_8(&args, &config)?;
+    let roms = Roms::load(&rom_paths).map_err(|e| rom_error(e, &args, &config))?;
     let chargen = rom_paths.chargen.is_some().then(|| roms.chargen.clone());
     let mut m = Machine::new(roms);
-    if let Some(dir) = &args.drive_dir {
-        m.kernal.drive_dir = dir.clone();
+    m.kernal.drive = drive_8;
+    for (path, what) in inputs(&args, global, &config, &rom_paths) {
+        m.kernal.drive.protect(path, what);
     }
     let mut program_end = 0x0801;
     let mut start = args.start;
@@ -338,8 +369,6 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
                 m.start_at(sys, first.end_address());
             }
         }
-    } else if start.is_none() {
-        bail!("nothing to run: give a program file, or --load ADDR FILE");
     }
     if let Some(addr) = start {
         m.start_at(addr, program_end as u16);
@@ -351,19 +380,27 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
         m.set_breakpoint(*b);
     }
     if let Some(path) = &args.trace {
-        let f = std::fs::File::create(path).with_context(|| format!("{}", path.display()))?;
-        m.trace = Some(Box::new(std::io::BufWriter::new(f)));
+        m.trace = Some(create_trace(path)?);
     }
-    // A program without the KERNAL's help usually ends in `JMP *`.
-    m.stop_on_stuck_loop = args.start.is_some() || !args.load.is_empty();
+    // A program that ends in `JMP *` stops there, however it was started; under `play` a
+    // person decides when it ends.
+    m.stop_on_stuck_loop = mode == Mode::Run;
     if mode == Mode::Play {
         // A person types when they like: an empty keyboard buffer is not the end.
         m.kernal.idle_poll_limit = u32::MAX;
     }
-    let specs = display_specs(&args, &config, &cli, mode);
     let mut chosen = Vec::new();
+    // Display names from the settings file are named as its setting when unknown.
+    let from_settings = args.display.is_empty() && mode == Mode::Run && config.display.is_some();
     for (name, options) in specs {
-        chosen.push((registry.display(&name)?, options));
+        let display = registry.display(&name).map_err(|e| {
+            if from_settings && config.display.as_ref().is_some_and(|d| d.contains(&name)) {
+                anyhow::anyhow!("{}: {e}", config.key("display"))
+            } else {
+                e
+            }
+        })?;
+        chosen.push((display, options));
     }
     let mut sink = CliSink::default();
     let mut displays = open_displays(&chosen, &mut sink)?;
@@ -374,25 +411,249 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
         realtime: mode == Mode::Play,
     };
     let outcome = drive.run(&mut m, max_cycles);
-    m.trace = None; // flushes the trace file
+    m.kernal.drive.finish();
+    print_drive_notes(&mut m);
+    let traced = m.finish_trace();
     let outcome = outcome?;
     drive.finish(&m, &outcome)?;
     drop(displays); // a terminal display restores the terminal here
+    if let (Some(path), Err(e)) = (&args.trace, traced) {
+        bail!(
+            "cannot write the trace {}: {}",
+            path.display(),
+            io_reason(&e)
+        );
+    }
+    transcript_written(sink.stdout_error.take())?;
     if args.dump_screen {
-        for line in m.screen_text() {
-            println!("|{line}|");
-        }
+        let lines: String = m.screen_text().iter().map(|l| format!("|{l}|\n")).collect();
+        print_quietly_closed(&lines, "the screen")?;
     }
     report(&outcome.text(), m.cycles(), m.cpu.pc);
     Ok(outcome.exit_code())
 }
 
+/// The transcript on stdout: a reader that went away is fine (the run went on to its end),
+/// any other failure (a full disk) fails the run.
+fn transcript_written(error: Option<std::io::Error>) -> Result<()> {
+    match error {
+        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(stdout_error(&e, "the transcript"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Writes to stdout; a closed pipe is not an error here (the run's exit code still counts).
+fn print_quietly_closed(text: &str, what: &str) -> Result<()> {
+    match print_out(text, what) {
+        Err(e) if e.is::<StdoutClosed>() => Ok(()),
+        other => other,
+    }
+}
+
+fn create_trace(path: &Path) -> Result<Box<dyn std::io::Write>> {
+    let f = std::fs::File::create(path).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot write the trace {}: {}",
+            path.display(),
+            io_reason(&e)
+        )
+    })?;
+    Ok(Box::new(std::io::BufWriter::new(f)))
+}
+
+/// A ROM image that cannot be used, named by the option or setting that gave it.
+fn rom_error(e: RomError, args: &RunArgs, config: &Config) -> anyhow::Error {
+    let RomError::Read(file) = &e else {
+        return e.into();
+    };
+    let sources = [
+        (
+            &args.basic_rom,
+            &config.basic_rom,
+            "--basic-rom",
+            "roms.basic",
+        ),
+        (
+            &args.kernal_rom,
+            &config.kernal_rom,
+            "--kernal-rom",
+            "roms.kernal",
+        ),
+        (
+            &args.chargen_rom,
+            &config.chargen_rom,
+            "--chargen-rom",
+            "roms.chargen",
+        ),
+    ];
+    for (cli, configured, option, key) in sources {
+        if cli.as_ref() == Some(&file.path) {
+            return anyhow::anyhow!("{option}: {file}");
+        }
+        if cli.is_none() && configured.as_ref() == Some(&file.path) {
+            return anyhow::anyhow!("{}: {file}", config.key(key));
+        }
+    }
+    e.into()
+}
+
+/// Every file the run reads, with what it is, for [`check_outputs`].
+fn inputs(
+    args: &RunArgs,
+    global: &GlobalArgs,
+    config: &Config,
+    roms: &RomPaths,
+) -> Vec<(PathBuf, String)> {
+    let mut inputs = Vec::new();
+    let mut add = |p: &PathBuf, what: &str| inputs.push((p.clone(), what.to_string()));
+    if let Some(f) = &args.file {
+        add(f, "the program");
+    }
+    for pair in args.load.chunks(2) {
+        add(&PathBuf::from(&pair[1]), "a --load file");
+    }
+    if let Some(f) = &args.input_file {
+        add(f, "the key script");
+    }
+    for (rom, what) in [
+        (&roms.basic, "the BASIC ROM image"),
+        (&roms.kernal, "the KERNAL ROM image"),
+        (&roms.chargen, "the character ROM image"),
+    ] {
+        if let Some(p) = rom {
+            add(p, what);
+        }
+    }
+    if let Some(f) = &config.source {
+        add(f, "the settings file");
+    }
+    for p in config.plugins.iter().chain(&global.plugins) {
+        add(p, "a plugin library");
+    }
+    inputs
+}
+
+/// No output of the run (trace, screenshots, HTML page) may be one of its inputs.
+fn check_outputs(
+    args: &RunArgs,
+    global: &GlobalArgs,
+    config: &Config,
+    roms: &RomPaths,
+    specs: &[(String, Vec<(String, String)>)],
+) -> Result<()> {
+    let inputs = inputs(args, global, config, roms);
+    let mut outputs: Vec<(PathBuf, String)> = Vec::new();
+    if let Some(t) = &args.trace {
+        outputs.push((t.clone(), "the trace".into()));
+    }
+    // The files the built-in png and html displays write, as they name them.
+    for (name, options) in specs {
+        let ext = match name.as_str() {
+            "png" => "png",
+            "html" => "html",
+            _ => continue,
+        };
+        let options = Options::new(options.clone());
+        let out = options.output_path(ext);
+        if ext == "png" && !options.all("at").is_empty() {
+            check_numbered_shots(&out, &inputs)?;
+        }
+        let what = match ext {
+            "png" => "the screenshot",
+            _ => "the HTML page",
+        };
+        outputs.push((out, what.to_string()));
+    }
+    for (out, what) in outputs {
+        c64kit_files::ensure_not_input(&out, &what, &inputs).map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
+}
+
+/// `--screenshot-at` shots are named `STEM-CYCLES.png` beside the screenshot: refuse if an
+/// input has such a name, since the cycle is only known when the shot is taken.
+fn check_numbered_shots(out: &Path, inputs: &[(PathBuf, String)]) -> Result<()> {
+    let stem = out
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "screen".into());
+    for (input, what) in inputs {
+        let name = input.file_name().map(|n| n.to_string_lossy().into_owned());
+        let numbered = name.as_deref().and_then(|n| {
+            n.strip_prefix(&format!("{stem}-"))?
+                .strip_suffix(".png")
+                .filter(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        });
+        let same_folder = |p: &Path| {
+            std::fs::canonicalize(
+                p.parent()
+                    .filter(|d| !d.as_os_str().is_empty())
+                    .unwrap_or(Path::new(".")),
+            )
+            .ok()
+        };
+        if numbered.is_some() && same_folder(input) == same_folder(out) {
+            bail!(
+                "the --screenshot-at shots {}-CYCLES.png could be {what} {}: c64kit never \
+                 writes over one of its inputs (choose another --screenshot name)",
+                out.with_file_name(&stem).display(),
+                input.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// `--bare` is a plain 6502: the options that need a C64 are refused, not ignored.
+fn refuse_c64_options(args: &RunArgs, specs: &[(String, Vec<(String, String)>)]) -> Result<()> {
+    let mut given = Vec::new();
+    if args.dump_screen {
+        given.push("--dump-screen (a bare 6502 has no screen)");
+    }
+    if args.input.is_some() || args.input_file.is_some() {
+        given.push("--input/--input-file (a bare 6502 has no keyboard)");
+    }
+    if args.drive_dir.is_some() {
+        given.push("--drive-dir (a bare 6502 has no drive)");
+    }
+    if args.basic_rom.is_some() || args.kernal_rom.is_some() || args.chargen_rom.is_some() {
+        given.push("ROM images (a bare 6502 has flat RAM only)");
+    }
+    if specs.iter().any(|(name, _)| name != DEFAULT_DISPLAY) || !args.options.is_empty() {
+        given.push("displays and their options (a bare run prints only its stop reason)");
+    }
+    if given.is_empty() {
+        return Ok(());
+    }
+    Err(usage(format!("--bare cannot take {}", given.join("; "))))
+}
+
+/// Drive 8: over `--drive-dir`, else the settings' `drive_dir` (a folder that must exist),
+/// reading and writing; without either, over the current folder, reading only.
+fn drive_8(args: &RunArgs, config: &Config) -> Result<c64kit_machine::Drive> {
+    use c64kit_machine::drive::{check_folder, Drive};
+    let (dir, given) = match (&args.drive_dir, &config.drive_dir) {
+        (Some(d), _) => (d, "--drive-dir".to_string()),
+        (None, Some(d)) => (d, config.key("drive_dir")),
+        (None, None) => {
+            let mut drive = Drive::read_only(".");
+            drive.set_write_protect_hint(
+                "to let programs write to a folder, run c64kit with --drive-dir DIR (or \
+                 drive_dir = \"DIR\" in c64kit.toml)",
+            );
+            return Ok(drive);
+        }
+    };
+    check_folder(dir).map_err(|why| anyhow::anyhow!("{given} {}: {why}", dir.display()))?;
+    Ok(Drive::writable(dir))
+}
+
 fn key_script(args: &RunArgs) -> Result<Option<Vec<c64kit_basic::KeyEvent>>> {
     let text = match (&args.input, &args.input_file) {
         (Some(t), _) => t.clone(),
-        (None, Some(path)) => {
-            std::fs::read_to_string(path).with_context(|| format!("{}", path.display()))?
-        }
+        (None, Some(path)) => c64kit_files::read_text(path, limits::KEY_SCRIPT, "a key script")?,
         (None, None) => return Ok(None),
     };
     let source = args
@@ -439,8 +700,10 @@ fn run_bare(
     };
     let mut cpu = Cpu::new();
     cpu.pc = start;
+    let mut trace = args.trace.as_deref().map(create_trace).transpose()?;
+    let mut trace_error = None;
     let stop = loop {
-        if args.breaks.is_empty() {
+        if args.breaks.is_empty() && trace.is_none() {
             // Straight on RAM up to anything the exact step must see: a JAM, a jump to itself.
             cpu.run_direct(&mut ram, max_cycles);
         }
@@ -450,6 +713,13 @@ fn run_bare(
         let pc = cpu.pc;
         if args.breaks.contains(&pc) && ram.cycles > 0 {
             break StopReason::Breakpoint { pc };
+        }
+        if let Some(out) = &mut trace {
+            let line = trace_line(&cpu, |a| ram.mem[a as usize], ram.cycles);
+            if let Err(e) = out.write_all(line.as_bytes()) {
+                trace_error = Some(e);
+                trace = None;
+            }
         }
         cpu.step(&mut ram);
         if cpu.jammed {
@@ -462,6 +732,18 @@ fn run_bare(
             break StopReason::StuckLoop { pc };
         }
     };
+    if let Some(mut out) = trace {
+        if let Err(e) = out.flush() {
+            trace_error.get_or_insert(e);
+        }
+    }
+    if let (Some(path), Some(e)) = (&args.trace, trace_error) {
+        bail!(
+            "cannot write the trace {}: {}",
+            path.display(),
+            io_reason(&e)
+        );
+    }
     report(&stop.to_string(), ram.cycles, cpu.pc);
     Ok(stop.exit_code())
 }

@@ -49,8 +49,9 @@ pub struct CliSink {
     pub current: String,
     pub keys: Vec<u8>,
     pub quit: bool,
-    /// The first failure writing stdout (a closed pipe), reported at the end.
-    pub stdout_error: Option<String>,
+    /// The first failure writing stdout; nothing more is written after it. A closed pipe
+    /// is fine, a full disk fails the run at its end.
+    pub stdout_error: Option<std::io::Error>,
 }
 
 impl HostSink for CliSink {
@@ -60,7 +61,7 @@ impl HostSink for CliSink {
         }
         let mut out = std::io::stdout().lock();
         if let Err(e) = out.write_all(bytes).and_then(|_| out.flush()) {
-            self.stdout_error = Some(e.to_string());
+            self.stdout_error = Some(e);
         }
     }
 
@@ -134,6 +135,7 @@ impl Drive<'_> {
             let now = m.cycles();
             let boundary = (now / CYCLES_PER_FRAME + 1) * CYCLES_PER_FRAME;
             let stop = m.run(boundary.min(end).saturating_sub(now));
+            print_drive_notes(m);
             self.deliver_chrout(m, &mut seen)?;
             match stop {
                 StopReason::CycleBudget { .. } if m.cycles() < end => {}
@@ -216,6 +218,13 @@ impl Drive<'_> {
             Some(e) => Err(e),
             None => Ok(()),
         }
+    }
+}
+
+/// What drive 8 refused since the last call, on stderr (before anything that could fail).
+pub fn print_drive_notes(m: &mut Machine) {
+    for note in m.kernal.drive.take_notes() {
+        eprintln!("c64kit: drive 8: {note}");
     }
 }
 

@@ -1,35 +1,8 @@
 //! The `c64kit` binary as a user runs it: output, stop reasons, exit codes, error messages.
 
-use assert_cmd::Command;
-use std::path::Path;
+mod common;
 
-fn c64kit() -> Command {
-    Command::cargo_bin("c64kit").unwrap()
-}
-
-/// "10 SYS2080" and `code` at $0820.
-fn stub_prg(code: &[u8]) -> Vec<u8> {
-    let mut v = vec![
-        0x01, 0x08, 0x0B, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'8', b'0', 0, 0, 0,
-    ];
-    v.resize(2 + 0x0820 - 0x0801, 0);
-    v.extend_from_slice(code);
-    v
-}
-
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
-    let p = dir.join(name);
-    std::fs::write(&p, bytes).unwrap();
-    p.display().to_string()
-}
-
-fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&out.get_output().stderr).to_string()
-}
-
-fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&out.get_output().stdout).to_string()
-}
+use common::{c64kit, stderr_of, stdout_of, stub_prg, write};
 
 #[test]
 fn run_prints_the_transcript_and_exits_0_on_return_to_basic() {
@@ -117,7 +90,12 @@ fn a_jam_is_reported_with_exit_code_7() {
 #[test]
 fn the_cycle_budget_ends_a_runaway_program_with_exit_code_4() {
     let dir = tempfile::tempdir().unwrap();
-    let prg = write(dir.path(), "loop.prg", &stub_prg(&[0x4C, 0x20, 0x08]));
+    // INC $D020; JMP $0820: runs forever, but is not a one-instruction loop.
+    let prg = write(
+        dir.path(),
+        "loop.prg",
+        &stub_prg(&[0xEE, 0x20, 0xD0, 0x4C, 0x20, 0x08]),
+    );
     c64kit()
         .args(["run", &prg, "--max-cycles", "100000"])
         .assert()

@@ -1,46 +1,10 @@
 //! The `c64kit` command with plugins: displays, loaders, `plugins`, `dir`, the config file,
 //! and errors from bad plugins and bad images.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{c64kit, hi_prg, library, temp_dir};
 use std::path::{Path, PathBuf};
-
-fn c64kit() -> Command {
-    Command::cargo_bin("c64kit").unwrap()
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("c64kit-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn library(crate_name: &str) -> PathBuf {
-    let file = format!(
-        "{}{}{}",
-        std::env::consts::DLL_PREFIX,
-        crate_name.replace('-', "_"),
-        std::env::consts::DLL_SUFFIX
-    );
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    [deps, deps.parent().unwrap()]
-        .iter()
-        .map(|d| d.join(&file))
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| panic!("{file} not built next to the tests in {}", deps.display()))
-}
-
-/// A PRG that prints "HI" and returns: a BASIC stub SYS 2061, then the code.
-fn hi_prg() -> Vec<u8> {
-    let mut p = vec![
-        0x01, 0x08, 0x0B, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'6', b'1', 0, 0, 0,
-    ];
-    p.extend_from_slice(&[
-        0xA9, 0x48, 0x20, 0xD2, 0xFF, 0xA9, 0x49, 0x20, 0xD2, 0xFF, 0x60,
-    ]);
-    p
-}
 
 /// The RYG3 engine (version 10) as the README builds it.
 fn ryg3(dir: &Path) -> PathBuf {

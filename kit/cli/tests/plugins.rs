@@ -7,36 +7,9 @@ use c64kit_plugin_api::abi::{PluginHeader, Screen, FLAG_FRAMES};
 use c64kit_plugin_api::host::{load_library, Collect, Kind, Origin, Plugin};
 use std::path::{Path, PathBuf};
 
-/// The dynamic library of a plugin crate, from the target folder this test was built in.
-fn library(crate_name: &str) -> PathBuf {
-    let file = format!(
-        "{}{}{}",
-        std::env::consts::DLL_PREFIX,
-        crate_name.replace('-', "_"),
-        std::env::consts::DLL_SUFFIX
-    );
-    let exe = std::env::current_exe().unwrap();
-    let deps = exe.parent().unwrap();
-    for dir in [deps, deps.parent().unwrap()] {
-        let p = dir.join(&file);
-        if p.is_file() {
-            return p;
-        }
-    }
-    panic!(
-        "{file} is not in {} or its parent: the plugin crates are dependencies of c64kit, \
-         so `cargo test -p c64kit` builds their libraries there",
-        deps.display()
-    );
-}
+mod common;
 
-/// A fresh folder for one test's files.
-fn temp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("c64kit-plugins-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{hi_prg, library, temp_dir};
 
 /// The built-in plugin and the same plugin from its library.
 fn both(header: &'static PluginHeader, crate_name: &str) -> (Plugin, Plugin) {
@@ -213,17 +186,6 @@ fn exercise_loader(plugin: &Plugin, path: &Path, options: &[(&str, &str)]) -> St
     let loaded = plugin.load(&shown, &bytes, &options, &mut sink);
     let dir = plugin.directory(&shown, &bytes);
     format!("probe {probe}\n{loaded:?}\n{dir:?}\n{sink:?}")
-}
-
-/// A PRG that prints "HI" and returns: a BASIC stub SYS 2061, then the code.
-fn hi_prg() -> Vec<u8> {
-    let mut p = vec![
-        0x01, 0x08, 0x0B, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'6', b'1', 0, 0, 0,
-    ];
-    p.extend_from_slice(&[
-        0xA9, 0x48, 0x20, 0xD2, 0xFF, 0xA9, 0x49, 0x20, 0xD2, 0xFF, 0x60,
-    ]);
-    p
 }
 
 #[test]

@@ -18,9 +18,10 @@ pub mod flag {
     pub const N: u8 = 0x80;
 }
 
-const NMI_VECTOR: u16 = 0xFFFA;
-const RESET_VECTOR: u16 = 0xFFFC;
-const IRQ_VECTOR: u16 = 0xFFFE;
+/// Where the 6502 finds its NMI, RESET and IRQ/BRK handlers.
+pub const NMI_VECTOR: u16 = 0xFFFA;
+pub const RESET_VECTOR: u16 = 0xFFFC;
+pub const IRQ_VECTOR: u16 = 0xFFFE;
 
 /// The "magic" constant of the unstable ANE ($8B) and LXA ($AB) opcodes: real chips differ
 /// (often $EE or $FF). We use $00, the value the netlist vectors in shared/vectors record, so

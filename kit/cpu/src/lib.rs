@@ -8,4 +8,4 @@ mod bus;
 mod cpu;
 
 pub use bus::{Bus, DirectMemory, FlatRam, Interrupts};
-pub use cpu::{flag, Cpu, UNSTABLE_MAGIC};
+pub use cpu::{flag, Cpu, IRQ_VECTOR, NMI_VECTOR, RESET_VECTOR, UNSTABLE_MAGIC};

@@ -81,12 +81,12 @@ pub fn size_text(n: u64) -> String {
     if n < 10 * KIB {
         format!("{n} bytes")
     } else if n < 10 * MIB {
-        if n % KIB == 0 {
+        if n.is_multiple_of(KIB) {
             format!("{} KiB", n / KIB)
         } else {
             format!("{:.1} KiB", n as f64 / KIB as f64)
         }
-    } else if n % MIB == 0 {
+    } else if n.is_multiple_of(MIB) {
         format!("{} MiB", n / MIB)
     } else {
         format!("{:.1} MiB", n as f64 / MIB as f64)
@@ -123,23 +123,22 @@ fn open(path: &Path) -> std::io::Result<std::fs::File> {
 /// error ("a PRG", "a character ROM image"). Folders, devices, FIFOs and sockets are
 /// refused before anything is read; a larger file is refused without reading it.
 pub fn read(path: &Path, max: u64, what: &str) -> Result<Vec<u8>, FileError> {
-    let meta = std::fs::metadata(path).map_err(|e| error(path, io_reason(&e)))?;
+    let cannot = |e: std::io::Error| error(path, format!("cannot read: {}", io_reason(&e)));
+    let meta = std::fs::metadata(path).map_err(cannot)?;
     if let Some(kind) = not_a_file(&meta) {
         return Err(error(path, format!("is {kind}, not a file")));
     }
     if meta.len() > max {
         return Err(too_big(path, meta.len(), max, what));
     }
-    let file = open(path).map_err(|e| error(path, io_reason(&e)))?;
+    let file = open(path).map_err(cannot)?;
     // The path may have changed between the two looks: check what was opened.
-    let meta = file.metadata().map_err(|e| error(path, io_reason(&e)))?;
+    let meta = file.metadata().map_err(cannot)?;
     if let Some(kind) = not_a_file(&meta) {
         return Err(error(path, format!("is {kind}, not a file")));
     }
     let mut bytes = Vec::with_capacity(meta.len().min(max) as usize);
-    file.take(max + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| error(path, format!("cannot read: {}", io_reason(&e))))?;
+    file.take(max + 1).read_to_end(&mut bytes).map_err(cannot)?;
     if bytes.len() as u64 > max {
         // It grew while being read.
         return Err(too_big(path, bytes.len() as u64, max, what));
@@ -198,8 +197,7 @@ pub fn utf8(bytes: &[u8]) -> Result<&str, Utf8Error> {
 /// characters escaped, with how much was left out.
 pub fn quote(text: &str) -> String {
     let mut out = String::new();
-    let mut shown = 0;
-    for (i, c) in text.char_indices() {
+    for (shown, (i, c)) in text.char_indices().enumerate() {
         if shown == QUOTE_CHARS {
             let rest = text[i..].chars().count();
             out.push_str(&format!("... ({rest} more characters)"));
@@ -210,7 +208,6 @@ pub fn quote(text: &str) -> String {
         } else {
             out.push(c);
         }
-        shown += 1;
     }
     out
 }
@@ -283,7 +280,7 @@ mod tests {
             assert!(e.reason.contains("FIFO"), "{e}");
         }
         let e = read(&dir.path().join("missing"), 100, "a PRG").unwrap_err();
-        assert_eq!(e.reason, "No such file or directory");
+        assert_eq!(e.reason, "cannot read: No such file or directory");
         assert!(!e.to_string().contains("os error"), "{e}");
     }
 

@@ -50,7 +50,8 @@ impl InputQueue {
             match self.events.front().copied() {
                 None => return KeyAvailability::Exhausted,
                 Some(KeyEvent::WaitCycles(n)) => {
-                    self.available_from = self.available_from.max(self.last_key_at + n);
+                    self.available_from =
+                        self.available_from.max(self.last_key_at.saturating_add(n));
                     self.events.pop_front();
                 }
                 Some(KeyEvent::WaitForPoll) => {

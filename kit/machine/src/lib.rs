@@ -1,8 +1,10 @@
 //! c64kit-machine: the Commodore 64 around the CPU — memory and the PLA's banking, the I/O
-//! chips on the bus, a KERNAL made of traps, loading and RUN, and the run loop with its stop
-//! reasons. It knows nothing of plugins: front ends read the transcript, screen and memory.
+//! chips on the bus, a KERNAL made of traps, drive 8 (a 1541 over a host folder), loading
+//! and RUN, and the run loop with its stop reasons. It knows nothing of plugins: front ends
+//! read the transcript, screen and memory (and the drive's notes).
 
 pub mod boot;
+pub mod drive;
 pub mod input;
 pub mod kernal;
 pub mod loader;
@@ -12,7 +14,8 @@ pub mod pla;
 pub mod roms;
 pub mod stop;
 
+pub use drive::Drive;
 pub use loader::{Prg, PrgError};
-pub use machine::{Machine, PAL_HZ};
+pub use machine::{trace_line, Machine, PAL_HZ};
 pub use roms::{RomPaths, Roms};
 pub use stop::StopReason;

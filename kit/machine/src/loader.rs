@@ -23,6 +23,9 @@ impl fmt::Display for PrgError {
 impl std::error::Error for PrgError {}
 
 impl Prg {
+    /// The largest PRG that can matter: a 2-byte load address and the 64 KiB address space.
+    pub const MAX_FILE_SIZE: u64 = 2 + 0x10000;
+
     /// Parses a PRG; `source` names the file in errors.
     pub fn parse(bytes: &[u8], source: &str) -> Result<Prg, PrgError> {
         let err = |message: String| PrgError {

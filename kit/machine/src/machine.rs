@@ -3,6 +3,7 @@
 //! over this.
 
 use crate::boot;
+use crate::kernal::rom::{CINV, NMINV, RAM_VECTORS};
 use crate::kernal::{Kernal, Trap, TrapOutcome};
 use crate::loader::Prg;
 use crate::memory::C64Bus;
@@ -10,7 +11,7 @@ use crate::pla::Region;
 use crate::roms::Roms;
 use crate::stop::StopReason;
 use c64kit_basic::KeyEvent;
-use c64kit_cpu::Cpu;
+use c64kit_cpu::{flag, Cpu, IRQ_VECTOR, NMI_VECTOR};
 
 /// PAL C64 clock: cycles per second.
 pub const PAL_HZ: u64 = 985_248;
@@ -22,7 +23,8 @@ pub struct Machine {
     /// One bit per address; checked only when any is set.
     breakpoints: Vec<u64>,
     any_breakpoint: bool,
-    /// Stop when an instruction jumps to itself.
+    /// Stop when an instruction jumps to itself and no interrupt could ever take the CPU
+    /// out of it (see [`Machine::nothing_can_leave`]).
     pub stop_on_stuck_loop: bool,
     /// Count instructions in `instructions` (uses the slower checking loop).
     pub count_instructions: bool,
@@ -37,6 +39,9 @@ pub struct Machine {
     at_breakpoint: bool,
     /// Receives one line per instruction, in the format of VICE's monitor, when set.
     pub trace: Option<Box<dyn std::io::Write>>,
+    /// Why the trace stopped, if writing it failed (a full disk): tracing ends there and
+    /// [`Machine::finish_trace`] reports it.
+    trace_error: Option<std::io::Error>,
 }
 
 impl Machine {
@@ -54,6 +59,7 @@ impl Machine {
             instructions: 0,
             at_breakpoint: false,
             trace: None,
+            trace_error: None,
         };
         boot::power_on(&mut m.bus, &mut m.kernal);
         m
@@ -137,7 +143,7 @@ impl Machine {
                     }
                     let pc = self.cpu.pc;
                     self.cpu.step(&mut self.bus);
-                    if self.stop_on_stuck_loop && self.cpu.pc == pc && !self.cpu.jammed {
+                    if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                         return StopReason::StuckLoop { pc };
                     }
                 }
@@ -167,49 +173,55 @@ impl Machine {
             }
             self.cpu.step(&mut self.bus);
             self.instructions += 1;
-            if self.stop_on_stuck_loop && self.cpu.pc == pc && !self.cpu.jammed {
+            if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                 return Some(StopReason::StuckLoop { pc });
             }
         }
         None
     }
 
-    /// `.C:0820  A9 00     LDA #$00      - A:00 X:00 Y:00 SP:f6 ..-...Z.  123456`
+    /// Ends tracing: flushes the trace and says whether every line was written.
+    pub fn finish_trace(&mut self) -> std::io::Result<()> {
+        if let Some(mut out) = self.trace.take() {
+            if let Err(e) = out.flush() {
+                self.trace_error.get_or_insert(e);
+            }
+        }
+        match self.trace_error.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    /// The CPU sits in a one-instruction loop (`JMP *`, `BNE *`): can anything ever take it
+    /// out? Only a handler of the program's own: an IRQ with I clear, or an NMI, that reaches
+    /// the program's code (its own vector in RAM at $FFFE/$FFFA with the KERNAL banked out,
+    /// or a changed $0314/$0318). The KERNAL's default handlers return to the loop, so a
+    /// program that ends in `JMP *` stops, and one idling in `JMP *` while its raster
+    /// interrupt does the work runs on.
+    pub fn nothing_can_leave(&self) -> bool {
+        if self.cpu.jammed {
+            return false;
+        }
+        let default_handler = |hardware: u16, ram_vector: u16| {
+            let default = RAM_VECTORS
+                .iter()
+                .find(|(at, _)| *at == ram_vector)
+                .map(|(_, d)| *d);
+            let vector =
+                u16::from_le_bytes([self.bus.peek(ram_vector), self.bus.peek(ram_vector + 1)]);
+            self.bus.region(hardware) == Region::KernalRom && Some(vector) == default
+        };
+        let irq_blocked = self.cpu.p() & flag::I != 0;
+        (irq_blocked || default_handler(IRQ_VECTOR, CINV)) && default_handler(NMI_VECTOR, NMINV)
+    }
+
     fn trace_line(&mut self) {
-        let pc = self.cpu.pc;
-        let bytes = [pc, pc.wrapping_add(1), pc.wrapping_add(2)].map(|a| self.bus.peek(a));
-        let (text, len) = c64kit_opcodes::disassemble(pc, bytes);
-        let hex: Vec<String> = bytes[..len as usize]
-            .iter()
-            .map(|b| format!("{b:02X}"))
-            .collect();
-        let p = self.cpu.p();
-        let flags: String = "NV-BDIZC"
-            .chars()
-            .enumerate()
-            .map(|(i, c)| {
-                if p & (0x80 >> i) != 0 && c != 'B' {
-                    c
-                } else if c == '-' {
-                    '-'
-                } else {
-                    '.'
-                }
-            })
-            .collect();
-        let line = format!(
-            ".C:{pc:04x}  {:<9} {:<13} - A:{:02X} X:{:02X} Y:{:02X} SP:{:02x} {flags} {:>10}\n",
-            hex.join(" "),
-            text,
-            self.cpu.a,
-            self.cpu.x,
-            self.cpu.y,
-            self.cpu.s,
-            self.bus.now
-        );
+        let line = trace_line(&self.cpu, |a| self.bus.peek(a), self.bus.now);
         if let Some(out) = self.trace.as_mut() {
-            if out.write_all(line.as_bytes()).is_err() {
+            if let Err(e) = out.write_all(line.as_bytes()) {
                 self.trace = None;
+                self.trace_error = Some(e);
             }
         }
     }
@@ -270,4 +282,40 @@ impl Machine {
     pub fn poke(&mut self, addr: u16, value: u8) {
         self.bus.poke(addr, value)
     }
+}
+
+/// One instruction as VICE's monitor traces it, before it runs:
+/// `.C:0820  A9 00     LDA #$00      - A:00 X:00 Y:00 SP:f6 ..-...Z.  123456`
+pub fn trace_line(cpu: &Cpu, peek: impl Fn(u16) -> u8, cycles: u64) -> String {
+    let pc = cpu.pc;
+    let bytes = [pc, pc.wrapping_add(1), pc.wrapping_add(2)].map(&peek);
+    let (text, len) = c64kit_opcodes::disassemble(pc, bytes);
+    let hex: Vec<String> = bytes[..len as usize]
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    let p = cpu.p();
+    let flags: String = "NV-BDIZC"
+        .chars()
+        .enumerate()
+        .map(|(i, c)| {
+            if p & (0x80 >> i) != 0 && c != 'B' {
+                c
+            } else if c == '-' {
+                '-'
+            } else {
+                '.'
+            }
+        })
+        .collect();
+    format!(
+        ".C:{pc:04x}  {:<9} {:<13} - A:{:02X} X:{:02X} Y:{:02X} SP:{:02x} {flags} {:>10}\n",
+        hex.join(" "),
+        text,
+        cpu.a,
+        cpu.x,
+        cpu.y,
+        cpu.s,
+        cycles
+    )
 }

@@ -27,11 +27,9 @@ pub struct RomPaths {
 
 #[derive(Debug, thiserror::Error)]
 pub enum RomError {
-    #[error("{path}: cannot read ROM image: {source}")]
-    Io {
-        path: String,
-        source: std::io::Error,
-    },
+    /// Missing, not a regular file, too large: the reason once, with the path.
+    #[error("{0}")]
+    Read(c64kit_files::FileError),
     #[error("{path}: a {what} ROM image must be {want} bytes, this file has {got}")]
     Size {
         path: String,
@@ -72,10 +70,8 @@ impl Roms {
 }
 
 fn read_image(path: &Path, what: &'static str, want: usize) -> Result<Vec<u8>, RomError> {
-    let bytes = std::fs::read(path).map_err(|source| RomError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes = c64kit_files::read(path, want as u64, &format!("a {what} ROM image"))
+        .map_err(RomError::Read)?;
     if bytes.len() != want {
         return Err(RomError::Size {
             path: path.display().to_string(),

@@ -651,6 +651,10 @@ fn call(sink: &mut dyn HostSink, f: impl FnOnce(*const Host) -> u32) -> Result<(
     call_with(sink, None, f)
 }
 
+/// The largest plugin library c64kit reads: a release build of a plugin is well under a
+/// MiB; one with full debug information stays far below this.
+pub const MAX_LIBRARY_SIZE: u64 = 256 * c64kit_files::MIB;
+
 /// Opens a plugin library and checks every plugin in it. Errors name the file and say what
 /// is wrong: not a library, no plugin entry, wrong ABI version, incomplete function table.
 ///
@@ -658,7 +662,8 @@ fn call(sink: &mut dyn HostSink, f: impl FnOnce(*const Host) -> u32) -> Result<(
 /// which would crash after an unload); plugins therefore live until the program ends.
 pub fn load_library(path: &Path) -> Result<Vec<Plugin>, String> {
     let shown = path.display();
-    let data = std::fs::read(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+    let data = c64kit_files::read(path, MAX_LIBRARY_SIZE, "a plugin library")
+        .map_err(|e| e.to_string())?;
     let entries = entry_symbols(&data).map_err(|e| format!("{shown}: {e}"))?;
     if entries.is_empty() {
         return Err(format!(

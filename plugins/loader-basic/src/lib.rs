@@ -18,12 +18,7 @@ impl ProgramLoader for BasicLoader {
             Some(a) if a <= 0xFFFF => a as u16,
             Some(a) => return Err(format!("option address: ${a:X} is beyond $FFFF")),
         };
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            format!(
-                "not UTF-8 text (byte {}): is it a BASIC source file?",
-                e.valid_up_to()
-            )
-        })?;
+        let text = c64kit_files::utf8(bytes).map_err(|e| format!("{e} (is it BASIC text?)"))?;
         let prg = c64kit_basic::tokenize(text, address).map_err(|e| e.to_string())?;
         let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
         let mut p = Program::from_prg(&prg, String::new())?;
@@ -53,7 +48,8 @@ mod tests {
         assert_eq!(p.segments[0].bytes[4], 0x9E, "SYS token");
         let e = BasicLoader::load("t.bas", b"SYS\n", &Options::default()).unwrap_err();
         assert!(e.contains("line 1"), "{e}");
-        let e = BasicLoader::load("t.bas", &[0xFF, 0xFE], &Options::default()).unwrap_err();
-        assert!(e.contains("not UTF-8"), "{e}");
+        let e =
+            BasicLoader::load("t.bas", b"10 PRINT\n20 ?\"\xFE", &Options::default()).unwrap_err();
+        assert!(e.starts_with("line 2, column 6: invalid UTF-8"), "{e}");
     }
 }

@@ -2,8 +2,10 @@
 //! handlers here do in Rust what the real routine does, leaving registers, flags and the
 //! KERNAL's RAM variables as it would.
 
+mod io;
 pub mod rom;
 mod traps;
+pub mod vars;
 
 pub use traps::{Kernal, TrapOutcome};
 

@@ -21,11 +21,16 @@ pub const IRQ_EXIT: u16 = 0xEA81;
 pub const NMI_EXIT: u16 = 0xFEBC;
 pub const RESET_ENTRY: u16 = 0xFCE2;
 
+/// CINV: the IRQ handler's RAM vector.
+pub const CINV: u16 = 0x0314;
+/// NMINV: the NMI handler's RAM vector.
+pub const NMINV: u16 = 0x0318;
+
 /// The RAM vectors at $0314-$0333 and the defaults RESTOR puts there.
 pub const RAM_VECTORS: [(u16, u16); 16] = [
-    (0x0314, 0xEA31), // CINV: IRQ
+    (CINV, 0xEA31),
     (0x0316, 0xFE66), // CBINV: BRK
-    (0x0318, NMI_DEFAULT),
+    (NMINV, NMI_DEFAULT),
     (0x031A, 0xF34A), // OPEN
     (0x031C, 0xF291), // CLOSE
     (0x031E, 0xF20E), // CHKIN

@@ -2,32 +2,14 @@
 //! routines (e.g. GETIN with nothing typed: A = 0, Z set, C clear, X and Y kept).
 
 use super::rom::{IRQ_EXIT, NMI_EXIT};
+use super::vars::*;
 use super::Trap;
+use crate::drive::Drive;
 use crate::input::{InputQueue, KeyAvailability};
 use crate::memory::C64Bus;
 use crate::stop::StopReason;
 use c64kit_cpu::{Bus, Cpu};
 use c64kit_screen::{ScreenEditor, ScreenMemory};
-use std::path::PathBuf;
-
-// KERNAL RAM variables (names from the C64 memory map).
-const TIME: u16 = 0x00A0; // jiffy clock, 3 bytes, high first
-const STATUS: u16 = 0x0090;
-const DFLTN: u16 = 0x0099; // current input device
-const DFLTO: u16 = 0x009A; // current output device
-const FNLEN: u16 = 0x00B7;
-const LA: u16 = 0x00B8;
-const SA: u16 = 0x00B9;
-const FA: u16 = 0x00BA;
-const FNADR: u16 = 0x00BB;
-const EAL: u16 = 0x00AE; // end address of LOAD
-const NDX: u16 = 0x00C6; // keys in the buffer
-const KEYD: u16 = 0x0277; // keyboard buffer
-const XMAX: u16 = 0x0289; // keyboard buffer size
-const MEMSTR: u16 = 0x0281;
-const MEMSIZ: u16 = 0x0283;
-const MSGFLG: u16 = 0x009D;
-const TIMOUT: u16 = 0x0285;
 
 /// The jiffy clock wraps after 24 hours of 60 ticks per second.
 const JIFFIES_PER_DAY: u32 = 0x4F1A01;
@@ -43,14 +25,14 @@ pub enum TrapOutcome {
 }
 
 /// The KERNAL's state that lives outside RAM: the screen editor, the scripted keyboard,
-/// the transcript of everything printed, and the host folder standing in for drive 8.
+/// the transcript of everything printed, and drive 8 on the serial bus.
 pub struct Kernal {
     pub screen: ScreenEditor,
     pub input: InputQueue,
-    /// Every byte sent to the screen through CHROUT, in order.
+    /// Every byte sent to the screen through CHROUT, in order (output to files is not).
     pub transcript: Vec<u8>,
-    /// The folder LOAD and SAVE use for device 8.
-    pub drive_dir: PathBuf,
+    /// Device 8: by default it reads the current folder and cannot write.
+    pub drive: Drive,
     /// Consecutive GETIN/CHRIN calls that found no key and no script left.
     idle_polls: u32,
     /// How many such calls end the run with "input exhausted".
@@ -81,7 +63,7 @@ impl Kernal {
             screen: ScreenEditor::new(),
             input: InputQueue::default(),
             transcript: Vec::new(),
-            drive_dir: PathBuf::from("."),
+            drive: Drive::default(),
             idle_polls: 0,
             idle_poll_limit: 1,
         }
@@ -148,20 +130,12 @@ impl Kernal {
                 cpu.set_nz(0xFF);
                 cpu.set_carry(false);
             }
-            Chkin => {
-                // Only the keyboard (device 0) and screen (3) are channels here.
-                bus.ram[DFLTN as usize] = 0;
-                cpu.set_carry(false);
-            }
-            Chkout => {
-                bus.ram[DFLTO as usize] = 3;
-                cpu.set_carry(false);
-            }
-            Clrchn | Clall => {
-                bus.ram[DFLTN as usize] = 0;
-                bus.ram[DFLTO as usize] = 3;
-            }
-            Open | Close => cpu.set_carry(false),
+            Chkin => return self.chkin(cpu, bus),
+            Chkout => return self.chkout(cpu, bus),
+            Clrchn => self.clrchn(bus),
+            Clall => self.clall(bus),
+            Open => return self.open(cpu, bus),
+            Close => self.close(cpu, bus),
             Load => return self.load(cpu, bus),
             Save => return self.save(cpu, bus),
             Cint => self.screen.cint(&mut Mem(bus)),
@@ -216,11 +190,20 @@ impl Kernal {
     }
 
     fn chrout(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) {
-        if bus.ram[DFLTO as usize] == 3 {
-            self.transcript.push(cpu.a);
-            self.screen.chrout(&mut Mem(bus), cpu.a);
-        }
+        self.output(bus, cpu.a);
         cpu.set_carry(false);
+    }
+
+    /// A byte to the current output device: the screen (and the transcript), or the drive.
+    pub(super) fn output(&mut self, bus: &mut C64Bus, byte: u8) {
+        match bus.ram[DFLTO as usize] {
+            SCREEN => {
+                self.transcript.push(byte);
+                self.screen.chrout(&mut Mem(bus), byte);
+            }
+            DRIVE => self.drive.receive(byte),
+            _ => {}
+        }
     }
 
     /// Moves one scripted key into the keyboard buffer if the buffer is empty and the script
@@ -248,6 +231,10 @@ impl Kernal {
     }
 
     fn getin(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        if bus.ram[DFLTN as usize] > SCREEN {
+            self.serial_input(cpu, bus);
+            return TrapOutcome::Return;
+        }
         if bus.ram[DFLTN as usize] != 0 {
             cpu.load_a(0);
             cpu.set_carry(false);
@@ -282,6 +269,10 @@ impl Kernal {
     /// screen by the editor, not through CHROUT, so they are not in the transcript; the line
     /// is then read back from the screen one byte per call, ending with RETURN).
     fn chrin(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        if bus.ram[DFLTN as usize] > SCREEN {
+            self.serial_input(cpu, bus);
+            return TrapOutcome::Return;
+        }
         let fed = self.feed_keyboard_buffer(bus, true);
         match self.screen.chrin_keyboard(&mut Mem(bus)) {
             Some(b) => {
@@ -300,103 +291,6 @@ impl Kernal {
                 TrapOutcome::ContinueAt(Trap::Chrin.address())
             }
         }
-    }
-
-    fn file_name(&self, bus: &C64Bus) -> String {
-        let len = bus.ram[FNLEN as usize] as u16;
-        let at = u16::from_le_bytes([bus.ram[FNADR as usize], bus.ram[FNADR as usize + 1]]);
-        (0..len)
-            .map(|i| bus.peek(at.wrapping_add(i)) as char)
-            .collect()
-    }
-
-    /// Finds a host file for a C64 name: exact, any case, or with ".prg" added.
-    fn host_file(&self, name: &str) -> Option<PathBuf> {
-        let wanted = name.to_ascii_lowercase();
-        let entries = std::fs::read_dir(&self.drive_dir).ok()?;
-        let mut fallback = None;
-        for e in entries.flatten() {
-            let file = e.file_name().to_string_lossy().to_ascii_lowercase();
-            if file == wanted {
-                return Some(e.path());
-            }
-            if file == format!("{wanted}.prg") {
-                fallback = Some(e.path());
-            }
-        }
-        fallback
-    }
-
-    /// LOAD from device 8 = the host folder. A = 0 load, X/Y = address when SA = 0.
-    fn load(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
-        let device = bus.ram[FA as usize];
-        if device != 8 {
-            return self.io_error(cpu, bus, 5); // device not present
-        }
-        let name = self.file_name(bus);
-        let Some(path) = self.host_file(&name) else {
-            return self.io_error(cpu, bus, 4); // file not found
-        };
-        let Ok(bytes) = std::fs::read(&path) else {
-            return self.io_error(cpu, bus, 4);
-        };
-        if bytes.len() < 2 {
-            return self.io_error(cpu, bus, 4);
-        }
-        let file_addr = u16::from_le_bytes([bytes[0], bytes[1]]);
-        let start = if bus.ram[SA as usize] == 0 {
-            u16::from_le_bytes([cpu.x, cpu.y])
-        } else {
-            file_addr
-        };
-        let mut end = start;
-        for b in &bytes[2..] {
-            if cpu.a == 0 {
-                bus.poke(end, *b);
-            }
-            end = end.wrapping_add(1);
-        }
-        bus.ram[STATUS as usize] = 0x40; // end of file
-        bus.ram[EAL as usize] = end as u8;
-        bus.ram[EAL as usize + 1] = (end >> 8) as u8;
-        cpu.x = end as u8;
-        cpu.y = (end >> 8) as u8;
-        cpu.set_carry(false);
-        TrapOutcome::Return
-    }
-
-    /// SAVE to device 8: A = zero-page pointer to the start, X/Y = end (exclusive).
-    fn save(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
-        if bus.ram[FA as usize] != 8 {
-            return self.io_error(cpu, bus, 5);
-        }
-        let zp = cpu.a as usize;
-        let start = u16::from_le_bytes([bus.ram[zp], bus.ram[(zp + 1) & 0xFF]]);
-        let end = u16::from_le_bytes([cpu.x, cpu.y]);
-        let name = self.file_name(bus);
-        if name.is_empty() {
-            return self.io_error(cpu, bus, 8); // missing file name
-        }
-        let mut bytes = start.to_le_bytes().to_vec();
-        let mut a = start;
-        while a != end {
-            bytes.push(bus.peek(a));
-            a = a.wrapping_add(1);
-        }
-        let path = self.drive_dir.join(name.to_ascii_lowercase());
-        if std::fs::write(&path, bytes).is_err() {
-            return self.io_error(cpu, bus, 5);
-        }
-        bus.ram[STATUS as usize] = 0;
-        cpu.set_carry(false);
-        TrapOutcome::Return
-    }
-
-    fn io_error(&mut self, cpu: &mut Cpu, bus: &mut C64Bus, code: u8) -> TrapOutcome {
-        cpu.a = code;
-        cpu.set_carry(true);
-        bus.ram[STATUS as usize] |= 0x80;
-        TrapOutcome::Return
     }
 }
 

@@ -1,0 +1,91 @@
+//! What the CLI tests share: the binary, test programs, scratch files and the output.
+#![allow(dead_code)] // each test file uses its own part
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+
+pub fn c64kit() -> Command {
+    Command::cargo_bin("c64kit").unwrap()
+}
+
+/// "10 SYS2080" and `code` at $0820.
+pub fn stub_prg(code: &[u8]) -> Vec<u8> {
+    let mut v = vec![
+        0x01, 0x08, 0x0B, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'8', b'0', 0, 0, 0,
+    ];
+    v.resize(2 + 0x0820 - 0x0801, 0);
+    v.extend_from_slice(code);
+    v
+}
+
+/// A PRG with the "10 SYS2080" stub and this assembly (CBM prg Studio dialect) at $0820.
+pub fn stub_asm(source: &str) -> Vec<u8> {
+    let text = format!("*=$0820\n{source}\n");
+    let asm = c64kit_asm::assemble_source("test.asm", &text, &Default::default())
+        .unwrap_or_else(|e| panic!("test program does not assemble: {e}"));
+    let mut prg = stub_prg(&[]);
+    prg.truncate(2 + 0x0820 - 0x0801);
+    prg.extend_from_slice(&asm.bytes);
+    prg
+}
+
+/// Writes `bytes` to `dir/name`; returns the path as text for command lines.
+pub fn write(dir: &Path, name: &str, bytes: &[u8]) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, bytes).unwrap();
+    p.display().to_string()
+}
+
+pub fn path_in(dir: &Path, name: &str) -> PathBuf {
+    dir.join(name)
+}
+
+pub fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&out.get_output().stderr).to_string()
+}
+
+pub fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
+    String::from_utf8_lossy(&out.get_output().stdout).to_string()
+}
+
+/// The dynamic library of a plugin crate, from the target folder this test was built in.
+pub fn library(crate_name: &str) -> PathBuf {
+    let file = format!(
+        "{}{}{}",
+        std::env::consts::DLL_PREFIX,
+        crate_name.replace('-', "_"),
+        std::env::consts::DLL_SUFFIX
+    );
+    let exe = std::env::current_exe().unwrap();
+    let deps = exe.parent().unwrap();
+    for dir in [deps, deps.parent().unwrap()] {
+        let p = dir.join(&file);
+        if p.is_file() {
+            return p;
+        }
+    }
+    panic!(
+        "{file} is not in {} or its parent: the plugin crates are dependencies of c64kit, \
+         so `cargo test -p c64kit` builds their libraries there",
+        deps.display()
+    );
+}
+
+/// A fresh folder for one test's files, named after the test.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("c64kit-tests-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// A PRG that prints "HI" and returns: a BASIC stub SYS 2061, then the code.
+pub fn hi_prg() -> Vec<u8> {
+    let mut p = vec![
+        0x01, 0x08, 0x0B, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'6', b'1', 0, 0, 0,
+    ];
+    p.extend_from_slice(&[
+        0xA9, 0x48, 0x20, 0xD2, 0xFF, 0xA9, 0x49, 0x20, 0xD2, 0xFF, 0x60,
+    ]);
+    p
+}

@@ -1,0 +1,67 @@
+//! The KERNAL's RAM variables, status bits and error numbers (names from the C64 memory map
+//! and the KERNAL source): the C64 facts the trap handlers share.
+
+pub const TIME: u16 = 0x00A0; // jiffy clock, 3 bytes, high first
+pub const STATUS: u16 = 0x0090; // ST
+pub const VERCK: u16 = 0x0093; // LOAD: 0 load, else verify
+pub const LDTND: u16 = 0x0098; // how many files are open
+pub const DFLTN: u16 = 0x0099; // current input device
+pub const DFLTO: u16 = 0x009A; // current output device
+pub const MSGFLG: u16 = 0x009D; // bit 7: control messages, bit 6: error messages
+pub const SAL: u16 = 0x00AC; // SAVE's current address
+pub const EAL: u16 = 0x00AE; // end address of LOAD and SAVE
+pub const FNLEN: u16 = 0x00B7;
+pub const LA: u16 = 0x00B8;
+pub const SA: u16 = 0x00B9;
+pub const FA: u16 = 0x00BA;
+pub const FNADR: u16 = 0x00BB;
+pub const STAL: u16 = 0x00C1; // SAVE's start address
+pub const MEMUSS: u16 = 0x00C3; // LOAD's address when SA = 0
+pub const NDX: u16 = 0x00C6; // keys in the buffer
+pub const LAT: u16 = 0x0259; // logical file numbers of the open files
+pub const FAT: u16 = 0x0263; // their devices
+pub const SAT: u16 = 0x026D; // their secondary addresses (ORed with $60)
+pub const KEYD: u16 = 0x0277; // keyboard buffer
+pub const MEMSTR: u16 = 0x0281;
+pub const MEMSIZ: u16 = 0x0283;
+pub const TIMOUT: u16 = 0x0285;
+pub const XMAX: u16 = 0x0289; // keyboard buffer size
+
+/// The file tables hold 10 files.
+pub const MAX_FILES: u8 = 10;
+
+/// Devices.
+pub const KEYBOARD: u8 = 0;
+pub const TAPE: u8 = 1;
+pub const RS232: u8 = 2;
+pub const SCREEN: u8 = 3;
+/// The one serial device c64kit has: the disk drive.
+pub const DRIVE: u8 = 8;
+
+/// Bits of ST for serial devices.
+pub const ST_READ_TIMEOUT: u8 = 0x02;
+pub const ST_VERIFY_MISMATCH: u8 = 0x10;
+pub const ST_EOI: u8 = 0x40;
+pub const ST_DEVICE_NOT_PRESENT: u8 = 0x80;
+
+/// The KERNAL's error numbers (A, with C set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IoError {
+    TooManyFiles = 1,
+    FileOpen = 2,
+    FileNotOpen = 3,
+    FileNotFound = 4,
+    DeviceNotPresent = 5,
+    NotInputFile = 6,
+    NotOutputFile = 7,
+    MissingFileName = 8,
+    IllegalDeviceNumber = 9,
+}
+
+/// The KERNAL's messages, printed when MSGFLG asks (the real table's text, in PETSCII).
+pub const MSG_IO_ERROR: &[u8] = b"\rI/O ERROR #";
+pub const MSG_SEARCHING: &[u8] = b"\rSEARCHING ";
+pub const MSG_FOR: &[u8] = b"FOR ";
+pub const MSG_LOADING: &[u8] = b"\rLOADING";
+pub const MSG_VERIFYING: &[u8] = b"\rVERIFYING";
+pub const MSG_SAVING: &[u8] = b"\rSAVING ";
