@@ -81,7 +81,8 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<Scenario>, String> {
     struct File {
         scenario: Vec<Scenario>,
     }
-    let file: File = toml::from_str(text).map_err(|e| format!("{name}: {e}"))?;
+    let file: File = toml::from_str(text)
+        .map_err(|e| format!("{name}: {}", c64kit_files::clip_lines(&e.to_string())))?;
     for s in &file.scenario {
         for (i, e) in s.expect.iter().enumerate() {
             e.validate()

@@ -102,7 +102,9 @@ impl Config {
     /// Parses config text; `path` names the file in errors and anchors relative paths.
     pub fn parse(text: &str, path: &Path) -> Result<Config> {
         let shown = path.display();
-        let raw: Raw = toml::from_str(text).map_err(|e| anyhow::anyhow!("{shown}: {e}"))?;
+        let raw: Raw = toml::from_str(text).map_err(|e| {
+            anyhow::anyhow!("{shown}: {}", c64kit_files::clip_lines(&e.to_string()))
+        })?;
         let dir = path.parent().unwrap_or(Path::new(""));
         let rel = |p: PathBuf| if p.is_absolute() { p } else { dir.join(p) };
         let max_cycles = match raw.max_cycles {

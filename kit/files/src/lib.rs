@@ -212,6 +212,23 @@ pub fn quote(text: &str) -> String {
     out
 }
 
+/// A message that may quote someone's input (a parser's error showing the offending line):
+/// every line of it cut to [`QUOTE_CHARS`] characters, with how much was left out.
+pub fn clip_lines(message: &str) -> String {
+    message
+        .split('\n')
+        .map(|line| match line.char_indices().nth(QUOTE_CHARS) {
+            Some((i, _)) => format!(
+                "{}... ({} more characters)",
+                &line[..i],
+                line[i..].chars().count()
+            ),
+            None => line.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// True if both paths name one existing file (hard links and other spellings included).
 pub fn same_file(a: &Path, b: &Path) -> bool {
     same_file::is_same_file(a, b).unwrap_or(false)
@@ -321,6 +338,17 @@ mod tests {
         assert!(q.starts_with(&"x".repeat(200)));
         assert!(q.ends_with("... (9800 more characters)"), "{q}");
         assert_eq!(quote("a\tb"), "a\\tb");
+    }
+
+    #[test]
+    fn clips_every_line_of_a_message() {
+        let msg = format!("line 1\n{}\nend", "y".repeat(1000));
+        let clipped = clip_lines(&msg);
+        assert_eq!(
+            clipped,
+            format!("line 1\n{}... (800 more characters)\nend", "y".repeat(200))
+        );
+        assert_eq!(clip_lines("short"), "short");
     }
 
     #[test]

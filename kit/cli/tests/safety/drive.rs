@@ -76,6 +76,15 @@ fn files_in(dir: &Path) -> Vec<String> {
     v
 }
 
+/// Runs `prg` with `--drive-dir disk`; the run must end with `code`.
+fn run_with_drive(prg: &str, disk: &Path, code: i32) -> assert_cmd::assert::Assert {
+    c64kit()
+        .args(["run", prg, "--drive-dir"])
+        .arg(disk)
+        .assert()
+        .code(code)
+}
+
 /// A scratch folder with an empty drive folder "disk" in it and the program beside it.
 fn setup(prg: &[u8]) -> (tempfile::TempDir, String, std::path::PathBuf) {
     let top = tempfile::tempdir().unwrap();
@@ -88,11 +97,7 @@ fn setup(prg: &[u8]) -> (tempfile::TempDir, String, std::path::PathBuf) {
 #[test]
 fn a_name_with_a_path_is_a_syntax_error_and_nothing_is_written_outside() {
     let (top, prg, disk) = setup(&saver(b"../X"));
-    let out = c64kit()
-        .args(["run", &prg, "--drive-dir"])
-        .arg(&disk)
-        .assert()
-        .code(0);
+    let out = run_with_drive(&prg, &disk, 0);
     assert!(
         stdout_of(&out).contains("30,SYNTAX ERROR,00,00"),
         "{}",
@@ -114,11 +119,7 @@ fn an_absolute_name_is_refused() {
     let target = top.path().join("abs");
     let name = target.display().to_string();
     let (_top, prg, disk) = setup(&saver(name.as_bytes()));
-    let out = c64kit()
-        .args(["run", &prg, "--drive-dir"])
-        .arg(&disk)
-        .assert()
-        .code(0);
+    let out = run_with_drive(&prg, &disk, 0);
     assert!(stdout_of(&out).contains("30,SYNTAX ERROR,00,00"));
     assert!(stderr_of(&out).contains("30,SYNTAX ERROR,00,00"));
     assert!(!target.exists());
@@ -129,11 +130,7 @@ fn an_absolute_name_is_refused() {
 fn names_with_nul_or_control_bytes_are_refused() {
     for name in [&b"A\x00B"[..], b"A\x0dB", b"\x93"] {
         let (_top, prg, disk) = setup(&saver(name));
-        let out = c64kit()
-            .args(["run", &prg, "--drive-dir"])
-            .arg(&disk)
-            .assert()
-            .code(0);
+        let out = run_with_drive(&prg, &disk, 0);
         let err = stderr_of(&out);
         assert!(err.contains("30,SYNTAX ERROR,00,00"), "{err}");
         assert!(err.contains("control byte"), "{err}");
@@ -163,22 +160,14 @@ fn without_a_drive_folder_save_is_write_protected_and_says_how_to_allow_it() {
 fn an_existing_file_is_kept_and_at_0_replaces_it() {
     let (_top, prg, disk) = setup(&saver(b"PROG"));
     write(&disk, "prog", b"old");
-    let out = c64kit()
-        .args(["run", &prg, "--drive-dir"])
-        .arg(&disk)
-        .assert()
-        .code(0);
+    let out = run_with_drive(&prg, &disk, 0);
     assert!(stdout_of(&out).contains("63,FILE EXISTS,00,00"));
     assert!(stderr_of(&out).contains("SAVE \"PROG\": 63,FILE EXISTS,00,00"));
     assert_eq!(std::fs::read(disk.join("prog")).unwrap(), b"old");
 
     let replacer = saver(b"@0:PROG");
     let (_top2, prg, _) = setup(&replacer);
-    let out = c64kit()
-        .args(["run", &prg, "--drive-dir"])
-        .arg(&disk)
-        .assert()
-        .code(0);
+    let out = run_with_drive(&prg, &disk, 0);
     assert!(
         stdout_of(&out).contains("00, OK,00,00"),
         "{}",
@@ -198,11 +187,7 @@ fn an_existing_file_is_kept_and_at_0_replaces_it() {
 fn a_missing_drive_folder_is_an_error_before_the_run() {
     let (top, prg, _) = setup(&saver(b"NEW"));
     let missing = top.path().join("no-such-folder");
-    let out = c64kit()
-        .args(["run", &prg, "--drive-dir"])
-        .arg(&missing)
-        .assert()
-        .code(1);
+    let out = run_with_drive(&prg, &missing, 1);
     let err = stderr_of(&out);
     assert!(err.contains(&missing.display().to_string()), "{err}");
     assert!(err.contains("no such folder"), "{err}");
@@ -249,11 +234,7 @@ fn a_program_reads_the_status_channel() {
     let (_top, prg, disk) = setup(&program(
         "        jsr status\n        jsr status\n        rts",
     ));
-    let out = c64kit()
-        .args(["run", &prg, "--drive-dir"])
-        .arg(&disk)
-        .assert()
-        .code(0);
+    let out = run_with_drive(&prg, &disk, 0);
     assert_eq!(
         stdout_of(&out),
         "73,CBM DOS V2.6 1541,00,00\n00, OK,00,00\n"
@@ -308,11 +289,7 @@ rname   text "log,s,r"
 msg     text "hello",13
 "#,
     ));
-    let out = c64kit()
-        .args(["run", &prg, "--drive-dir"])
-        .arg(&disk)
-        .assert()
-        .code(0);
+    let out = run_with_drive(&prg, &disk, 0);
     // Only what went to the screen is in the transcript: the file's bytes, read back once.
     assert_eq!(stdout_of(&out), "HELLO\n");
     assert_eq!(std::fs::read(disk.join("log")).unwrap(), b"HELLO\r");

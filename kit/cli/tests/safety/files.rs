@@ -325,6 +325,14 @@ fn output_that_cannot_be_written_is_an_error_a_closed_pipe_is_not() {
         }
         let e = refused(&["run", &prg, "--trace", "/dev/full"], 1);
         assert!(e.contains("cannot write the trace /dev/full"), "{e}");
+        for option in ["--screenshot", "--html"] {
+            let e = refused(&["run", &prg, option, "/dev/full"], 1);
+            assert!(e.contains("cannot write /dev/full: No space left"), "{e}");
+        }
+        let src = write(d, "h.asm", b"*=$c000\n rts\n");
+        let out = d.join("h.prg").display().to_string();
+        let e = refused(&["asm", &src, "-o", &out, "--list", "/dev/full"], 1);
+        assert!(e.contains("cannot write /dev/full: No space left"), "{e}");
         let e = refused(&["run", "--bare", &prg, "--trace", "/dev/full"], 1);
         assert!(e.contains("cannot write the trace /dev/full"), "{e}");
     }
@@ -396,6 +404,15 @@ fn settings_errors_name_the_file_and_the_key() {
     let cfg = write(d, "c64kit.toml", b"display = \"png\"\n# caf\xE9\n");
     let e = refused(&["--config", &cfg, "run", &prg], 1);
     assert!(e.contains("line 2, column 6: invalid UTF-8"), "{e}");
+    // A parser's error quotes at most about 200 characters of a line.
+    let long = format!("display = {}\n", "x".repeat(100_000));
+    let cfg = write(d, "c64kit.toml", long.as_bytes());
+    let e = refused(&["--config", &cfg, "run", &prg], 1);
+    assert!(
+        e.contains("more characters") && e.len() < 1000,
+        "{} bytes",
+        e.len()
+    );
     // The current folder's c64kit.toml is found and named the same way.
     write(d, "c64kit.toml", b"[plugin.nope]\nx = 1\n");
     let out = c64kit().current_dir(d).args(["run", &prg]).assert().code(1);
