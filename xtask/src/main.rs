@@ -1,7 +1,8 @@
-//! Developer commands: `cargo xtask conform | build | bench`.
+//! Developer commands: `cargo xtask conform | build | bench | fuzz`.
 
 mod bench;
 mod conform;
+mod fuzz;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -23,6 +24,9 @@ enum Command {
     /// Emulation speed on the RYG3 engine next to mos6502 and py65, and the time of
     /// `conform`; the criterion benchmarks only with --criterion.
     Bench(bench::BenchArgs),
+    /// Coverage-guided fuzzing of every parser and loader with libFuzzer (stable Rust);
+    /// findings are kept in fuzz/reproducers/ as regression tests.
+    Fuzz(fuzz::FuzzArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +40,7 @@ fn main() -> ExitCode {
             }
         },
         Command::Bench(args) => bench::run(args),
+        Command::Fuzz(args) => fuzz::run(args),
     }
 }
 

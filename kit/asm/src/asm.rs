@@ -73,9 +73,9 @@ pub const MAX_READ_BYTES: u64 = 24 * MIB;
 /// Errors reported at most: the first ones matter, and a broken file could give millions.
 pub(crate) const MAX_ERRORS: usize = 200;
 
-pub(crate) fn out_of_work() -> String {
+pub(crate) fn out_of_work(limit: u64) -> String {
     format!(
-        "more than {MAX_WORK} units of work in all passes together (a unit per character of \
+        "more than {limit} units of work in all passes together (a unit per character of \
          each line run, each time, and per byte placed: a runaway macro or repeat?)"
     )
 }
@@ -283,7 +283,9 @@ pub(crate) struct Loader {
     /// Where each name was found (or why not), by name and including folder: a name in a
     /// repeated block or a macro is looked up once.
     resolved: HashMap<(String, Option<PathBuf>), Result<PathBuf, String>>,
-    /// The work done by the whole assembly, against [`MAX_WORK`]: here, so that looking
+    /// The most work the assembly may do ([`MAX_WORK`] unless the options say less).
+    pub work_limit: u64,
+    /// The work done by the whole assembly, against `work_limit`: here, so that looking
     /// for files counts too (a `Cell`: names are built, and charged for, while
     /// expressions borrow the assembler).
     work: Cell<u64>,
@@ -301,12 +303,12 @@ const FS_ENTRY_WORK: u64 = 16;
 
 /// `rel` under `base`, matching each path component without regard to case (CBM prg
 /// Studio runs on Windows, whose file names are case-insensitive). Each look at the file
-/// system is charged to `work`; the walk gives up once that is over [`MAX_WORK`].
-fn find_ignoring_case(base: &Path, rel: &Path, work: &Cell<u64>) -> Option<PathBuf> {
+/// system is charged to `work`; the walk gives up once that is over `limit`.
+fn find_ignoring_case(base: &Path, rel: &Path, work: &Cell<u64>, limit: u64) -> Option<PathBuf> {
     let charge = |units: u64| work.set(work.get().saturating_add(units));
     let mut cur = base.to_path_buf();
     for comp in rel.components() {
-        if work.get() > MAX_WORK {
+        if work.get() > limit {
             return None;
         }
         let want = comp.as_os_str();
@@ -334,14 +336,15 @@ impl Loader {
         self.work.set(self.work.get().saturating_add(units));
     }
 
-    /// True once the assembly has done more than [`MAX_WORK`].
+    /// True once the assembly has done more than its work limit.
     pub fn out_of_work(&self) -> bool {
-        self.work.get() > MAX_WORK
+        self.work.get() > self.work_limit
     }
 
-    pub fn new(search_dirs: Vec<PathBuf>) -> Loader {
+    pub fn new(search_dirs: Vec<PathBuf>, work_limit: u64) -> Loader {
         Loader {
             search_dirs,
+            work_limit,
             sources: HashMap::new(),
             binaries: HashMap::new(),
             read: 0,
@@ -391,7 +394,7 @@ impl Loader {
         // not a file, so that reading it says what it is ("is a folder, not a file").
         let mut other = None;
         for dir in &dirs {
-            if let Some(p) = find_ignoring_case(dir, rel, &self.work) {
+            if let Some(p) = find_ignoring_case(dir, rel, &self.work, self.work_limit) {
                 self.add_work(FS_LOOK_WORK);
                 if p.is_file() {
                     return Ok(p);
@@ -1024,7 +1027,10 @@ impl Env for &Assembler {
 impl Assembler {
     pub fn new(opts: &Options, search_dirs: Vec<PathBuf>, start: Option<u16>) -> Assembler {
         Assembler {
-            loader: Loader::new(search_dirs),
+            loader: Loader::new(
+                search_dirs,
+                opts.max_work.map_or(MAX_WORK, |w| w.min(MAX_WORK)),
+            ),
             defines: opts.defines.clone(),
             start_pc: opts.start_address.or(start).unwrap_or(0x0801) as i64,
             padding: opts.padding.unwrap_or(0),
@@ -1334,7 +1340,7 @@ impl Assembler {
                 "more than {MAX_TOTAL_STATEMENTS} statements in all passes together"
             ));
         } else if self.loader.out_of_work() {
-            self.stop(out_of_work());
+            self.stop(out_of_work(self.loader.work_limit));
         }
         !self.stopped
     }

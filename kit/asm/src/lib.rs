@@ -51,6 +51,10 @@ pub struct Options {
     /// Program counter before the first `*=`. Overrides a project's `StartAddress`;
     /// default $0801.
     pub start_address: Option<u16>,
+    /// The work budget (see [`limits::MAX_WORK`], the default). Only ever lowered: a larger
+    /// value is taken as the default. The fuzzer lowers it so that its instrumented build,
+    /// several times slower, spends milliseconds, not seconds, on a runaway source.
+    pub max_work: Option<u64>,
 }
 
 /// One error, located at a source line (`line` 0: the file as a whole).
@@ -284,7 +288,7 @@ pub fn assemble_project(path: &Path, opts: &Options) -> Result<Assembly, Errors>
     if asm.loader().out_of_work() {
         return Err(Errors::single(
             &display,
-            format!("build list: {}", asm::out_of_work()),
+            format!("build list: {}", asm::out_of_work(asm.loader().work_limit)),
         ));
     }
     if !errors.is_empty() {

@@ -290,3 +290,35 @@ fn latin1_sources_are_read_byte_for_byte() {
     let a = assemble_file(&p, &Options::default()).unwrap();
     assert_eq!(a.bytes, [0x5C]);
 }
+
+#[test]
+fn the_work_budget_can_be_lowered_but_not_raised() {
+    // 2,000 lines of 1,000 characters: 2 M units a pass.
+    let src = format!(
+        "*=$1000\nrepeat 2000\n nop ; {}\nendrepeat\n",
+        "y".repeat(1_000)
+    );
+    let with = |max_work| Options {
+        max_work: Some(max_work),
+        ..Options::default()
+    };
+    assert!(assemble_source("t.asm", &src, &Options::default()).is_ok());
+    let e = assemble_source("t.asm", &src, &with(1_000_000)).unwrap_err();
+    assert!(
+        e.to_string().contains("more than 1000000 units of work"),
+        "{e}"
+    );
+    // Asking for more than the default gets the default.
+    let huge = "x".repeat(10_000);
+    let mut runaway = format!("*=$1000\ndefm m0\n nop ; {huge}\nendm\n");
+    for i in 1..=16 {
+        runaway += &format!("defm m{i}\n m{}\n m{}\nendm\n", i - 1, i - 1);
+    }
+    runaway += " m16\n";
+    let e = assemble_source("t.asm", &runaway, &with(u64::MAX)).unwrap_err();
+    assert!(
+        e.to_string()
+            .contains(&format!("more than {MAX_WORK} units")),
+        "{e}"
+    );
+}

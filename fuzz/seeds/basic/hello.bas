@@ -1,0 +1,2 @@
+10 print "{clr}hello, world"
+20 goto 10
