@@ -412,11 +412,15 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
     };
     let outcome = drive.run(&mut m, max_cycles);
     m.kernal.drive.finish();
-    print_drive_notes(&mut m);
     let traced = m.finish_trace();
-    let outcome = outcome?;
-    drive.finish(&m, &outcome)?;
+    let finished = match &outcome {
+        Ok(o) => drive.finish(&m, o),
+        Err(_) => Ok(()),
+    };
     drop(displays); // a terminal display restores the terminal here
+    print_drive_notes(&mut m); // what is left, on the restored terminal
+    let outcome = outcome?;
+    finished?;
     if let (Some(path), Err(e)) = (&args.trace, traced) {
         bail!(
             "cannot write the trace {}: {}",

@@ -135,7 +135,10 @@ impl Drive<'_> {
             let now = m.cycles();
             let boundary = (now / CYCLES_PER_FRAME + 1) * CYCLES_PER_FRAME;
             let stop = m.run(boundary.min(end).saturating_sub(now));
-            print_drive_notes(m);
+            if !want_input && !realtime {
+                // A live terminal display owns the screen: the notes wait for the end.
+                print_drive_notes(m);
+            }
             self.deliver_chrout(m, &mut seen)?;
             match stop {
                 StopReason::CycleBudget { .. } if m.cycles() < end => {}
