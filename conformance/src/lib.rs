@@ -1,55 +1,102 @@
 //! c64kit-conformance: replays the RYG blog's published facts (../shared/ryg/published.md)
 //! on the kit. Each scenario (conformance/scenarios/*.toml) names the fact it checks, the
-//! program, the keys to type and what must come out; `cargo xtask conform` runs them all and
-//! `cargo test` runs them as tests.
+//! program, the keys to type, the routines to call and what must come out. The suite (its
+//! scenarios, golden files, the published facts and the published program's transcripts) is
+//! built into the crate, so `c64kit conform` works from any folder; `cargo xtask conform`
+//! and `cargo test` run the same library.
 
+pub mod app;
 pub mod check;
+pub mod labels;
 pub mod report;
 pub mod scenario;
 
+mod suite_files {
+    include!(concat!(env!("OUT_DIR"), "/suite_files.rs"));
+}
+
 use c64kit_machine::Machine;
 pub use c64kit_machine::{Prg, StopReason};
-use check::CheckResult;
+use check::{Check, Kind, Verdict};
+use labels::Labels;
 pub use scenario::{Expectation, Scenario};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// conformance/ in the checkout.
+/// conformance/ in the checkout this crate was built from (for rewriting golden files).
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-pub fn scenarios_dir() -> PathBuf {
-    root().join("scenarios")
-}
-
+/// Where the golden files live in the checkout (the suite reads the built-in copies).
 pub fn golden_dir() -> PathBuf {
     root().join("golden")
 }
 
-/// The published program's transcripts, beside the checkout.
-pub fn reference_dir() -> PathBuf {
-    root().join("../../shared/ryg/reference")
-}
-
-/// Every scenario of the suite.
+/// Every scenario of the suite, as built in.
 pub fn all_scenarios() -> Result<Vec<Scenario>, String> {
-    scenario::load_dir(&scenarios_dir())
+    scenario::parse_all(suite_files::SCENARIO_FILES.iter().copied())
 }
 
-/// Where the programs come from: ours, built from programs/, unless replaced by a reader's
+fn find(files: &'static [(&'static str, &'static str)], name: &str) -> Option<&'static str> {
+    files.iter().find(|(f, _)| *f == name).map(|(_, t)| *t)
+}
+
+/// A golden transcript, as built in.
+pub fn golden(file: &str) -> Option<&'static str> {
+    find(suite_files::GOLDEN_FILES, file)
+}
+
+/// A published reference transcript, as built in (None when ../shared/ryg/reference was
+/// missing at build time).
+pub fn reference(file: &str) -> Option<&'static str> {
+    find(suite_files::REFERENCE_FILES, file)
+}
+
+/// The published facts, F1..F19, each with its text (from published.md, as built in).
+pub fn published_facts() -> Vec<(String, String)> {
+    let Some(text) = suite_files::PUBLISHED else {
+        return Vec::new();
+    };
+    let mut facts: Vec<(String, String)> = Vec::new();
+    for line in text.lines() {
+        let t = line.trim_start_matches(['-', ' ']);
+        let id: String = t.chars().take_while(|c| *c != '.').collect();
+        let is_fact = id.len() >= 2
+            && id.starts_with('F')
+            && id[1..].bytes().all(|b| b.is_ascii_digit())
+            && line.starts_with("- F");
+        if is_fact {
+            facts.push((id.clone(), t[id.len() + 1..].trim().to_string()));
+        } else if let Some((_, text)) = facts.last_mut().filter(|_| line.starts_with("  ")) {
+            text.push(' ');
+            text.push_str(line.trim());
+        }
+    }
+    facts
+}
+
+/// A program to judge: its PRG and, for routine-level checks, its labels.
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub prg: Prg,
+    pub labels: Labels,
+}
+
+/// Where the programs come from: ours, built into c64kit, unless replaced by a reader's
 /// build (`--program path --as ryg3-v10`).
 #[derive(Default)]
 pub struct Programs {
-    overrides: HashMap<String, PathBuf>,
-    built: HashMap<String, Result<Prg, String>>,
+    overrides: HashMap<String, (PathBuf, Option<PathBuf>)>,
+    built: HashMap<String, Result<Program, String>>,
 }
 
 impl Programs {
-    /// Judge `path` (a .prg, .cbmprj or .asm) in place of our program `name`.
-    pub fn replace(&mut self, name: &str, path: PathBuf) {
-        self.overrides.insert(name.to_string(), path);
+    /// Judge `path` (a .prg, .cbmprj or .asm) in place of our program `name`; `labels` is
+    /// a VICE label file for routine-level checks on a PRG.
+    pub fn replace(&mut self, name: &str, path: PathBuf, labels: Option<PathBuf>) {
+        self.overrides.insert(name.to_string(), (path, labels));
         self.built.remove(name);
     }
 
@@ -57,33 +104,65 @@ impl Programs {
         self.overrides.contains_key(name)
     }
 
-    /// The program for a scenario, built once and cached.
-    pub fn get(&mut self, name: &str) -> Result<Prg, String> {
+    /// The names of our programs ("ramunder", "ryg-v15", ..., "ryg3-v11").
+    pub fn names() -> Vec<&'static str> {
+        c64kit_programs::BUILT_IN.iter().map(|b| b.name).collect()
+    }
+
+    /// The program for a scenario, loaded once and cached.
+    pub fn get(&mut self, name: &str) -> Result<Program, String> {
         if let Some(p) = self.built.get(name) {
             return p.clone();
         }
         let result = match self.overrides.get(name) {
-            Some(path) => load_program_file(path),
-            None if name.contains('/') || name.contains('.') => {
-                load_program_file(&root().join("..").join(name))
-            }
-            None => c64kit_programs::build(name),
+            Some((path, labels)) => load_program_file(path, labels.as_deref()),
+            None => built_in(name),
         };
         self.built.insert(name.to_string(), result.clone());
         result
     }
 }
 
-/// A PRG file, or a source/project assembled on the fly.
-pub fn load_program_file(path: &Path) -> Result<Prg, String> {
+fn built_in(name: &str) -> Result<Program, String> {
+    let b = c64kit_programs::built_in(name).ok_or_else(|| {
+        format!(
+            "no program named {name:?} is built into c64kit (there are: {})",
+            Programs::names().join(", ")
+        )
+    })?;
+    Ok(Program {
+        prg: Prg::parse(b.prg, name).map_err(|e| e.to_string())?,
+        labels: Labels::parse_vice(b.labels, name)?,
+    })
+}
+
+/// A PRG file (with an optional VICE label file), or a source/project assembled on the fly
+/// (its labels come from the assembly).
+pub fn load_program_file(path: &Path, label_file: Option<&Path>) -> Result<Program, String> {
     let is_source = path
         .extension()
         .is_some_and(|e| e == "cbmprj" || e == "asm");
-    if is_source {
-        return c64kit_programs::build_project(path);
+    let (prg, mut labels) = if is_source {
+        let a = c64kit_asm::assemble_path(path, &c64kit_asm::Options::default())
+            .map_err(|e| e.to_string())?;
+        let labels = Labels::parse_vice(&a.vice_labels(), &path.display().to_string())?;
+        let prg = Prg {
+            load_address: a.load_address,
+            data: a.bytes,
+        };
+        (prg, labels)
+    } else {
+        let bytes =
+            c64kit_files::read(path, Prg::MAX_FILE_SIZE, "a PRG").map_err(|e| e.to_string())?;
+        let prg = Prg::parse(&bytes, &path.display().to_string()).map_err(|e| e.to_string())?;
+        (prg, Labels::default())
+    };
+    if let Some(file) = label_file {
+        let text = c64kit_files::read_text(file, c64kit_files::MIB, "a VICE label file")
+            .map_err(|e| e.to_string())?;
+        labels = Labels::parse_vice(&text, &file.display().to_string())?;
     }
-    let bytes = c64kit_files::read(path, Prg::MAX_FILE_SIZE, "a PRG").map_err(|e| e.to_string())?;
-    Prg::parse(&bytes, &path.display().to_string()).map_err(|e| e.to_string())
+    Ok(Program { prg, labels })
 }
 
 /// How a scenario went.
@@ -96,11 +175,9 @@ pub struct Outcome {
     /// The program could not be built or run at all.
     pub error: Option<String>,
     pub stop: Option<StopReason>,
-    /// Published-fact checks (expectations, expected stop, the reference transcript).
-    pub facts: Vec<CheckResult>,
-    /// Golden transcript: None = no golden file for this scenario; Some(None) = equal;
-    /// Some(Some(diff)) = differs.
-    pub golden: Option<Option<String>>,
+    /// Every check, with its evidence: facts, then the published and the golden transcript.
+    pub checks: Vec<Check>,
+    /// Cycles from RUN (or the first call) to the end.
     pub cycles: u64,
     pub elapsed: Duration,
     /// The transcript as text (RETURN as newline).
@@ -108,34 +185,38 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    pub fn facts(&self) -> impl Iterator<Item = &Check> {
+        self.checks.iter().filter(|c| c.kind == Kind::Fact)
+    }
+
+    /// Every published fact the scenario checks holds (facts that could not be checked
+    /// are not failures; they are reported as such).
     pub fn facts_hold(&self) -> bool {
-        self.error.is_none() && self.facts.iter().all(|c| c.passed)
+        self.error.is_none() && self.facts().all(|c| !c.failed())
+    }
+
+    fn transcript_check(&self, kind: Kind) -> Option<&Check> {
+        self.checks.iter().find(|c| c.kind == kind)
+    }
+
+    /// The published program's transcript: None when the scenario has none.
+    pub fn published_transcript(&self) -> Option<&Check> {
+        self.transcript_check(Kind::PublishedTranscript)
+    }
+
+    pub fn golden_transcript(&self) -> Option<&Check> {
+        self.transcript_check(Kind::GoldenTranscript)
     }
 
     pub fn golden_matches(&self) -> bool {
-        !matches!(self.golden, Some(Some(_)))
+        self.golden_transcript().is_none_or(|c| !c.failed())
     }
 
-    pub fn passed(&self) -> bool {
-        self.facts_hold() && self.golden_matches()
-    }
-
-    /// Every failure, one per line, naming the fact.
-    pub fn failures(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Some(e) = &self.error {
-            out.push(format!("{} ({}): {e}", self.name, self.fact));
-        }
-        for c in self.facts.iter().filter(|c| !c.passed) {
-            out.push(format!("{} ({}): {}", self.name, self.fact, c.message));
-        }
-        if let Some(Some(d)) = &self.golden {
-            out.push(format!(
-                "{} ({}): transcript differs from its golden file (- golden, + this run):\n{d}",
-                self.name, self.fact
-            ));
-        }
-        out
+    /// Facts that could not be checked.
+    pub fn not_checked(&self) -> usize {
+        self.facts()
+            .filter(|c| c.verdict == Verdict::NotChecked)
+            .count()
     }
 }
 
@@ -156,10 +237,10 @@ pub fn transcript_text(bytes: &[u8]) -> String {
 /// Cycles run between progress reports.
 const CHUNK: u64 = 20_000_000;
 
-/// Runs one scenario on `prg`. `progress` is told the cycles so far, now and then.
+/// Runs one scenario on `program`. `progress` is told the cycles so far, now and then.
 pub fn run_scenario(
     s: &Scenario,
-    prg: Result<Prg, String>,
+    program: Result<Program, String>,
     mut progress: impl FnMut(u64),
 ) -> Outcome {
     let started = Instant::now();
@@ -170,47 +251,69 @@ pub fn run_scenario(
         program: s.program.clone(),
         error: None,
         stop: None,
-        facts: Vec::new(),
-        golden: None,
+        checks: Vec::new(),
         cycles: 0,
         elapsed: Duration::ZERO,
         transcript: String::new(),
     };
     let mut machine = Machine::builtin();
-    let prepared = prg.and_then(|prg| {
-        machine.load_and_run_prg(&prg)?;
-        let keys = c64kit_basic::parse_key_script(&s.keys)
-            .map_err(|e| format!("scenario {}: keys: {e}", s.name))?;
-        machine.feed_keys(keys);
-        Ok(())
+    let runs = s.keys.is_some() || s.call.is_empty();
+    let prepared = program.and_then(|program| {
+        if !runs {
+            machine.load_prg(&program.prg);
+        } else {
+            machine.load_and_run_prg(&program.prg)?;
+            let keys = c64kit_basic::parse_key_script(s.keys.as_deref().unwrap_or(""))
+                .map_err(|e| format!("scenario {}: keys: {e}", s.name))?;
+            machine.feed_keys(keys);
+        }
+        Ok(program)
     });
-    if let Err(e) = prepared {
-        outcome.error = Some(e);
-        outcome.elapsed = started.elapsed();
-        return outcome;
-    }
-    let start_cycles = machine.cycles();
-    let stop = loop {
-        let spent = machine.cycles() - start_cycles;
-        let left = s.max_cycles.saturating_sub(spent);
-        let stop = machine.run(left.min(CHUNK));
-        progress(machine.cycles() - start_cycles);
-        match stop {
-            StopReason::CycleBudget { .. } if machine.cycles() - start_cycles < s.max_cycles => {}
-            StopReason::CycleBudget { .. } => {
-                break StopReason::CycleBudget {
-                    cycles: machine.cycles() - start_cycles,
-                }
-            }
-            other => break other,
+    let program = match prepared {
+        Ok(p) => p,
+        Err(e) => {
+            outcome.error = Some(e);
+            outcome.elapsed = started.elapsed();
+            return outcome;
         }
     };
+    let start_cycles = machine.cycles();
+    if runs {
+        let stop = run_until_stop(&mut machine, s.max_cycles, &mut progress);
+        outcome.cycles = machine.cycles() - start_cycles;
+        outcome.transcript = transcript_text(machine.transcript());
+        judge(s, &mut machine, &stop, &mut outcome);
+        outcome.stop = Some(stop);
+    }
+    for call in &s.call {
+        call_routine(call, &program, &mut machine, &mut outcome);
+    }
     outcome.cycles = machine.cycles() - start_cycles;
-    outcome.transcript = transcript_text(machine.transcript());
-    judge(s, &mut machine, &stop, &mut outcome);
-    outcome.stop = Some(stop);
     outcome.elapsed = started.elapsed();
     outcome
+}
+
+/// Runs until a stop reason other than the budget, or until `max_cycles` have passed.
+fn run_until_stop(
+    machine: &mut Machine,
+    max_cycles: u64,
+    mut progress: impl FnMut(u64),
+) -> StopReason {
+    let start = machine.cycles();
+    loop {
+        let spent = machine.cycles() - start;
+        let stop = machine.run(max_cycles.saturating_sub(spent).min(CHUNK));
+        progress(machine.cycles() - start);
+        match stop {
+            StopReason::CycleBudget { .. } if machine.cycles() - start < max_cycles => {}
+            StopReason::CycleBudget { .. } => {
+                return StopReason::CycleBudget {
+                    cycles: machine.cycles() - start,
+                }
+            }
+            other => return other,
+        }
+    }
 }
 
 fn judge(s: &Scenario, machine: &mut Machine, stop: &StopReason, outcome: &mut Outcome) {
@@ -218,52 +321,153 @@ fn judge(s: &Scenario, machine: &mut Machine, stop: &StopReason, outcome: &mut O
     let screen = machine.screen_text();
     if let Some(want) = &s.stop {
         let got = stop.to_string();
-        outcome.facts.push(CheckResult {
-            passed: got.starts_with(want.as_str()),
-            message: if got.starts_with(want.as_str()) {
-                format!("run ended with {got}")
-            } else {
-                format!("run should end with {want:?} but ended with {got:?}")
-            },
-        });
-    }
-    if let Some(file) = &s.reference {
-        let path = reference_dir().join(file);
-        outcome.facts.push(match std::fs::read_to_string(&path) {
-            Err(e) => CheckResult {
-                passed: false,
-                message: format!("{}: {e}", path.display()),
-            },
-            Ok(published) => match check::diff(&published, &text) {
-                None => CheckResult {
-                    passed: true,
-                    message: format!("transcript identical to the published {file}"),
-                },
-                Some(d) => CheckResult {
-                    passed: false,
-                    message: format!(
-                        "transcript differs from the published {file} (- published, + this run):\n{d}"
-                    ),
-                },
-            },
-        });
+        outcome.checks.push(
+            Check::new(Kind::Fact, "the run ends", want.clone())
+                .measured(got.clone(), got.starts_with(want.as_str())),
+        );
     }
     for e in &s.expect {
-        outcome.facts.push(check::check(e, &text, &screen, machine));
+        let observed = check::Observed {
+            text: &text,
+            screen: &screen,
+            machine,
+            cycles: outcome.cycles,
+            registers: None,
+            labels: &Labels::default(),
+        };
+        outcome.checks.push(check::check(e, &observed));
+    }
+    if let Some(file) = &s.reference {
+        outcome.checks.push(compare_transcript(
+            Kind::PublishedTranscript,
+            file,
+            reference(file),
+            &text,
+            "../shared/ryg/reference was not there when this c64kit was built",
+        ));
     }
     if let Some(file) = &s.golden {
-        let path = golden_dir().join(file);
-        outcome.golden = Some(match std::fs::read_to_string(&path) {
-            Ok(golden) => check::diff(&golden, &text),
-            Err(e) => Some(format!(
-                "{}: {e} (create it with UPDATE_GOLDENFILES=1)",
-                path.display()
-            )),
-        });
+        outcome.checks.push(compare_transcript(
+            Kind::GoldenTranscript,
+            file,
+            golden(file),
+            &text,
+            "no such golden file is built in (create it with UPDATE_GOLDENFILES=1)",
+        ));
     }
 }
 
-/// Rewrites a scenario's golden file from this run (only when asked: UPDATE_GOLDENFILES=1).
+fn compare_transcript(
+    kind: Kind,
+    what: &str,
+    expected: Option<&str>,
+    text: &str,
+    missing: &str,
+) -> Check {
+    let c = Check::new(kind, what, "identical");
+    let Some(expected) = expected else {
+        return c.not_checked(missing);
+    };
+    match check::diff(expected, text) {
+        None => c.measured("identical", true),
+        Some((n, d)) => {
+            let mut c = c.measured(check::differs_in(n), false);
+            c.detail = Some(d);
+            c
+        }
+    }
+}
+
+/// One routine-level call: pokes, registers, the call, then its checks.
+fn call_routine(
+    call: &scenario::Call,
+    program: &Program,
+    machine: &mut Machine,
+    outcome: &mut Outcome,
+) {
+    let what = |e: &Expectation| {
+        let item = e.value.clone().unwrap_or_else(|| {
+            e.register
+                .as_ref()
+                .map(|r| format!("register {}", r.to_uppercase()))
+                .or(e.at.clone().map(|a| format!("memory at {a}")))
+                .unwrap_or_else(|| "result".into())
+        });
+        match &call.what {
+            Some(w) => format!("{} ({w}): {item}", call.routine),
+            None => format!("{}: {item}", call.routine),
+        }
+    };
+    let resolved = program.labels.resolve(&call.routine).and_then(|addr| {
+        let mut pokes = Vec::new();
+        for p in &call.poke {
+            pokes.push((program.labels.resolve(&p.at)?, &p.bytes));
+        }
+        Ok((addr, pokes))
+    });
+    let (addr, pokes) = match resolved {
+        Ok(r) => r,
+        Err(why) => {
+            for e in &call.expect {
+                let c = Check::new(Kind::Fact, what(e), check::expected_text(e));
+                outcome.checks.push(c.not_checked(why.clone()));
+            }
+            return;
+        }
+    };
+    for (at, bytes) in pokes {
+        for (i, b) in bytes.iter().enumerate() {
+            machine.poke(at.wrapping_add(i as u16), *b);
+        }
+    }
+    machine.sys(addr, call.a, call.x, call.y, program.prg.end_address());
+    let before = machine.cycles();
+    let stop = run_until_stop(machine, call.max_cycles, |_| {});
+    let cycles = machine.cycles() - before;
+    if stop != StopReason::ReturnedToBasic {
+        outcome.checks.push(
+            Check::new(
+                Kind::Fact,
+                format!("{}: the routine returns", call.routine),
+                "RTS",
+            )
+            .measured(stop.to_string(), false),
+        );
+        return;
+    }
+    outcome.transcript = transcript_text(machine.transcript());
+    let screen = machine.screen_text();
+    let registers = (machine.cpu.a, machine.cpu.x, machine.cpu.y);
+    for e in &call.expect {
+        let observed = check::Observed {
+            text: &outcome.transcript,
+            screen: &screen,
+            machine,
+            cycles,
+            registers: Some(registers),
+            labels: &program.labels,
+        };
+        let mut c = check::check(e, &observed);
+        c.what = what(e);
+        outcome.checks.push(c);
+    }
+}
+
+/// Golden files change only on purpose: `UPDATE_GOLDENFILES=1`, and never under CI (a CI
+/// job that rewrote them would hide the very change it should catch). One rule for
+/// `cargo test`, `cargo xtask conform` and `c64kit conform`.
+pub fn golden_update_requested() -> Result<bool, String> {
+    let asked = std::env::var("UPDATE_GOLDENFILES").is_ok_and(|v| v == "1");
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    if asked && ci {
+        return Err(
+            "refusing UPDATE_GOLDENFILES=1 under CI: golden files change only on purpose".into(),
+        );
+    }
+    Ok(asked)
+}
+
+/// Rewrites a scenario's golden file in the checkout from this run.
 pub fn update_golden(s: &Scenario, outcome: &Outcome) -> Result<Option<PathBuf>, String> {
     let Some(file) = &s.golden else {
         return Ok(None);

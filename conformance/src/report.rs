@@ -1,6 +1,12 @@
-//! The result table, as Markdown or as a self-contained HTML page (CI artifacts).
+//! What a conformance run shows: the terminal table, and the files CI keeps (Markdown or
+//! HTML with every check and its evidence, JUnit XML, JSON). Files never carry colour.
 
+use crate::check::{c64_seconds, clip_diff, thousands, Check, Kind, Verdict};
 use crate::Outcome;
+use std::fmt::Write as _;
+
+/// Diff lines shown per scenario unless `--full-diff`.
+pub const DIFF_LINES: usize = 40;
 
 /// The table's columns, shared by the terminal, Markdown and HTML forms.
 pub const HEADER: [&str; 8] = [
@@ -8,57 +14,196 @@ pub const HEADER: [&str; 8] = [
     "fact",
     "program",
     "published facts",
-    "golden",
-    "result",
-    "emulated cycles",
-    "time",
+    "published transcript",
+    "golden transcript",
+    "C64 time",
+    "run time",
 ];
+
+/// "hold 4/4", "FAIL 1 of 4", "hold 3/4, 1 not checked", "ERROR".
+pub fn facts_cell(o: &Outcome) -> String {
+    if o.error.is_some() {
+        return "ERROR".into();
+    }
+    let total = o.facts().count();
+    let failed = o.facts().filter(|c| c.failed()).count();
+    let unchecked = o.not_checked();
+    let mut s = if failed > 0 {
+        format!("FAIL {failed} of {total}")
+    } else {
+        format!("hold {}/{total}", total - unchecked)
+    };
+    if unchecked > 0 {
+        s += &format!(", {unchecked} not checked");
+    }
+    s
+}
+
+/// "identical", "differs in 1 line", "not built in", or "-" when the scenario has none.
+pub fn transcript_cell(c: Option<&Check>) -> String {
+    match c {
+        None => "-".into(),
+        Some(c) if c.verdict == Verdict::NotChecked => "not checked".into(),
+        Some(c) => c.measured.clone(),
+    }
+}
 
 /// One row of cells for an outcome.
 pub fn row(o: &Outcome) -> [String; 8] {
-    let facts = if o.error.is_some() {
-        "ERROR".to_string()
-    } else {
-        let failed = o.facts.iter().filter(|c| !c.passed).count();
-        if failed == 0 {
-            format!("hold ({})", o.facts.len())
-        } else {
-            format!("FAIL {failed}/{}", o.facts.len())
-        }
-    };
-    let golden = match &o.golden {
-        None => "-".to_string(),
-        Some(None) => "match".to_string(),
-        Some(Some(_)) => "DIFFERS".to_string(),
-    };
     [
         o.name.clone(),
         o.fact.clone(),
         o.program.clone(),
-        facts,
-        golden,
-        if o.passed() { "pass" } else { "FAIL" }.to_string(),
-        format!(
-            "{} ({:.1} s C64)",
-            o.cycles,
-            o.cycles as f64 / c64kit_machine::PAL_HZ as f64
-        ),
+        facts_cell(o),
+        transcript_cell(o.published_transcript()),
+        transcript_cell(o.golden_transcript()),
+        format!("{} ({} cycles)", c64_seconds(o.cycles), thousands(o.cycles)),
         format!("{:.2} s", o.elapsed.as_secs_f64()),
     ]
 }
 
-pub fn markdown(outcomes: &[Outcome]) -> String {
-    let mut s = String::from("# c64kit conformance report\n\n");
-    s += &format!("| {} |\n", HEADER.join(" | "));
-    s += &format!("|{}\n", "---|".repeat(HEADER.len()));
-    for o in outcomes {
-        s += &format!("| {} |\n", row(o).join(" | "));
+/// The diffs of a scenario's transcripts that differ, at most `max_lines` in all (0: all).
+pub fn diffs(o: &Outcome, max_lines: usize) -> Option<String> {
+    let mut all = String::new();
+    for c in o
+        .checks
+        .iter()
+        .filter(|c| c.kind != Kind::Fact && c.failed())
+    {
+        if let Some(d) = &c.detail {
+            let _ = writeln!(
+                all,
+                "{} {}: {} (- expected, + this run)",
+                c.kind.label(),
+                c.what,
+                c.measured
+            );
+            all += d;
+            if !all.ends_with('\n') {
+                all.push('\n');
+            }
+        }
     }
-    let failures: Vec<String> = outcomes.iter().flat_map(|o| o.failures()).collect();
-    if !failures.is_empty() {
-        s += "\n## Failures\n\n";
-        for f in failures {
-            s += &format!("```\n{f}\n```\n");
+    (!all.is_empty()).then(|| clip_diff(&all, max_lines))
+}
+
+/// Every published fact with the scenarios that check it and what they measured.
+pub struct FactCoverage {
+    pub id: String,
+    pub text: String,
+    /// (scenario, every fact check's evidence) of each scenario naming this fact.
+    pub scenarios: Vec<(String, Vec<String>)>,
+}
+
+pub fn coverage(published: &[(String, String)], outcomes: &[Outcome]) -> Vec<FactCoverage> {
+    published
+        .iter()
+        .map(|(id, text)| FactCoverage {
+            id: id.clone(),
+            text: text.clone(),
+            scenarios: outcomes
+                .iter()
+                .filter(|o| o.fact.eq_ignore_ascii_case(id))
+                .map(|o| {
+                    let mut lines: Vec<String> = o.facts().map(|c| c.evidence(&o.fact)).collect();
+                    if let Some(e) = &o.error {
+                        lines.push(format!("ERROR: {e}"));
+                    }
+                    (o.name.clone(), lines)
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+fn short(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max).collect();
+    format!("{cut}...")
+}
+
+/// The summary line: "24 of 24 scenarios: every published fact holds".
+pub fn summary(outcomes: &[Outcome]) -> String {
+    let bad = outcomes.iter().filter(|o| !o.facts_hold()).count();
+    let unchecked: usize = outcomes.iter().map(|o| o.not_checked()).sum();
+    let mut s = if bad == 0 {
+        format!(
+            "{}: every published fact checked holds",
+            plural(outcomes.len(), "scenario")
+        )
+    } else {
+        format!(
+            "{}: published facts DO NOT HOLD in {bad}",
+            plural(outcomes.len(), "scenario")
+        )
+    };
+    if unchecked > 0 {
+        s += &format!(" ({unchecked} checks could not be made)");
+    }
+    s
+}
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+fn md_escape(s: &str) -> String {
+    s.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The whole report as Markdown: the table, the published facts F1..F19 with their
+/// evidence, then every scenario's checks and diffs.
+pub fn markdown(
+    outcomes: &[Outcome],
+    published: &[(String, String)],
+    title: &str,
+    max_diff: usize,
+) -> String {
+    let mut s = format!("# {title}\n\n{}.\n\n", summary(outcomes));
+    s += &format!(
+        "| {} |\n|{}\n",
+        HEADER.join(" | "),
+        "---|".repeat(HEADER.len())
+    );
+    for o in outcomes {
+        let cells: Vec<String> = row(o).iter().map(|c| md_escape(c)).collect();
+        s += &format!("| {} |\n", cells.join(" | "));
+    }
+    if !published.is_empty() {
+        s += "\n## The published facts\n\n";
+        for f in coverage(published, outcomes) {
+            s += &format!("- **{}** {}\n", f.id, md_escape(&short(&f.text, 160)));
+            if f.scenarios.is_empty() {
+                s += "  - no scenario in this run\n";
+            }
+            for (name, lines) in f.scenarios {
+                s += &format!("  - `{name}`\n");
+                for l in lines {
+                    s += &format!("    - {}\n", md_escape(&l));
+                }
+            }
+        }
+    }
+    s += "\n## Scenarios\n";
+    for o in outcomes {
+        s += &format!(
+            "\n### {} ({}, {})\n\n{}\n\n",
+            o.name, o.fact, o.program, o.claim
+        );
+        if let Some(e) = &o.error {
+            s += &format!("- ERROR: {}\n", md_escape(e));
+        }
+        for c in &o.checks {
+            s += &format!(
+                "- {}: {}\n",
+                c.kind.label(),
+                md_escape(&c.evidence(&o.fact))
+            );
+        }
+        if let Some(d) = diffs(o, max_diff) {
+            s += &format!("\n```diff\n{d}\n```\n");
         }
     }
     s
@@ -68,42 +213,252 @@ fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
-pub fn html(outcomes: &[Outcome]) -> String {
-    let passed = outcomes.iter().filter(|o| o.passed()).count();
-    let mut s = String::from(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>c64kit conformance</title>\
-         <style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #999;padding:4px 8px}\
-         .pass{background:#dfd}.FAIL{background:#fdd}pre{background:#f4f4f4;padding:8px}</style></head><body>",
+/// The same report as one self-contained HTML page.
+pub fn html(
+    outcomes: &[Outcome],
+    published: &[(String, String)],
+    title: &str,
+    max_diff: usize,
+) -> String {
+    let mut s = format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>{}</title>\
+         <style>body{{font-family:sans-serif;max-width:80em}}table{{border-collapse:collapse}}\
+         td,th{{border:1px solid #999;padding:4px 8px}}.holds{{background:#dfd}}\
+         .fails{{background:#fdd}}.unchecked{{background:#ffd}}\
+         pre{{background:#f4f4f4;padding:8px;overflow:auto}}</style></head><body>",
+        escape(title)
     );
     s += &format!(
-        "<h1>c64kit conformance</h1><p>{passed} of {} scenarios passed.</p><table><tr>",
-        outcomes.len()
+        "<h1>{}</h1><p>{}.</p><table><tr>",
+        escape(title),
+        escape(&summary(outcomes))
     );
     for h in HEADER {
         s += &format!("<th>{h}</th>");
     }
     s += "</tr>";
     for o in outcomes {
-        let cells = row(o);
-        s += &format!("<tr class=\"{}\">", cells[5]);
-        for c in cells {
+        let class = if o.facts_hold() { "holds" } else { "fails" };
+        s += &format!("<tr class=\"{class}\">");
+        for c in row(o) {
             s += &format!("<td>{}</td>", escape(&c));
         }
         s += "</tr>";
     }
     s += "</table>";
+    if !published.is_empty() {
+        s += "<h2>The published facts</h2><ul>";
+        for f in coverage(published, outcomes) {
+            s += &format!(
+                "<li><b>{}</b> {}<ul>",
+                escape(&f.id),
+                escape(&short(&f.text, 160))
+            );
+            if f.scenarios.is_empty() {
+                s += "<li>no scenario in this run</li>";
+            }
+            for (name, lines) in f.scenarios {
+                s += &format!("<li><code>{}</code><ul>", escape(&name));
+                for l in lines {
+                    s += &format!("<li>{}</li>", escape(&l));
+                }
+                s += "</ul></li>";
+            }
+            s += "</ul></li>";
+        }
+        s += "</ul>";
+    }
+    s += "<h2>Scenarios</h2>";
     for o in outcomes {
         s += &format!(
-            "<h3>{} ({})</h3><p>{}</p>",
+            "<h3 id=\"{0}\">{0} ({1}, {2})</h3><p>{3}</p><table>\
+             <tr><th>check</th><th>what</th><th>published</th><th>measured</th><th>verdict</th></tr>",
             escape(&o.name),
             escape(&o.fact),
+            escape(&o.program),
             escape(&o.claim)
         );
-        for f in o.failures() {
-            s += &format!("<pre>{}</pre>", escape(&f));
+        if let Some(e) = &o.error {
+            s += &format!(
+                "<tr class=\"fails\"><td colspan=\"5\">ERROR: {}</td></tr>",
+                escape(e)
+            );
+        }
+        for c in &o.checks {
+            let class = match c.verdict {
+                Verdict::Holds => "holds",
+                Verdict::DoesNotHold if c.kind == Kind::Fact => "fails",
+                _ => "unchecked",
+            };
+            let mut verdict = c.verdict.word().to_string();
+            if c.verdict == Verdict::NotChecked {
+                verdict += &format!(": {}", c.detail.clone().unwrap_or_default());
+            }
+            s += &format!(
+                "<tr class=\"{class}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                c.kind.label(),
+                escape(&c.what),
+                escape(&c.published),
+                escape(&c.measured),
+                escape(&verdict)
+            );
+        }
+        s += "</table>";
+        if let Some(d) = diffs(o, max_diff) {
+            s += &format!("<pre>{}</pre>", escape(&d));
         }
     }
     s + "</body></html>\n"
+}
+
+/// JUnit XML: a testsuite of the run, a testcase per check with its scenario as the class.
+/// A fact that does not hold is a failure; a fact that could not be checked is skipped;
+/// transcripts are informative, so a differing one passes with its diff in system-out.
+pub fn junit(outcomes: &[Outcome], title: &str) -> String {
+    use quick_xml::events::BytesText;
+    use quick_xml::Writer;
+    let tests: usize = outcomes.iter().map(|o| o.checks.len().max(1)).sum();
+    let failures: usize = outcomes
+        .iter()
+        .map(|o| o.facts().filter(|c| c.failed()).count())
+        .sum();
+    let errors = outcomes.iter().filter(|o| o.error.is_some()).count();
+    let skipped: usize = outcomes.iter().map(|o| o.not_checked()).sum();
+    let time: f64 = outcomes.iter().map(|o| o.elapsed.as_secs_f64()).sum();
+    let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
+    let counts = [
+        ("tests", tests.to_string()),
+        ("failures", failures.to_string()),
+        ("errors", errors.to_string()),
+        ("skipped", skipped.to_string()),
+        ("time", format!("{time:.3}")),
+    ];
+    let attrs = |extra: &[(&str, String)]| -> Vec<(String, String)> {
+        extra
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect()
+    };
+    let mut suite_attrs = vec![("name", title.to_string())];
+    suite_attrs.extend(counts.iter().cloned());
+    let result = w
+        .create_element("testsuites")
+        .with_attributes(
+            attrs(&suite_attrs)
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str())),
+        )
+        .write_inner_content(|w| {
+            w.create_element("testsuite")
+                .with_attributes(
+                    attrs(&suite_attrs)
+                        .iter()
+                        .map(|(k, v)| (k.as_str(), v.as_str())),
+                )
+                .write_inner_content(|w| {
+                    for o in outcomes {
+                        let class = o.name.as_str();
+                        if let Some(e) = &o.error {
+                            w.create_element("testcase")
+                                .with_attributes([
+                                    ("classname", class),
+                                    ("name", "the program runs"),
+                                ])
+                                .write_inner_content(|w| {
+                                    w.create_element("error")
+                                        .with_attribute(("message", e.as_str()))
+                                        .write_empty()?;
+                                    Ok(())
+                                })?;
+                            continue;
+                        }
+                        for c in &o.checks {
+                            let name = format!("{} {}: {}", o.fact, c.kind.label(), c.what);
+                            let evidence = c.evidence(&o.fact);
+                            w.create_element("testcase")
+                                .with_attributes([("classname", class), ("name", name.as_str())])
+                                .write_inner_content(|w| {
+                                    match (c.kind, c.verdict) {
+                                        (Kind::Fact, Verdict::DoesNotHold) => {
+                                            w.create_element("failure")
+                                                .with_attribute(("message", evidence.as_str()))
+                                                .write_empty()?;
+                                        }
+                                        (_, Verdict::NotChecked) => {
+                                            w.create_element("skipped")
+                                                .with_attribute(("message", evidence.as_str()))
+                                                .write_empty()?;
+                                        }
+                                        _ => {
+                                            let mut out = evidence.clone();
+                                            if let Some(d) =
+                                                c.detail.as_ref().filter(|_| c.failed())
+                                            {
+                                                out = format!("{out}\n{d}");
+                                            }
+                                            w.create_element("system-out")
+                                                .write_text_content(BytesText::new(&out))?;
+                                        }
+                                    }
+                                    Ok(())
+                                })?;
+                        }
+                    }
+                    Ok(())
+                })?;
+            Ok(())
+        });
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    match result {
+        Ok(_) => out.push_str(&String::from_utf8_lossy(&w.into_inner())),
+        // Writing into a Vec cannot fail; say so in the file rather than panic if it did.
+        Err(e) => out.push_str(&format!("<!-- could not write the report: {e} -->")),
+    }
+    out.push('\n');
+    out
+}
+
+/// The run as data: every scenario with its checks, and the published facts' coverage.
+pub fn json(outcomes: &[Outcome], published: &[(String, String)], title: &str) -> String {
+    let scenarios: Vec<serde_json::Value> = outcomes
+        .iter()
+        .map(|o| {
+            serde_json::json!({
+                "name": o.name,
+                "fact": o.fact,
+                "claim": o.claim,
+                "program": o.program,
+                "error": o.error,
+                "stop": o.stop.as_ref().map(|s| s.to_string()),
+                "facts_hold": o.facts_hold(),
+                "published_transcript": transcript_cell(o.published_transcript()),
+                "golden_transcript": transcript_cell(o.golden_transcript()),
+                "cycles": o.cycles,
+                "c64_seconds": o.cycles as f64 / c64kit_machine::PAL_HZ as f64,
+                "run_seconds": o.elapsed.as_secs_f64(),
+                "checks": o.checks,
+            })
+        })
+        .collect();
+    let facts: Vec<serde_json::Value> = coverage(published, outcomes)
+        .into_iter()
+        .map(|f| {
+            serde_json::json!({
+                "id": f.id,
+                "text": f.text,
+                "scenarios": f.scenarios.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "title": title,
+        "passed": outcomes.iter().all(|o| o.facts_hold()),
+        "summary": summary(outcomes),
+        "scenarios": scenarios,
+        "published_facts": facts,
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }

@@ -6,6 +6,23 @@ use c64kit_basic::parse_key_script;
 use c64kit_machine::{Machine, Prg, StopReason};
 use std::path::{Path, PathBuf};
 
+/// One of our programs as built into this crate at build time (see build.rs).
+pub struct BuiltIn {
+    /// The project's name: "ryg3-v10".
+    pub name: &'static str,
+    /// The PRG file (load address first).
+    pub prg: &'static [u8],
+    /// Its global labels as a VICE label file (`al C:0820 .main`).
+    pub labels: &'static str,
+}
+
+include!(concat!(env!("OUT_DIR"), "/built_in.rs"));
+
+/// Our program of that name, as built with this crate.
+pub fn built_in(name: &str) -> Option<&'static BuiltIn> {
+    BUILT_IN.iter().find(|b| b.name == name)
+}
+
 /// The folder holding the program sources (this crate's folder).
 pub fn programs_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

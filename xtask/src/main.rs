@@ -18,7 +18,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Build our programs and replay every published fact; exit 0 only if all pass.
-    Conform(conform::ConformArgs),
+    Conform(c64kit_conformance::app::ConformArgs),
     /// Assemble every program in programs/ into target/programs/NAME.prg.
     Build,
     /// Emulation speed on the RYG3 engine next to mos6502 and py65, and the time of

@@ -397,11 +397,19 @@ pub fn keyscript(data: &[u8]) {
     let _ = c64kit_basic::parse_key_script(&text(data));
 }
 
-/// A conformance scenario file, and the key script of each scenario in it.
+/// A conformance scenario file, the key script of each scenario in it, and the addresses
+/// its routine calls name (as resolved without labels).
 pub fn scenario(data: &[u8]) {
     if let Ok(scenarios) = c64kit_conformance::scenario::parse(&text(data), "fuzz.toml") {
+        let labels = c64kit_conformance::labels::Labels::default();
         for s in &scenarios {
-            let _ = c64kit_basic::parse_key_script(&s.keys);
+            let _ = c64kit_basic::parse_key_script(s.keys.as_deref().unwrap_or(""));
+            for call in &s.call {
+                let _ = labels.resolve(&call.routine);
+                for p in &call.poke {
+                    let _ = labels.resolve(&p.at);
+                }
+            }
         }
     }
 }

@@ -60,6 +60,9 @@ enum Command {
         /// The PRG file.
         file: PathBuf,
     },
+    /// Judge a program against the RYG blog's published facts (the conformance suite, built
+    /// in): `c64kit conform my-ryg3.prg --as ryg3-v10`; without a program, our own.
+    Conform(c64kit_conformance::app::ConformArgs),
     /// Tokenize a BASIC text file into a PRG (like petcat -w2).
     Tokenize {
         /// The BASIC text file ("10 PRINT ..." lines).
@@ -74,6 +77,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Conform(args) => return c64kit_conformance::app::run(&args, "c64kit conform"),
         Command::Run(args) => run::run(args, &cli.global, run::Mode::Run),
         Command::Play(args) => run::run(args, &cli.global, run::Mode::Play),
         Command::Plugins => plugins(&cli.global).map(|_| 0),

@@ -14,6 +14,9 @@ pub const BASIC_START: u16 = 0x0801;
 /// $FA at RUN, the statement loop's return address and SYS's return address ($E146, so RTS
 /// lands on $E147) are on the stack.
 pub const SYS_STACK_POINTER: u8 = 0xF6;
+/// SYS's register save area: SAREG, SXREG, SYREG, SPREG (A, X, Y, P on entry and, after
+/// the routine's RTS, on return).
+pub const SYS_REGISTERS: u16 = 0x030C;
 /// CIA 1 timer A latch set by IOINIT on a PAL machine: the ~60 Hz system IRQ.
 pub const PAL_IRQ_TIMER_LATCH: u16 = 0x4025;
 
@@ -108,10 +111,11 @@ pub fn enter_sys(cpu: &mut Cpu, bus: &mut C64Bus, sys: u16, program_end: u16) {
     bus.ram[0x01F8] = 0xE1;
     bus.ram[0x01F7] = 0x46;
     cpu.s = SYS_STACK_POINTER;
-    cpu.a = bus.ram[0x030C];
-    cpu.x = bus.ram[0x030D];
-    cpu.y = bus.ram[0x030E];
-    cpu.set_p(bus.ram[0x030F]);
+    let regs = SYS_REGISTERS as usize;
+    cpu.a = bus.ram[regs];
+    cpu.x = bus.ram[regs + 1];
+    cpu.y = bus.ram[regs + 2];
+    cpu.set_p(bus.ram[regs + 3]);
     cpu.pc = sys;
     cpu.jammed = false;
 }

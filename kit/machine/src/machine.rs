@@ -100,6 +100,15 @@ impl Machine {
         boot::enter_sys(&mut self.cpu, &mut self.bus, addr, program_end);
     }
 
+    /// Calls a routine as BASIC's `SYS` does, with these A, X and Y (through SYS's save
+    /// area): its RTS returns to BASIC, which `run` reports as
+    /// [`StopReason::ReturnedToBasic`]. `program_end` sets BASIC's variable pointers.
+    pub fn sys(&mut self, addr: u16, a: u8, x: u8, y: u8, program_end: u16) {
+        let regs = boot::SYS_REGISTERS as usize;
+        self.bus.ram[regs..regs + 3].copy_from_slice(&[a, x, y]);
+        self.start_at(addr, program_end);
+    }
+
     pub fn feed_keys(&mut self, events: impl IntoIterator<Item = KeyEvent>) {
         self.kernal.input.push_events(events);
     }

@@ -1,0 +1,323 @@
+//! The `conform` command, shared by `c64kit conform` and `cargo xtask conform`: choose the
+//! scenarios, judge a build or ours, run them in parallel with progress, print the table,
+//! write the reports. Exit code: 0 when every published fact checked holds, 1 when one does
+//! not (or a scenario could not run, or the program cannot be read), 2 for usage errors.
+
+use crate::check::Verdict;
+use crate::report::{self, DIFF_LINES};
+use crate::{Outcome, Program, Programs, Scenario};
+use comfy_table::{Cell, Color, Table};
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Mutex;
+use std::time::Duration;
+
+#[derive(clap::Args, Debug, Default)]
+pub struct ConformArgs {
+    /// Judge this build (a .prg, or a .cbmprj/.asm assembled on the fly) instead of ours;
+    /// --as says which program it is.
+    #[arg(value_name = "PROGRAM")]
+    pub program_file: Option<PathBuf>,
+    /// The same as PROGRAM.
+    #[arg(long, value_name = "PROGRAM", conflicts_with = "program_file")]
+    pub program: Option<PathBuf>,
+    /// The program the build claims to be (e.g. ryg3-v10): only its scenarios run.
+    #[arg(long = "as", value_name = "NAME")]
+    pub as_name: Option<String>,
+    /// A VICE label file for the build (`al C:0820 .main`), for routine-level checks on a
+    /// PRG (a .cbmprj/.asm brings its own labels).
+    #[arg(short = 'l', long = "labels", value_name = "FILE")]
+    pub labels: Option<PathBuf>,
+    /// Only the scenario with this name (repeatable).
+    #[arg(long)]
+    pub scenario: Vec<String>,
+    /// Only scenarios checking this published fact (e.g. F15; repeatable).
+    #[arg(long)]
+    pub fact: Vec<String>,
+    /// Only scenarios of this engine (program name prefix, e.g. ryg3 or ryg3-v10).
+    #[arg(long)]
+    pub engine: Option<String>,
+    /// Write every check with its evidence: .html for a page, anything else for Markdown.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+    /// Write JUnit XML (a testcase per check, the scenario as its class).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write the results as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Show whole transcript diffs (default: at most 40 lines per scenario).
+    #[arg(long)]
+    pub full_diff: bool,
+    /// Scenarios run at once (default: the number of cores).
+    #[arg(long)]
+    pub jobs: Option<usize>,
+}
+
+impl ConformArgs {
+    fn judged(&self) -> Option<&PathBuf> {
+        self.program_file.as_ref().or(self.program.as_ref())
+    }
+
+    fn selects(&self, s: &Scenario) -> bool {
+        (self.scenario.is_empty() || self.scenario.contains(&s.name))
+            && (self.fact.is_empty() || self.fact.iter().any(|f| f.eq_ignore_ascii_case(&s.fact)))
+            && self
+                .engine
+                .as_ref()
+                .is_none_or(|e| s.program.starts_with(e.as_str()))
+            && self.as_name.as_ref().is_none_or(|n| &s.program == n)
+    }
+}
+
+/// 15 for "F15" (facts with other names last).
+pub fn fact_number(fact: &str) -> u32 {
+    fact.get(1..)
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(u32::MAX)
+}
+
+/// An error before any scenario runs: printed once, exit 1.
+fn fail(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("conform: {message}");
+    ExitCode::FAILURE
+}
+
+/// Runs the command; `tool` names it in the reports' title ("c64kit conform").
+pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
+    let scenarios = match crate::all_scenarios() {
+        Ok(s) => s,
+        Err(e) => return fail(e),
+    };
+    let names = Programs::names();
+    if let Some(name) = &args.as_name {
+        if !names.contains(&name.as_str()) {
+            return fail(format!(
+                "--as {name:?}: no such program; judge a build as one of: {}",
+                names.join(", ")
+            ));
+        }
+    }
+    let mut programs = Programs::default();
+    let judged = args.judged();
+    if let Some(path) = judged {
+        let Some(name) = &args.as_name else {
+            return fail(format!(
+                "{}: say which program it is with --as NAME (one of: {})",
+                path.display(),
+                names.join(", ")
+            ));
+        };
+        programs.replace(name, path.clone(), args.labels.clone());
+        // A build that cannot be read fails here, once, before any scenario runs.
+        if let Err(e) = programs.get(name) {
+            return fail(e);
+        }
+    } else if args.labels.is_some() {
+        return fail("-l/--labels goes with a PROGRAM to judge");
+    }
+    let inputs: Vec<(PathBuf, String)> = judged
+        .iter()
+        .map(|p| ((*p).clone(), "the judged program".to_string()))
+        .chain(
+            args.labels
+                .iter()
+                .map(|p| (p.clone(), "the label file".into())),
+        )
+        .collect();
+    for (out, what) in [
+        (&args.report, "the report"),
+        (&args.junit, "the JUnit report"),
+        (&args.json, "the JSON report"),
+    ] {
+        if let Some(out) = out {
+            if let Err(e) = c64kit_files::ensure_not_input(out, what, &inputs) {
+                return fail(e);
+            }
+        }
+    }
+    let mut scenarios: Vec<Scenario> = scenarios.into_iter().filter(|s| args.selects(s)).collect();
+    // In the order of the published facts (F5 before F11), then as the files declare them.
+    scenarios.sort_by_key(|s| fact_number(&s.fact));
+    if scenarios.is_empty() {
+        return fail("no scenario matches the filters");
+    }
+    let update = match crate::golden_update_requested() {
+        Ok(u) => u && judged.is_none(),
+        Err(e) => return fail(e),
+    };
+    if let (Some(path), Some(name)) = (judged, &args.as_name) {
+        println!("Judging {} as {name}", path.display());
+    }
+    let jobs: Vec<(Scenario, Result<Program, String>)> = scenarios
+        .into_iter()
+        .map(|s| {
+            let p = programs.get(&s.program);
+            (s, p)
+        })
+        .collect();
+    let outcomes = run_parallel(jobs, args.jobs);
+    let colour = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    let max_diff = if args.full_diff { 0 } else { DIFF_LINES };
+    print_table(&outcomes, colour, max_diff);
+    if update {
+        for (s, o) in &outcomes {
+            if o.facts_hold() && !o.golden_matches() {
+                match crate::update_golden(s, o) {
+                    Ok(Some(p)) => {
+                        println!("UPDATED golden file {} (UPDATE_GOLDENFILES=1)", p.display())
+                    }
+                    Ok(None) => {}
+                    Err(e) => return fail(e),
+                }
+            }
+        }
+    }
+    let list: Vec<Outcome> = outcomes.into_iter().map(|(_, o)| o).collect();
+    let published = crate::published_facts();
+    let title = match (judged, &args.as_name) {
+        (Some(p), Some(n)) => format!("{tool}: {} judged as {n}", p.display()),
+        _ => format!("{tool}: our programs"),
+    };
+    let mut written = Vec::new();
+    if let Some(path) = &args.report {
+        let text = if path.extension().is_some_and(|e| e == "html" || e == "htm") {
+            report::html(&list, &published, &title, max_diff)
+        } else {
+            report::markdown(&list, &published, &title, max_diff)
+        };
+        written.push((path, text));
+    }
+    if let Some(path) = &args.junit {
+        written.push((path, report::junit(&list, &title)));
+    }
+    if let Some(path) = &args.json {
+        written.push((path, report::json(&list, &published, &title)));
+    }
+    for (path, text) in written {
+        if let Err(e) = c64kit_files::write_atomic(path, text.as_bytes(), true) {
+            return fail(format!("cannot write {}: {e}", path.display()));
+        }
+        println!("Wrote {}", path.display());
+    }
+    println!("{}", report::summary(&list));
+    if list.iter().all(|o| o.facts_hold()) {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+fn run_parallel(
+    jobs: Vec<(Scenario, Result<Program, String>)>,
+    threads: Option<usize>,
+) -> Vec<(Scenario, Outcome)> {
+    let threads = threads
+        .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
+        .unwrap_or(2)
+        .max(1);
+    let bars = MultiProgress::new();
+    let overall = bars.add(ProgressBar::new(jobs.len() as u64));
+    if let Ok(style) = ProgressStyle::with_template("{bar:30} {pos}/{len} scenarios {elapsed}") {
+        overall.set_style(style);
+    }
+    let n = jobs.len();
+    let queue = Mutex::new(jobs.into_iter().enumerate().collect::<Vec<_>>());
+    let results = Mutex::new(Vec::with_capacity(n));
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(n) {
+            scope.spawn(|| loop {
+                let Some((i, (s, program))) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop()
+                else {
+                    break;
+                };
+                let bar = bars.insert_before(&overall, ProgressBar::new_spinner());
+                if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} {elapsed}") {
+                    bar.set_style(style);
+                }
+                bar.enable_steady_tick(Duration::from_millis(120));
+                bar.set_message(format!("{} ({})", s.name, s.fact));
+                let outcome = crate::run_scenario(&s, program, |cycles| {
+                    bar.set_message(format!(
+                        "{} ({}): {} of C64 time",
+                        s.name,
+                        s.fact,
+                        crate::check::c64_seconds(cycles)
+                    ));
+                });
+                bar.finish_and_clear();
+                overall.inc(1);
+                results
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((i, s, outcome));
+            });
+        }
+    });
+    overall.finish_and_clear();
+    let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    results.sort_by_key(|(i, _, _)| *i);
+    results.into_iter().map(|(_, s, o)| (s, o)).collect()
+}
+
+/// The compact table (one line per scenario), then under it the checks of each scenario
+/// whose facts do not hold, and the diffs of transcripts that differ.
+fn print_table(outcomes: &[(Scenario, Outcome)], colour: bool, max_diff: usize) {
+    let mut table = Table::new();
+    table.load_preset(comfy_table::presets::ASCII_BORDERS_ONLY_CONDENSED);
+    if !colour {
+        table.force_no_tty();
+    }
+    table.set_header(report::HEADER);
+    for (_, o) in outcomes {
+        let cells = report::row(o);
+        let facts = Cell::new(&cells[3]).fg(if o.facts_hold() {
+            Color::Green
+        } else {
+            Color::Red
+        });
+        let mut row: Vec<Cell> = cells.iter().map(Cell::new).collect();
+        row[3] = facts;
+        table.add_row(row);
+    }
+    println!("{table}");
+    for (_, o) in outcomes {
+        let failing = !o.facts_hold() || o.not_checked() > 0;
+        if failing {
+            println!("\n{} ({}): {}", o.name, o.fact, o.claim);
+            if let Some(e) = &o.error {
+                println!("  ERROR: {e}");
+            }
+            for c in o.facts() {
+                let line = c.evidence(&o.fact);
+                let shown = match (colour, c.verdict) {
+                    (true, Verdict::DoesNotHold) => format!("\x1b[31m{line}\x1b[0m"),
+                    (true, Verdict::NotChecked) => format!("\x1b[33m{line}\x1b[0m"),
+                    _ => line,
+                };
+                println!("  {shown}");
+            }
+        }
+        if let Some(d) = report::diffs(o, max_diff) {
+            println!(
+                "\n{} ({}): transcript differences (informative)",
+                o.name, o.fact
+            );
+            for line in d.lines() {
+                let shown = match (colour, line.chars().next()) {
+                    (true, Some('-')) if !line.starts_with("---") => {
+                        format!("\x1b[31m{line}\x1b[0m")
+                    }
+                    (true, Some('+')) if !line.starts_with("+++") => {
+                        format!("\x1b[32m{line}\x1b[0m")
+                    }
+                    _ => line.to_string(),
+                };
+                println!("  {shown}");
+            }
+        }
+    }
+}
