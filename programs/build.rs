@@ -20,7 +20,7 @@ fn main() {
                 let prg = out.join(format!("{name}.prg"));
                 let labels = out.join(format!("{name}.lbl"));
                 std::fs::write(&prg, a.prg()).expect("OUT_DIR is writable");
-                std::fs::write(&labels, a.vice_labels()).expect("OUT_DIR is writable");
+                std::fs::write(&labels, a.vice_symbols()).expect("OUT_DIR is writable");
                 writeln!(
                     table,
                     "    BuiltIn {{ name: {name:?}, prg: include_bytes!({:?}), labels: include_str!({:?}) }},",

@@ -145,7 +145,7 @@ pub fn load_program_file(path: &Path, label_file: Option<&Path>) -> Result<Progr
     let (prg, mut labels) = if is_source {
         let a = c64kit_asm::assemble_path(path, &c64kit_asm::Options::default())
             .map_err(|e| e.to_string())?;
-        let labels = Labels::parse_vice(&a.vice_labels(), &path.display().to_string())?;
+        let labels = Labels::parse_vice(&a.vice_symbols(), &path.display().to_string())?;
         let prg = Prg {
             load_address: a.load_address,
             data: a.bytes,

@@ -12,7 +12,7 @@ pub struct BuiltIn {
     pub name: &'static str,
     /// The PRG file (load address first).
     pub prg: &'static [u8],
-    /// Its global labels as a VICE label file (`al C:0820 .main`).
+    /// Its global labels and address-sized constants as a VICE label file (`al C:0820 .main`).
     pub labels: &'static str,
 }
 

@@ -176,25 +176,35 @@ impl Assembly {
     /// global address label. Local and macro-internal labels are left out; characters
     /// VICE does not accept in names become `_`.
     pub fn vice_labels(&self) -> String {
-        let mut out = String::new();
-        for (name, addr) in &self.labels {
-            if name.contains('@') || name.contains('#') {
-                continue;
-            }
-            let clean: String = name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_alphanumeric() || c == '_' {
-                        c
-                    } else {
-                        '_'
-                    }
-                })
-                .collect();
-            out.push_str(&format!("al C:{addr:04x} .{clean}\n"));
-        }
-        out
+        vice_lines(self.labels.iter().map(|(n, a)| (n, *a as i64)))
     }
+
+    /// The same with the `=` constants that fit an address too (`BOARD = $4600`), as
+    /// routine-level checks need them to name the program's variables.
+    pub fn vice_symbols(&self) -> String {
+        vice_lines(self.symbols.iter().map(|(n, v)| (n, *v)))
+    }
+}
+
+fn vice_lines<'a>(symbols: impl Iterator<Item = (&'a String, i64)>) -> String {
+    let mut out = String::new();
+    for (name, value) in symbols {
+        if name.contains('@') || name.contains('#') || !(0..=0xFFFF).contains(&value) {
+            continue;
+        }
+        let clean: String = name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        out.push_str(&format!("al C:{value:04x} .{clean}\n"));
+    }
+    out
 }
 
 /// Assembles text held in memory. `name` is used in messages; includes are looked up in

@@ -63,7 +63,7 @@ pub fn asm(args: AsmArgs) -> Result<()> {
         outputs.push((
             labels,
             "the label file",
-            assembly.vice_labels().into_bytes(),
+            assembly.vice_symbols().into_bytes(),
         ));
     }
     for (i, (path, what, _)) in outputs.iter().enumerate() {

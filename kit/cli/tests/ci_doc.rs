@@ -1,0 +1,110 @@
+//! docs/ci.md's GitHub Actions job, run here: its YAML must parse, and its `run:` steps,
+//! with the `c64kit` this build made standing in for the installed one, must build a reader's
+//! project and judge it, leaving the reports its upload steps name.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+use yaml_rust2::{Yaml, YamlLoader};
+
+fn workflow() -> Yaml {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ci.md"))
+            .unwrap();
+    let start = doc
+        .find("```yaml\n")
+        .expect("docs/ci.md has a ```yaml block")
+        + 8;
+    let len = doc[start..].find("```").expect("the yaml block ends");
+    let mut docs = YamlLoader::load_from_str(&doc[start..start + len])
+        .unwrap_or_else(|e| panic!("docs/ci.md: the workflow is not valid YAML: {e}"));
+    docs.remove(0)
+}
+
+fn text(y: &Yaml) -> &str {
+    y.as_str()
+        .unwrap_or_else(|| panic!("expected a string, found {y:?}"))
+}
+
+#[test]
+fn the_documented_ci_job_runs_and_writes_its_reports() {
+    let wf = workflow();
+    let env = wf["env"].as_hash().expect("the workflow sets env:");
+    let steps = wf["jobs"]["conform"]["steps"]
+        .as_vec()
+        .expect("jobs.conform.steps");
+
+    // The reader's repository: our ryg3 sources where PROJECT says they are.
+    let dir = temp_dir("ci-doc");
+    let project = dir.join(text(&wf["env"]["PROJECT"]));
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/ryg3");
+    std::fs::create_dir_all(project.parent().unwrap()).unwrap();
+    for e in std::fs::read_dir(&src).unwrap().flatten() {
+        if e.path().is_file() {
+            std::fs::copy(e.path(), project.parent().unwrap().join(e.file_name())).unwrap();
+        }
+    }
+    // `c64kit` on PATH: the binary under test.
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("c64kit"), bin.join("c64kit")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+
+    let mut ran = 0;
+    let mut uploads = Vec::new();
+    for step in steps {
+        if let Some(uses) = step["uses"].as_str() {
+            if uses.starts_with("actions/upload-artifact") {
+                uploads.push(text(&step["with"]["path"]).to_string());
+            }
+            if uses.starts_with("mikepenz/action-junit-report") {
+                uploads.push(text(&step["with"]["report_paths"]).to_string());
+            }
+            continue;
+        }
+        let run = text(&step["run"]);
+        if run.starts_with("cargo install") {
+            // Installing needs the network; the package it names must be our binary's.
+            assert!(run.trim_end().ends_with(" c64kit"), "{run}");
+            assert!(run.contains("--git \"$C64KIT_GIT\""), "{run}");
+            continue;
+        }
+        let mut cmd = std::process::Command::new("bash");
+        cmd.args(["-e", "-c", run])
+            .current_dir(&dir)
+            .env("PATH", &path);
+        for (k, v) in env {
+            cmd.env(text(k), text(v));
+        }
+        let out = cmd.output().unwrap();
+        assert!(
+            out.status.success(),
+            "step {:?} failed:\n{}\n{}",
+            step["name"],
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran += 1;
+    }
+    assert_eq!(ran, 2, "the job builds and judges");
+    assert!(!uploads.is_empty(), "the job keeps its reports");
+    for pattern in uploads {
+        match pattern.strip_suffix('*') {
+            // "build/conform.*": the three reports.
+            Some(prefix) => {
+                for ext in ["html", "xml", "json"] {
+                    let f = dir.join(format!("{prefix}{ext}"));
+                    assert!(f.is_file(), "{pattern}: {} was not written", f.display());
+                }
+            }
+            None => assert!(dir.join(&pattern).is_file(), "{pattern} was not written"),
+        }
+    }
+    let xml = std::fs::read_to_string(dir.join("build/conform.xml")).unwrap();
+    assert!(xml.contains(" failures=\"0\""), "{xml}");
+}

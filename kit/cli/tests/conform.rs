@@ -1,0 +1,230 @@
+//! `c64kit conform` as a reader uses it: build a RYG3 engine, judge the PRG from a folder
+//! holding nothing else, and read the verdicts, the evidence and the CI reports.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+
+/// Our programs/ryg3 copied to `dir/src` with `from` replaced by `to` in `file` (none when
+/// `file` is empty), assembled with `c64kit asm` into `dir/NAME.prg` (and its labels).
+fn build_v10(dir: &Path, name: &str, file: &str, from: &str, to: &str) -> PathBuf {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/ryg3");
+    let copy = dir.join("src");
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(&src).unwrap().flatten() {
+        if !entry.path().is_file() {
+            continue;
+        }
+        let mut text = std::fs::read_to_string(entry.path()).unwrap();
+        if entry.file_name() == file {
+            assert!(
+                text.contains(from),
+                "{file} has no {from:?}: update this test"
+            );
+            text = text.replace(from, to);
+        }
+        std::fs::write(copy.join(entry.file_name()), text).unwrap();
+    }
+    let prg = dir.join(format!("{name}.prg"));
+    let lbl = dir.join(format!("{name}.lbl"));
+    c64kit()
+        .args([
+            "asm",
+            &copy.join("ryg3-v10.cbmprj").display().to_string(),
+            "-o",
+        ])
+        .arg(&prg)
+        .arg("--labels")
+        .arg(&lbl)
+        .assert()
+        .success();
+    prg
+}
+
+/// A folder with nothing in it, to run from.
+fn empty_dir(dir: &Path) -> PathBuf {
+    let d = dir.join("empty");
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn judges_a_prg_from_an_empty_folder_and_writes_every_report() {
+    let dir = temp_dir("conform-reports");
+    let prg = build_v10(&dir, "mine", "", "", "");
+    let run_in = empty_dir(&dir);
+    let out = c64kit()
+        .current_dir(&run_in)
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--report", "r.html", "--junit", "r.xml"])
+        .args(["--json", "r.json"])
+        .assert()
+        .success();
+    let stdout = stdout_of(&out);
+    assert!(
+        stdout.contains("every published fact checked holds"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains('\x1b'),
+        "no colour when stdout is not a terminal"
+    );
+    let html = std::fs::read_to_string(run_in.join("r.html")).unwrap();
+    for f in 1..=19 {
+        assert!(
+            html.contains(&format!("<b>F{f}</b>")),
+            "F{f} is not listed in the report"
+        );
+    }
+    assert!(
+        html.contains(
+            "nodes over 8 iterations</td><td>10,744 ($29F8)</td><td>10,744 ($29F8)</td><td>holds"
+        ),
+        "the F15 evidence is not in the page"
+    );
+    assert!(!html.contains('\x1b'));
+    let xml = std::fs::read_to_string(run_in.join("r.xml")).unwrap();
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    assert!(xml.contains(" failures=\"0\""), "{xml}");
+    assert!(
+        xml.contains(
+            "classname=\"f15-v10-e1f2-depth8\" name=\"F15 fact: nodes over 8 iterations\""
+        ),
+        "{xml}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run_in.join("r.json")).unwrap()).unwrap();
+    assert_eq!(json["passed"], true);
+    let f15 = json["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "f15-v10-e1f2-depth8")
+        .expect("the F15 scenario is in the JSON");
+    assert_eq!(f15["published_transcript"], "identical");
+    assert!(f15["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["measured"] == "10,744 ($29F8)" && c["verdict"] == "holds"));
+    // Markdown for anything but .html.
+    c64kit()
+        .current_dir(&run_in)
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--fact", "F15", "--report", "r.md"])
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(run_in.join("r.md")).unwrap();
+    assert!(
+        md.contains("F15 nodes over 8 iterations: published 10,744 ($29F8), measured 10,744 ($29F8) - holds"),
+        "{md}"
+    );
+}
+
+#[test]
+fn a_cosmetic_change_holds_every_fact_and_shows_the_transcript_diff() {
+    let dir = temp_dir("conform-cosmetic");
+    let prg = build_v10(
+        &dir,
+        "reworded",
+        "tables.asm",
+        "S_SETDEPTH   byte $53,$45,$54,$20,$44,$45,$50,$54,$48,$0D,$00",
+        "S_SETDEPTH   byte $53,$45,$54,$20,$44,$45,$50,$54,$48,$21,$0D,$00",
+    );
+    let out = c64kit()
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--fact", "F15"])
+        .assert()
+        .success();
+    let stdout = stdout_of(&out);
+    assert!(stdout.contains("differs in 1 line"), "{stdout}");
+    assert!(
+        stdout.contains("-SET DEPTH\n") && stdout.contains("+SET DEPTH!\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("every published fact checked holds"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn a_build_without_move_ordering_fails_f15_naming_both_numbers() {
+    let dir = temp_dir("conform-behaviour");
+    let prg = build_v10(&dir, "unordered", "engine.asm", "jsr reorder", "nop");
+    let out = c64kit()
+        .current_dir(&dir)
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--fact", "F15", "--junit", "r.xml"])
+        .assert()
+        .code(1);
+    let stdout = stdout_of(&out);
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("F15 nodes over 8 iterations: published 10,744 ($29F8), measured "))
+        .unwrap_or_else(|| panic!("no F15 evidence line in:\n{stdout}"));
+    assert!(line.ends_with("- DOES NOT HOLD"), "{line}");
+    assert!(
+        stdout.contains("published facts DO NOT HOLD in 1"),
+        "{stdout}"
+    );
+    let xml = std::fs::read_to_string(dir.join("r.xml")).unwrap();
+    assert!(
+        xml.contains("<failure message=\"F15 nodes over 8 iterations"),
+        "{xml}"
+    );
+}
+
+#[test]
+fn a_missing_program_fails_at_once_with_one_message() {
+    let dir = temp_dir("conform-missing");
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["conform", "nosuch.prg", "--as", "ryg3-v10"])
+        .assert()
+        .code(1);
+    assert_eq!(stdout_of(&out), "", "nothing runs, nothing is claimed");
+    let stderr = stderr_of(&out);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("nosuch.prg"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_or_missing_name_lists_the_valid_ones() {
+    let dir = temp_dir("conform-names");
+    let prg = write(&dir, "x.prg", &stub_prg(&[0x60]));
+    for args in [vec!["--as", "ryg3-v99"], vec![]] {
+        let out = c64kit()
+            .args(["conform", &prg])
+            .args(&args)
+            .assert()
+            .code(1);
+        let stderr = stderr_of(&out);
+        assert!(
+            stderr.contains("ryg3-v09, ryg3-v10, ryg3-v11"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_report_never_replaces_the_judged_program() {
+    let dir = temp_dir("conform-overwrite");
+    let prg = write(&dir, "x.prg", &stub_prg(&[0x60]));
+    let before = std::fs::read(&prg).unwrap();
+    let out = c64kit()
+        .args(["conform", &prg, "--as", "ryg3-v10", "--junit", &prg])
+        .assert()
+        .code(1);
+    let stderr = stderr_of(&out);
+    assert!(
+        stderr.contains("the JUnit report") && stderr.contains("the judged program"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&prg).unwrap(), before);
+}
