@@ -165,7 +165,7 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
     print_table(&outcomes, colour, max_diff);
     if update {
         for (s, o) in &outcomes {
-            if o.facts_hold() && !o.golden_matches() {
+            if o.facts_hold() && o.golden_needs_update() {
                 match crate::update_golden(s, o) {
                     Ok(Some(p)) => {
                         println!("UPDATED golden file {} (UPDATE_GOLDENFILES=1)", p.display())

@@ -230,7 +230,7 @@ pub fn check(e: &Expectation, o: &Observed) -> Check {
         return match o.labels.resolve(at) {
             Ok(addr) => {
                 let got = ram_bytes(machine, addr, bytes.len());
-                c.measured(hex_bytes(&got), &got == bytes)
+                c.measured(measured_bytes(bytes, &got), &got == bytes)
             }
             Err(why) => c.not_checked(why),
         };
@@ -302,7 +302,7 @@ pub fn check(e: &Expectation, o: &Observed) -> Check {
             what(format!("memory at ${addr:04X}")),
             published(hex_bytes(bytes)),
         );
-        return c.measured(hex_bytes(&got), &got == bytes);
+        return c.measured(measured_bytes(bytes, &got), &got == bytes);
     }
     if let Some(limit) = e.cycles_at_most {
         let c = Check::new(
@@ -357,13 +357,43 @@ pub fn ram_bytes(machine: &Machine, addr: u16, len: usize) -> Vec<u8> {
         .collect()
 }
 
-/// "$0B $08 $0A": bytes as a report shows them.
+/// Bytes shown in full up to this many; longer runs are summarised.
+const BYTES_SHOWN: usize = 16;
+
+/// "$0B $08 $0A": bytes as a report shows them ("64 bytes: $01 $00 ... $01" when long).
 pub fn hex_bytes(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("${b:02X}"))
-        .collect::<Vec<_>>()
-        .join(" ")
+    let hex = |b: &[u8]| {
+        b.iter()
+            .map(|b| format!("${b:02X}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    if bytes.len() <= BYTES_SHOWN {
+        return hex(bytes);
+    }
+    format!(
+        "{} bytes: {} ... {}",
+        bytes.len(),
+        hex(&bytes[..8]),
+        hex(&bytes[bytes.len() - 4..])
+    )
+}
+
+/// What memory holds, against what it should: in full when short, else "the same" or the
+/// first difference.
+fn measured_bytes(want: &[u8], got: &[u8]) -> String {
+    if want.len() <= BYTES_SHOWN {
+        return hex_bytes(got);
+    }
+    match want.iter().zip(got).position(|(a, b)| a != b) {
+        None => format!("the same {} bytes", got.len()),
+        Some(i) => format!(
+            "{} differ, the first at +{i}: ${:02X} where ${:02X} is published",
+            want.iter().zip(got).filter(|(a, b)| a != b).count(),
+            got[i],
+            want[i]
+        ),
+    }
 }
 
 fn check_regex(e: &Expectation, pattern: &str, text: &str) -> Check {

@@ -54,12 +54,25 @@ pub fn reference(file: &str) -> Option<&'static str> {
     find(suite_files::REFERENCE_FILES, file)
 }
 
-/// The published facts, F1..F19, each with its text (from published.md, as built in).
-pub fn published_facts() -> Vec<(String, String)> {
+/// A fact of published.md, and where the suite checks it.
+#[derive(Debug, Clone)]
+pub struct PublishedFact {
+    /// "F15".
+    pub id: String,
+    /// Its text in published.md.
+    pub text: String,
+    /// The programs the suite's scenarios for it run on (empty: no scenario checks it).
+    pub programs: Vec<String>,
+}
+
+/// The published facts, F1..F19, each with its text (from published.md, as built in) and
+/// the programs its scenarios run on.
+pub fn published_facts() -> Vec<PublishedFact> {
     let Some(text) = suite_files::PUBLISHED else {
         return Vec::new();
     };
-    let mut facts: Vec<(String, String)> = Vec::new();
+    let scenarios = all_scenarios().unwrap_or_default();
+    let mut facts: Vec<PublishedFact> = Vec::new();
     for line in text.lines() {
         let t = line.trim_start_matches(['-', ' ']);
         let id: String = t.chars().take_while(|c| *c != '.').collect();
@@ -68,10 +81,21 @@ pub fn published_facts() -> Vec<(String, String)> {
             && id[1..].bytes().all(|b| b.is_ascii_digit())
             && line.starts_with("- F");
         if is_fact {
-            facts.push((id.clone(), t[id.len() + 1..].trim().to_string()));
-        } else if let Some((_, text)) = facts.last_mut().filter(|_| line.starts_with("  ")) {
-            text.push(' ');
-            text.push_str(line.trim());
+            let mut programs: Vec<String> = scenarios
+                .iter()
+                .filter(|s| s.fact.eq_ignore_ascii_case(&id))
+                .map(|s| s.program.clone())
+                .collect();
+            programs.sort();
+            programs.dedup();
+            facts.push(PublishedFact {
+                text: t[id.len() + 1..].trim().to_string(),
+                id,
+                programs,
+            });
+        } else if let Some(f) = facts.last_mut().filter(|_| line.starts_with("  ")) {
+            f.text.push(' ');
+            f.text.push_str(line.trim());
         }
     }
     facts
@@ -171,6 +195,8 @@ pub struct Outcome {
     pub name: String,
     pub fact: String,
     pub claim: String,
+    /// The scenario's note (a disagreement, a part that cannot be checked), if any.
+    pub note: Option<String>,
     pub program: String,
     /// The program could not be built or run at all.
     pub error: Option<String>,
@@ -212,6 +238,13 @@ impl Outcome {
         self.golden_transcript().is_none_or(|c| !c.failed())
     }
 
+    /// The scenario has a golden file that differs or is missing (what UPDATE_GOLDENFILES=1
+    /// rewrites).
+    pub fn golden_needs_update(&self) -> bool {
+        self.golden_transcript()
+            .is_some_and(|c| c.verdict != Verdict::Holds)
+    }
+
     /// Facts that could not be checked.
     pub fn not_checked(&self) -> usize {
         self.facts()
@@ -248,6 +281,7 @@ pub fn run_scenario(
         name: s.name.clone(),
         fact: s.fact.clone(),
         claim: s.claim.clone(),
+        note: s.note.clone(),
         program: s.program.clone(),
         error: None,
         stop: None,
@@ -282,7 +316,7 @@ pub fn run_scenario(
         let stop = run_until_stop(&mut machine, s.max_cycles, &mut progress);
         outcome.cycles = machine.cycles() - start_cycles;
         outcome.transcript = transcript_text(machine.transcript());
-        judge(s, &mut machine, &stop, &mut outcome);
+        judge(s, &mut machine, &stop, &program.labels, &mut outcome);
         outcome.stop = Some(stop);
     }
     for call in &s.call {
@@ -316,7 +350,13 @@ fn run_until_stop(
     }
 }
 
-fn judge(s: &Scenario, machine: &mut Machine, stop: &StopReason, outcome: &mut Outcome) {
+fn judge(
+    s: &Scenario,
+    machine: &mut Machine,
+    stop: &StopReason,
+    labels: &Labels,
+    outcome: &mut Outcome,
+) {
     let text = outcome.transcript.clone();
     let screen = machine.screen_text();
     if let Some(want) = &s.stop {
@@ -333,7 +373,7 @@ fn judge(s: &Scenario, machine: &mut Machine, stop: &StopReason, outcome: &mut O
             machine,
             cycles: outcome.cycles,
             registers: None,
-            labels: &Labels::default(),
+            labels,
         };
         outcome.checks.push(check::check(e, &observed));
     }

@@ -2,7 +2,7 @@
 //! HTML with every check and its evidence, JUnit XML, JSON). Files never carry colour.
 
 use crate::check::{c64_seconds, clip_diff, thousands, Check, Kind, Verdict};
-use crate::Outcome;
+use crate::{Outcome, PublishedFact};
 use std::fmt::Write as _;
 
 /// Diff lines shown per scenario unless `--full-diff`.
@@ -93,21 +93,34 @@ pub struct FactCoverage {
     pub text: String,
     /// (scenario, every fact check's evidence) of each scenario naming this fact.
     pub scenarios: Vec<(String, Vec<String>)>,
+    /// Why no scenario of this run checks it.
+    pub absent: String,
 }
 
-pub fn coverage(published: &[(String, String)], outcomes: &[Outcome]) -> Vec<FactCoverage> {
+pub fn coverage(published: &[PublishedFact], outcomes: &[Outcome]) -> Vec<FactCoverage> {
     published
         .iter()
-        .map(|(id, text)| FactCoverage {
-            id: id.clone(),
-            text: text.clone(),
+        .map(|f| FactCoverage {
+            id: f.id.clone(),
+            text: f.text.clone(),
+            absent: if f.programs.is_empty() {
+                "NO SCENARIO in the suite checks it".into()
+            } else {
+                format!(
+                    "not in this run (its scenarios run on {})",
+                    f.programs.join(", ")
+                )
+            },
             scenarios: outcomes
                 .iter()
-                .filter(|o| o.fact.eq_ignore_ascii_case(id))
+                .filter(|o| o.fact.eq_ignore_ascii_case(&f.id))
                 .map(|o| {
                     let mut lines: Vec<String> = o.facts().map(|c| c.evidence(&o.fact)).collect();
                     if let Some(e) = &o.error {
                         lines.push(format!("ERROR: {e}"));
+                    }
+                    if let Some(n) = &o.note {
+                        lines.push(format!("NOTE: {n}"));
                     }
                     (o.name.clone(), lines)
                 })
@@ -157,7 +170,7 @@ fn md_escape(s: &str) -> String {
 /// evidence, then every scenario's checks and diffs.
 pub fn markdown(
     outcomes: &[Outcome],
-    published: &[(String, String)],
+    published: &[PublishedFact],
     title: &str,
     max_diff: usize,
 ) -> String {
@@ -176,7 +189,7 @@ pub fn markdown(
         for f in coverage(published, outcomes) {
             s += &format!("- **{}** {}\n", f.id, md_escape(&short(&f.text, 160)));
             if f.scenarios.is_empty() {
-                s += "  - no scenario in this run\n";
+                s += &format!("  - {}\n", f.absent);
             }
             for (name, lines) in f.scenarios {
                 s += &format!("  - `{name}`\n");
@@ -192,6 +205,9 @@ pub fn markdown(
             "\n### {} ({}, {})\n\n{}\n\n",
             o.name, o.fact, o.program, o.claim
         );
+        if let Some(n) = &o.note {
+            s += &format!("Note: {}\n\n", md_escape(n));
+        }
         if let Some(e) = &o.error {
             s += &format!("- ERROR: {}\n", md_escape(e));
         }
@@ -219,7 +235,7 @@ fn escape(s: &str) -> String {
 /// The same report as one self-contained HTML page.
 pub fn html(
     outcomes: &[Outcome],
-    published: &[(String, String)],
+    published: &[PublishedFact],
     title: &str,
     max_diff: usize,
 ) -> String {
@@ -258,7 +274,7 @@ pub fn html(
                 escape(&short(&f.text, 160))
             );
             if f.scenarios.is_empty() {
-                s += "<li>no scenario in this run</li>";
+                s += &format!("<li>{}</li>", escape(&f.absent));
             }
             for (name, lines) in f.scenarios {
                 s += &format!("<li><code>{}</code><ul>", escape(&name));
@@ -281,6 +297,9 @@ pub fn html(
             escape(&o.program),
             escape(&o.claim)
         );
+        if let Some(n) = &o.note {
+            s += &format!("<tr><td colspan=\"5\">Note: {}</td></tr>", escape(n));
+        }
         if let Some(e) = &o.error {
             s += &format!(
                 "<tr class=\"fails\"><td colspan=\"5\">ERROR: {}</td></tr>",
@@ -329,35 +348,21 @@ pub fn junit(outcomes: &[Outcome], title: &str) -> String {
     let skipped: usize = outcomes.iter().map(|o| o.not_checked()).sum();
     let time: f64 = outcomes.iter().map(|o| o.elapsed.as_secs_f64()).sum();
     let mut w = Writer::new_with_indent(Vec::new(), b' ', 2);
-    let counts = [
+    let suite = [
+        ("name", title.to_string()),
         ("tests", tests.to_string()),
         ("failures", failures.to_string()),
         ("errors", errors.to_string()),
         ("skipped", skipped.to_string()),
         ("time", format!("{time:.3}")),
     ];
-    let attrs = |extra: &[(&str, String)]| -> Vec<(String, String)> {
-        extra
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.clone()))
-            .collect()
-    };
-    let mut suite_attrs = vec![("name", title.to_string())];
-    suite_attrs.extend(counts.iter().cloned());
+    let suite_attrs = || suite.iter().map(|(k, v)| (*k, v.as_str()));
     let result = w
         .create_element("testsuites")
-        .with_attributes(
-            attrs(&suite_attrs)
-                .iter()
-                .map(|(k, v)| (k.as_str(), v.as_str())),
-        )
+        .with_attributes(suite_attrs())
         .write_inner_content(|w| {
             w.create_element("testsuite")
-                .with_attributes(
-                    attrs(&suite_attrs)
-                        .iter()
-                        .map(|(k, v)| (k.as_str(), v.as_str())),
-                )
+                .with_attributes(suite_attrs())
                 .write_inner_content(|w| {
                     for o in outcomes {
                         let class = o.name.as_str();
@@ -422,7 +427,7 @@ pub fn junit(outcomes: &[Outcome], title: &str) -> String {
 }
 
 /// The run as data: every scenario with its checks, and the published facts' coverage.
-pub fn json(outcomes: &[Outcome], published: &[(String, String)], title: &str) -> String {
+pub fn json(outcomes: &[Outcome], published: &[PublishedFact], title: &str) -> String {
     let scenarios: Vec<serde_json::Value> = outcomes
         .iter()
         .map(|o| {
@@ -430,6 +435,7 @@ pub fn json(outcomes: &[Outcome], published: &[(String, String)], title: &str) -
                 "name": o.name,
                 "fact": o.fact,
                 "claim": o.claim,
+                "note": o.note,
                 "program": o.program,
                 "error": o.error,
                 "stop": o.stop.as_ref().map(|s| s.to_string()),
@@ -450,6 +456,7 @@ pub fn json(outcomes: &[Outcome], published: &[(String, String)], title: &str) -
                 "id": f.id,
                 "text": f.text,
                 "scenarios": f.scenarios.iter().map(|(n, _)| n).collect::<Vec<_>>(),
+                "evidence": f.scenarios.iter().flat_map(|(_, l)| l.clone()).collect::<Vec<_>>(),
             })
         })
         .collect();

@@ -12,6 +12,10 @@ pub struct Scenario {
     pub fact: String,
     /// The fact in a sentence, as the report shows it.
     pub claim: String,
+    /// What the report must say beside the fact: where published.md and the spec
+    /// disagree, or a part of the fact that cannot be checked as stated.
+    #[serde(default)]
+    pub note: Option<String>,
     /// One of our programs by name ("ryg3-v10", "ryg-v19", "ramunder"): a project of
     /// programs/, built into c64kit.
     pub program: String,

@@ -80,3 +80,39 @@ fn every_published_fact_holds_and_every_transcript_matches() {
         failures.join("\n")
     );
 }
+
+#[test]
+fn every_published_fact_has_a_scenario() {
+    let facts = c64kit_conformance::published_facts();
+    let ids: Vec<&str> = facts.iter().map(|f| f.id.as_str()).collect();
+    let expected: Vec<String> = (1..=19).map(|n| format!("F{n}")).collect();
+    assert_eq!(
+        ids, expected,
+        "published.md's facts as the suite reads them"
+    );
+    let missing: Vec<&str> = facts
+        .iter()
+        .filter(|f| f.programs.is_empty())
+        .map(|f| f.id.as_str())
+        .collect();
+    assert!(missing.is_empty(), "facts no scenario checks: {missing:?}");
+    // The first series' facts run on our first-series engines, RYG3's on RYG3.
+    for f in &facts {
+        let n: u32 = f.id[1..].parse().unwrap();
+        let want = match n {
+            1..=9 => Some("ryg-v"),
+            10..=17 => Some("ryg3-v"),
+            _ => None,
+        };
+        if let Some(prefix) = want {
+            assert!(
+                f.programs
+                    .iter()
+                    .all(|p| p.starts_with(prefix) || p == "ramunder"),
+                "{}: {:?}",
+                f.id,
+                f.programs
+            );
+        }
+    }
+}

@@ -228,3 +228,45 @@ fn a_report_never_replaces_the_judged_program() {
     );
     assert_eq!(std::fs::read(&prg).unwrap(), before);
 }
+
+/// Colour on a terminal only, and never with NO_COLOR. The terminal is a pty from
+/// util-linux's `script` (the test says so and stops if the machine has none).
+#[test]
+fn colour_only_on_a_terminal_and_never_with_no_color() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("no `script` command here: the terminal case is not tested");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("c64kit");
+    let command = format!("{} conform --fact F11", bin.display());
+    let on_terminal = |no_color: bool| {
+        let mut cmd = std::process::Command::new("script");
+        cmd.args(["-qec", &command, "/dev/null"]);
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        } else {
+            cmd.env_remove("NO_COLOR");
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    assert!(
+        has_colour(&on_terminal(false)),
+        "a terminal shows the verdicts in colour"
+    );
+    assert!(!has_colour(&on_terminal(true)), "NO_COLOR=1: no colour");
+}
+
+/// An SGR colour sequence (`ESC [ 3x m` / `ESC [ 38;5;n m`) anywhere in `s`.
+fn has_colour(s: &str) -> bool {
+    s.match_indices("\x1b[").any(|(i, _)| {
+        let rest = &s[i + 2..];
+        let end = rest.find(|c: char| !(c.is_ascii_digit() || c == ';'));
+        matches!(end, Some(e) if rest[e..].starts_with('m') && rest[..e].starts_with('3'))
+    })
+}
