@@ -270,3 +270,40 @@ fn has_colour(s: &str) -> bool {
         matches!(end, Some(e) if rest[e..].starts_with('m') && rest[..e].starts_with('3'))
     })
 }
+
+#[test]
+fn routine_checks_use_the_label_file_and_say_when_there_is_none() {
+    let dir = temp_dir("conform-labels");
+    let prg = build_v10(&dir, "mine", "", "", "");
+    let labels = dir.join("mine.lbl");
+    // Without labels the routine-level checks cannot find `gen`: not checked, said loudly,
+    // and not a failure.
+    let out = c64kit()
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--fact", "F11"])
+        .assert()
+        .success();
+    let stdout = stdout_of(&out);
+    assert!(stdout.contains("not checked"), "{stdout}");
+    assert!(
+        stdout.contains("give a VICE label file with -l"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("checks could not be made"), "{stdout}");
+    // With the label file `c64kit asm --labels` wrote, every check is made and holds.
+    let out = c64kit()
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--fact", "F11", "-l"])
+        .arg(&labels)
+        .assert()
+        .success();
+    let stdout = stdout_of(&out);
+    assert!(!stdout.contains("not checked"), "{stdout}");
+    assert!(
+        stdout.contains("every published fact checked holds"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("could not be made"), "{stdout}");
+}
