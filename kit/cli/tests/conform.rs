@@ -307,3 +307,53 @@ fn routine_checks_use_the_label_file_and_say_when_there_is_none() {
     );
     assert!(!stdout.contains("could not be made"), "{stdout}");
 }
+
+#[test]
+fn diffs_are_clipped_at_40_lines_per_scenario_unless_full_diff() {
+    let dir = temp_dir("conform-diffs");
+    let prg = build_v10(&dir, "unordered", "engine.asm", "jsr reorder", "nop");
+    // The longest diff: a whole computer-against-computer game played differently.
+    let diff_lines = |full: bool| {
+        let mut cmd = c64kit();
+        cmd.arg("conform").arg(&prg).args([
+            "--as",
+            "ryg3-v10",
+            "--scenario",
+            "f13-computer-vs-computer-depth6",
+        ]);
+        if full {
+            cmd.arg("--full-diff");
+        }
+        let stdout = stdout_of(&cmd.assert());
+        let start = stdout
+            .find("transcript differences (informative)")
+            .unwrap_or_else(|| panic!("no diff shown:\n{stdout}"));
+        stdout[start..]
+            .lines()
+            .skip(1)
+            .take_while(|l| l.starts_with("  "))
+            .count()
+    };
+    let clipped = diff_lines(false);
+    let full = diff_lines(true);
+    assert_eq!(clipped, 41, "40 lines and the line saying how many more");
+    assert!(full > 41, "--full-diff shows all {full} lines");
+}
+
+#[test]
+fn golden_files_are_never_rewritten_under_ci() {
+    let dir = temp_dir("conform-ci-golden");
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["conform", "--fact", "F11"])
+        .env("UPDATE_GOLDENFILES", "1")
+        .env("CI", "true")
+        .assert()
+        .code(1);
+    assert!(
+        stderr_of(&out).contains("refusing UPDATE_GOLDENFILES=1 under CI"),
+        "{}",
+        stderr_of(&out)
+    );
+    assert_eq!(stdout_of(&out), "");
+}
