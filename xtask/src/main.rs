@@ -1,8 +1,9 @@
-//! Developer commands: `cargo xtask conform | build | bench | fuzz`.
+//! Developer commands: `cargo xtask conform | build | bench | fuzz | testbench`.
 
 mod bench;
 mod conform;
 mod fuzz;
+mod testbench;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -27,6 +28,9 @@ enum Command {
     /// Coverage-guided fuzzing of every parser and loader with libFuzzer (stable Rust);
     /// findings are kept in fuzz/reproducers/ as regression tests.
     Fuzz(fuzz::FuzzArgs),
+    /// VICE's hardware test programs (../shared/vice-testprogs) on c64kit, per area beside
+    /// x64sc's verdicts; records the results in testbench/results/exitcode.tsv.
+    Testbench(testbench::TestbenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -41,6 +45,7 @@ fn main() -> ExitCode {
         },
         Command::Bench(args) => bench::run(args),
         Command::Fuzz(args) => fuzz::run(args),
+        Command::Testbench(args) => testbench::run(args),
     }
 }
 

@@ -59,6 +59,11 @@ pub struct RunArgs {
     /// Print nothing of the transcript (the exit code and --dump-screen still tell).
     #[arg(long, short)]
     quiet: bool,
+    /// Plug in VICE's debug cartridge: the program's first write to $D7FF ends the run with
+    /// that value ("debug cartridge: $00"; exit code 0 for $00, 11 for any other value).
+    /// Off by default: $D7FF is a SID mirror on a real C64.
+    #[arg(long)]
+    debugcart: bool,
     /// The folder drive 8 reads and writes (a 1541 over the folder; it must exist). Without
     /// it (or drive_dir in c64kit.toml) drive 8 reads the current folder and refuses writes.
     #[arg(long)]
@@ -385,6 +390,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
     // A program that ends in `JMP *` stops there, however it was started; under `play` a
     // person decides when it ends.
     m.stop_on_stuck_loop = mode == Mode::Run;
+    m.bus.debug_cart = args.debugcart;
     if mode == Mode::Play {
         // A person types when they like: an empty keyboard buffer is not the end.
         m.kernal.idle_poll_limit = u32::MAX;
@@ -621,6 +627,9 @@ fn refuse_c64_options(args: &RunArgs, specs: &[(String, Vec<(String, String)>)])
     }
     if args.drive_dir.is_some() {
         given.push("--drive-dir (a bare 6502 has no drive)");
+    }
+    if args.debugcart {
+        given.push("--debugcart (a bare 6502 has no cartridge port)");
     }
     if args.basic_rom.is_some() || args.kernal_rom.is_some() || args.chargen_rom.is_some() {
         given.push("ROM images (a bare 6502 has flat RAM only)");

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{c64kit, stderr_of, stdout_of, stub_prg, write};
+use common::{c64kit, stderr_of, stdout_of, stub_asm, stub_prg, temp_dir, write};
 
 #[test]
 fn run_prints_the_transcript_and_exits_0_on_return_to_basic() {
@@ -178,4 +178,25 @@ fn save_and_load_use_the_drive_folder() {
     assert_eq!(&saved[..2], &[0x20, 0x08], "load address");
     assert_eq!(saved.len(), 2 + 0x10);
     assert_eq!(saved[2], 0xA9, "the first code byte");
+}
+
+/// VICE's debug cartridge: the first write to $D7FF ends the run with that value; off by
+/// default, when $D7FF is the SID mirror it is on a real C64.
+#[test]
+fn debugcart_ends_the_run_with_the_value_written() {
+    let dir = temp_dir("debugcart");
+    let fail = write(&dir, "fail.prg", &stub_asm("lda #$42\nsta $d7ff\nlda #0\nsta $d7ff\nrts"));
+    let out = c64kit().args(["run", "--debugcart", &fail]).assert().code(11);
+    assert!(stderr_of(&out).contains("debug cartridge: $42"), "{}", stderr_of(&out));
+    let pass = write(&dir, "pass.prg", &stub_asm("lda #0\nsta $d7ff\nloop jmp loop"));
+    let out = c64kit().args(["run", "--debugcart", &pass]).assert().code(0);
+    assert!(stderr_of(&out).contains("debug cartridge: $00"), "{}", stderr_of(&out));
+    // Without the cartridge the write goes to the SID and the program runs on.
+    let out = c64kit().args(["run", &fail]).assert().code(0);
+    assert!(stderr_of(&out).contains("returned to BASIC"), "{}", stderr_of(&out));
+    let out = c64kit()
+        .args(["run", "--bare", "--debugcart", &fail])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&out).contains("--debugcart"), "{}", stderr_of(&out));
 }

@@ -140,7 +140,9 @@ impl Machine {
                     return stop;
                 }
             } else if !self.direct_path {
-                self.cpu.run_while(&mut self.bus, |bus| bus.now < limit);
+                self.cpu.run_while(&mut self.bus, |bus| {
+                    bus.now < limit && bus.debug_cart_value.is_none()
+                });
             } else {
                 // The hot loop: straight on RAM while the bus allows, else one exact step.
                 // The direct path leaves every jump to itself to the exact step, so a stuck
@@ -155,7 +157,14 @@ impl Machine {
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                         return StopReason::StuckLoop { pc };
                     }
+                    // I/O is never lent to the direct path: the write was this step's.
+                    if self.bus.debug_cart_value.is_some() {
+                        break;
+                    }
                 }
+            }
+            if let Some(value) = self.bus.debug_cart_value {
+                return StopReason::DebugCart { value };
             }
             if !self.cpu.jammed {
                 return StopReason::CycleBudget {
@@ -184,6 +193,9 @@ impl Machine {
             self.instructions += 1;
             if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                 return Some(StopReason::StuckLoop { pc });
+            }
+            if let Some(value) = self.bus.debug_cart_value {
+                return Some(StopReason::DebugCart { value });
             }
         }
         None

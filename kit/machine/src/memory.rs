@@ -10,6 +10,10 @@ use c64kit_cpu::{Bus, DirectMemory, Interrupts};
 pub const PORT_DDR_POWER_ON: u8 = 0x2F;
 pub const PORT_DATA_POWER_ON: u8 = 0x37;
 
+/// VICE's debug cartridge register (`-debugcart`): test programs write their result here
+/// (0 = pass). On a real C64 it is a SID mirror; c64kit maps it only when asked.
+pub const DEBUG_CART_REGISTER: u16 = 0xD7FF;
+
 /// What reads of absent hardware return (cartridge ROM with no cartridge, Ultimax holes,
 /// I/O 1 and 2 at $DE00-$DFFF). A real C64 shows the VIC's last fetch there; we document $FF.
 pub const OPEN_BUS: u8 = 0xFF;
@@ -40,6 +44,10 @@ pub struct C64Bus {
     nmi_level: bool,
     /// The RESTORE key's line into NMI, for front ends.
     pub restore_pressed: bool,
+    /// VICE's debug cartridge is plugged in: a write to $D7FF ends the run.
+    pub debug_cart: bool,
+    /// The first value written to the debug cartridge's register, once written.
+    pub debug_cart_value: Option<u8>,
 }
 
 impl C64Bus {
@@ -62,6 +70,8 @@ impl C64Bus {
             lines: Interrupts::NONE,
             nmi_level: false,
             restore_pressed: false,
+            debug_cart: false,
+            debug_cart_value: None,
         };
         bus.update_map();
         bus
@@ -192,6 +202,9 @@ impl C64Bus {
         self.next_interrupt_check = now;
         match addr {
             0xD000..=0xD3FF => self.vic.write((addr & 0x3F) as u8, value, now),
+            DEBUG_CART_REGISTER if self.debug_cart => {
+                self.debug_cart_value.get_or_insert(value);
+            }
             0xD400..=0xD7FF => self.sid.write((addr & 0x1F) as u8, value, now),
             0xD800..=0xDBFF => self.colour[(addr & 0x3FF) as usize] = value & 0x0F,
             0xDC00..=0xDCFF => self.cia1.write((addr & 0x0F) as u8, value, now),

@@ -23,6 +23,8 @@ pub enum StopReason {
     Unimplemented { routine: &'static str, pc: u16 },
     /// The program jumped to the RESET entry.
     Reset,
+    /// The program wrote its result to VICE's debug cartridge ($D7FF): 0 is a pass.
+    DebugCart { value: u8 },
 }
 
 impl StopReason {
@@ -38,6 +40,8 @@ impl StopReason {
             StopReason::BrkNoHandler { .. } => 8,
             StopReason::Unimplemented { .. } => 9,
             StopReason::Reset => 10,
+            StopReason::DebugCart { value: 0 } => 0,
+            StopReason::DebugCart { .. } => 11,
         }
     }
 }
@@ -72,6 +76,7 @@ impl fmt::Display for StopReason {
                 )
             }
             StopReason::Reset => write!(f, "the program jumped to RESET"),
+            StopReason::DebugCart { value } => write!(f, "debug cartridge: ${value:02X}"),
         }
     }
 }
