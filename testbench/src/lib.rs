@@ -45,9 +45,20 @@ pub struct Test {
 }
 
 impl Test {
-    /// "CIA/tod/hzsync3.prg": the test's name in reports and test names.
+    /// "CIA/tod/hzsync3.prg", with the chips it names when the list runs the same program
+    /// for several ("general/Lorenz-2.15/src/cia2pb7.prg [cia-new]"): unique in the list.
     pub fn name(&self) -> String {
-        format!("{}/{}", self.dir, self.prg)
+        let chips: Vec<&str> = self
+            .options
+            .iter()
+            .map(String::as_str)
+            .filter(|o| ["vicii-", "cia-", "sid-"].iter().any(|p| o.starts_with(p)))
+            .collect();
+        if chips.is_empty() {
+            format!("{}/{}", self.dir, self.prg)
+        } else {
+            format!("{}/{} [{}]", self.dir, self.prg, chips.join(","))
+        }
     }
 
     /// The top folder: CPU, CIA, interrupts, C64, general, VICII, SID.
@@ -64,7 +75,7 @@ impl Test {
     }
 }
 
-/// Reads testlist.tsv; errors name the line.
+/// Reads testlist.tsv; errors name the line. Names are unique (see [`Test::name`]).
 pub fn load_list(path: &Path) -> Result<Vec<Test>, String> {
     let text = c64kit_files::read_text(path, c64kit_files::MIB, "the test list")
         .map_err(|e| e.to_string())?;
@@ -95,6 +106,11 @@ pub fn load_list(path: &Path) -> Result<Vec<Test>, String> {
                 .collect(),
             x64sc: f[5].to_string(),
         });
+    }
+    let mut names: Vec<String> = tests.iter().map(Test::name).collect();
+    names.sort();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("{}: {} is listed twice", path.display(), w[0]));
     }
     Ok(tests)
 }

@@ -7,6 +7,7 @@
 //! display = "transcript"          # or a list: ["transcript", "png"]
 //! max_cycles = 9852480            # or "$965640"
 //! drive_dir = "disk"              # drive 8's folder, writable (default: "." read-only)
+//! cpu_magic = "$EF,$EE"           # ANE's and LXA's magic constants (one value: both)
 //!
 //! [roms]
 //! chargen = "roms/chargen.bin"
@@ -31,6 +32,7 @@ struct Raw {
     display: Option<OneOrMany>,
     max_cycles: Option<toml::Value>,
     drive_dir: Option<PathBuf>,
+    cpu_magic: Option<String>,
     #[serde(default)]
     roms: RawRoms,
     #[serde(default)]
@@ -62,6 +64,8 @@ pub struct Config {
     pub max_cycles: Option<u64>,
     /// The folder drive 8 reads and may write (`drive_dir`).
     pub drive_dir: Option<PathBuf>,
+    /// ANE's and LXA's magic constants (`cpu_magic`).
+    pub cpu_magic: Option<(u8, u8)>,
     pub basic_rom: Option<PathBuf>,
     pub kernal_rom: Option<PathBuf>,
     pub chargen_rom: Option<PathBuf>,
@@ -148,6 +152,11 @@ impl Config {
             }),
             max_cycles,
             drive_dir: raw.drive_dir.map(rel),
+            cpu_magic: raw
+                .cpu_magic
+                .map(|m| crate::parse_cpu_magic(&m))
+                .transpose()
+                .map_err(|e| anyhow::anyhow!("{shown}: cpu_magic: {e}"))?,
             basic_rom: raw.roms.basic.map(rel),
             kernal_rom: raw.roms.kernal.map(rel),
             chargen_rom: raw.roms.chargen.map(rel),

@@ -18,6 +18,22 @@ pub fn parse_number(s: &str) -> Result<u64> {
     parsed.with_context(|| format!("not a number: {s:?} (use $hex, %binary or decimal)"))
 }
 
+/// ANE's and LXA's magic constants: "$EF,$EE" (ANE, LXA) or one value for both ("$00", the
+/// netlist's).
+pub fn parse_cpu_magic(s: &str) -> Result<(u8, u8)> {
+    let byte = |t: &str| -> Result<u8> {
+        let v = parse_number(t)?;
+        u8::try_from(v).map_err(|_| anyhow::anyhow!("{t} is more than a byte ($FF)"))
+    };
+    match s.split_once(',') {
+        Some((ane, lxa)) => Ok((byte(ane)?, byte(lxa)?)),
+        None => {
+            let v = byte(s)?;
+            Ok((v, v))
+        }
+    }
+}
+
 pub fn parse_address(s: &str) -> Result<u16> {
     let v = parse_number(s)?;
     if v > 0xFFFF {

@@ -59,6 +59,10 @@ pub struct RunArgs {
     /// Print nothing of the transcript (the exit code and --dump-screen still tell).
     #[arg(long, short)]
     quiet: bool,
+    /// ANE's and LXA's "magic" constants, "ANE,LXA" or one value for both: default
+    /// "$EF,$EE" (what most C64s show, and VICE's); "$00" is the netlist simulation's.
+    #[arg(long, value_name = "MAGIC", value_parser = c64kit::parse_cpu_magic)]
+    cpu_magic: Option<(u8, u8)>,
     /// Plug in VICE's debug cartridge: the program's first write to $D7FF ends the run with
     /// that value ("debug cartridge: $00"; exit code 0 for $00, 11 for any other value).
     /// Off by default: $D7FF is a SID mirror on a real C64.
@@ -318,7 +322,8 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
             bail!("--bare has no screen or keyboard to play with");
         }
         refuse_c64_options(&args, &specs)?;
-        return run_bare(&args, max_cycles, &load);
+        let magic = args.cpu_magic.or(config.cpu_magic);
+        return run_bare(&args, max_cycles, magic, &load);
     }
     let drive_8 = drive_8(&args, &config)?;
     let roms = Roms::load(&rom_paths).map_err(|e| rom_error(e, &args, &config))?;
@@ -391,6 +396,9 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
     // person decides when it ends.
     m.stop_on_stuck_loop = mode == Mode::Run;
     m.bus.debug_cart = args.debugcart;
+    if let Some((ane, lxa)) = args.cpu_magic.or(config.cpu_magic) {
+        (m.cpu.ane_magic, m.cpu.lxa_magic) = (ane, lxa);
+    }
     if mode == Mode::Play {
         // A person types when they like: an empty keyboard buffer is not the end.
         m.kernal.idle_poll_limit = u32::MAX;
@@ -690,6 +698,7 @@ fn report(stop: &str, cycles: u64, pc: u16) {
 fn run_bare(
     args: &RunArgs,
     max_cycles: u64,
+    magic: Option<(u8, u8)>,
     load: &dyn Fn(&Path) -> Result<(Program, String)>,
 ) -> Result<i32> {
     let mut ram = FlatRam::new();
@@ -712,6 +721,9 @@ fn run_bare(
         bail!("--bare needs a program: a PRG, or --load ADDR FILE (and --start ADDR)");
     };
     let mut cpu = Cpu::new();
+    if let Some((ane, lxa)) = magic {
+        (cpu.ane_magic, cpu.lxa_magic) = (ane, lxa);
+    }
     cpu.pc = start;
     let mut trace = args.trace.as_deref().map(create_trace).transpose()?;
     let mut trace_error = None;

@@ -185,18 +185,90 @@ fn save_and_load_use_the_drive_folder() {
 #[test]
 fn debugcart_ends_the_run_with_the_value_written() {
     let dir = temp_dir("debugcart");
-    let fail = write(&dir, "fail.prg", &stub_asm("lda #$42\nsta $d7ff\nlda #0\nsta $d7ff\nrts"));
-    let out = c64kit().args(["run", "--debugcart", &fail]).assert().code(11);
-    assert!(stderr_of(&out).contains("debug cartridge: $42"), "{}", stderr_of(&out));
-    let pass = write(&dir, "pass.prg", &stub_asm("lda #0\nsta $d7ff\nloop jmp loop"));
-    let out = c64kit().args(["run", "--debugcart", &pass]).assert().code(0);
-    assert!(stderr_of(&out).contains("debug cartridge: $00"), "{}", stderr_of(&out));
+    let fail = write(
+        &dir,
+        "fail.prg",
+        &stub_asm("lda #$42\nsta $d7ff\nlda #0\nsta $d7ff\nrts"),
+    );
+    let out = c64kit()
+        .args(["run", "--debugcart", &fail])
+        .assert()
+        .code(11);
+    assert!(
+        stderr_of(&out).contains("debug cartridge: $42"),
+        "{}",
+        stderr_of(&out)
+    );
+    let pass = write(
+        &dir,
+        "pass.prg",
+        &stub_asm("lda #0\nsta $d7ff\nloop jmp loop"),
+    );
+    let out = c64kit()
+        .args(["run", "--debugcart", &pass])
+        .assert()
+        .code(0);
+    assert!(
+        stderr_of(&out).contains("debug cartridge: $00"),
+        "{}",
+        stderr_of(&out)
+    );
     // Without the cartridge the write goes to the SID and the program runs on.
     let out = c64kit().args(["run", &fail]).assert().code(0);
-    assert!(stderr_of(&out).contains("returned to BASIC"), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("returned to BASIC"),
+        "{}",
+        stderr_of(&out)
+    );
     let out = c64kit()
         .args(["run", "--bare", "--debugcart", &fail])
         .assert()
         .code(2);
-    assert!(stderr_of(&out).contains("--debugcart"), "{}", stderr_of(&out));
+    assert!(
+        stderr_of(&out).contains("--debugcart"),
+        "{}",
+        stderr_of(&out)
+    );
+}
+
+/// ANE and LXA use the magic constants most C64s show ($EF, $EE) unless told otherwise.
+#[test]
+fn cpu_magic_sets_ane_and_lxa_constants() {
+    let dir = temp_dir("cpu-magic");
+    // A = 0, X = $FF; ANE #$FF gives A = (A | magic) & X & $FF; its result goes to the
+    // debug cartridge. Then the same for LXA #$FF: A = X = (A | magic) & $FF.
+    let ane = write(
+        &dir,
+        "ane.prg",
+        &stub_asm("lda #0\nldx #$ff\nbyte $8b,$ff\nsta $d7ff\nrts"),
+    );
+    let lxa = write(
+        &dir,
+        "lxa.prg",
+        &stub_asm("lda #0\nbyte $ab,$ff\nsta $d7ff\nrts"),
+    );
+    let value = |prg: &str, magic: Option<&str>| {
+        let mut cmd = c64kit();
+        cmd.args(["run", "--debugcart", prg]);
+        if let Some(m) = magic {
+            cmd.args(["--cpu-magic", m]);
+        }
+        let out = cmd.assert();
+        let err = stderr_of(&out);
+        let at = err.find("debug cartridge: $").expect("the program reports") + 18;
+        err[at..at + 2].to_string()
+    };
+    assert_eq!(value(&ane, None), "EF");
+    assert_eq!(value(&lxa, None), "EE");
+    assert_eq!(value(&ane, Some("$00")), "00");
+    assert_eq!(value(&lxa, Some("$EE,$FF")), "FF");
+    let out = c64kit()
+        .args(["run", "--cpu-magic", "$100", &ane])
+        .assert()
+        .code(2);
+    assert!(
+        stderr_of(&out).contains("more than a byte"),
+        "{}",
+        stderr_of(&out)
+    );
 }

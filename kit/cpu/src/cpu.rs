@@ -23,10 +23,15 @@ pub const NMI_VECTOR: u16 = 0xFFFA;
 pub const RESET_VECTOR: u16 = 0xFFFC;
 pub const IRQ_VECTOR: u16 = 0xFFFE;
 
-/// The "magic" constant of the unstable ANE ($8B) and LXA ($AB) opcodes: real chips differ
-/// (often $EE or $FF). We use $00, the value the netlist vectors in shared/vectors record, so
-/// ANE gives A & X & imm and LXA gives A = X = A & imm.
-pub const UNSTABLE_MAGIC: u8 = 0x00;
+/// The "magic" constants of the unstable ANE ($8B: A = (A | magic) & X & imm) and LXA ($AB:
+/// A = X = (A | magic) & imm) opcodes. Real chips differ, and drift with temperature; these
+/// are what most NMOS 6510s measured show and VICE's defaults: ANE $EF, LXA $EE. The
+/// default of every `Cpu`.
+pub const ANE_MAGIC: u8 = 0xEF;
+pub const LXA_MAGIC: u8 = 0xEE;
+/// The netlist simulation's value for both (shared/vectors record it): ANE gives A & X & imm
+/// and LXA gives A = X = A & imm.
+pub const NETLIST_MAGIC: u8 = 0x00;
 
 /// The CPU registers and the little interrupt state the NMOS core keeps between instructions.
 #[derive(Clone, Debug)]
@@ -51,6 +56,9 @@ pub struct Cpu {
     nmi_latched: bool,
     /// Set by a JAM opcode: the CPU no longer executes. `pc` stays at the JAM opcode.
     pub jammed: bool,
+    /// ANE's and LXA's magic constants ([`ANE_MAGIC`], [`LXA_MAGIC`]; [`NETLIST_MAGIC`]).
+    pub ane_magic: u8,
+    pub lxa_magic: u8,
 }
 
 impl Default for Cpu {
@@ -76,12 +84,17 @@ impl Cpu {
             irq_pending: false,
             nmi_latched: false,
             jammed: false,
+            ane_magic: ANE_MAGIC,
+            lxa_magic: LXA_MAGIC,
         }
     }
 
     /// Power-on/RESET: load PC from $FFFC/$FFFD (two bus reads), set I, S = $FD.
     pub fn reset<B: Bus>(&mut self, bus: &mut B) {
+        // The chip's own constants survive a RESET.
+        let (ane, lxa) = (self.ane_magic, self.lxa_magic);
         *self = Cpu::new();
+        (self.ane_magic, self.lxa_magic) = (ane, lxa);
         let lo = bus.read(RESET_VECTOR);
         let hi = bus.read(RESET_VECTOR + 1);
         self.pc = u16::from_le_bytes([lo, hi]);
@@ -599,13 +612,13 @@ impl Cpu {
 
     #[inline(always)]
     fn ane(&mut self, v: u8) {
-        self.a = (self.a | UNSTABLE_MAGIC) & self.x & v;
+        self.a = (self.a | self.ane_magic) & self.x & v;
         self.set_nz(self.a);
     }
 
     #[inline(always)]
     fn lxa(&mut self, v: u8) {
-        let r = (self.a | UNSTABLE_MAGIC) & v;
+        let r = (self.a | self.lxa_magic) & v;
         self.lax(r);
     }
 

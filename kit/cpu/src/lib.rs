@@ -8,4 +8,6 @@ mod bus;
 mod cpu;
 
 pub use bus::{Bus, DirectMemory, FlatRam, Interrupts};
-pub use cpu::{flag, Cpu, IRQ_VECTOR, NMI_VECTOR, RESET_VECTOR, UNSTABLE_MAGIC};
+pub use cpu::{
+    flag, Cpu, ANE_MAGIC, IRQ_VECTOR, LXA_MAGIC, NETLIST_MAGIC, NMI_VECTOR, RESET_VECTOR,
+};

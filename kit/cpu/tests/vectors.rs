@@ -208,7 +208,8 @@ fn every_stable_opcode_matches_the_netlist() {
 
 #[test]
 fn unstable_opcodes_match_the_recorded_behaviour() {
-    // With UNSTABLE_MAGIC = $00 our ANE/LXA results are the simulation's too.
+    // With the magic constants at NETLIST_MAGIC ($00, as `State::cpu` sets them) our
+    // ANE/LXA results are the simulation's too.
     run_folder("unstable", Check::Everything, 7);
 }
 

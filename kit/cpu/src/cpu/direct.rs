@@ -107,6 +107,9 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
         irq_pending: false,
         nmi_latched: false,
         jammed: false,
+        // ANE and LXA always take the exact path (`EXACT_PATH_OPCODES`): unused here.
+        ane_magic: super::ANE_MAGIC,
+        lxa_magic: super::LXA_MAGIC,
     };
     macro_rules! readable {
         ($a:expr) => {
@@ -414,6 +417,14 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
             0x20 => {
                 if abs == pc {
                     break 'run; // a JSR to itself: a stuck loop (see `goto!`)
+                }
+                // JSR fetches its high operand byte after the pushes (cycle 6): a push onto
+                // that byte changes the target ($017E: 20 55 13 with S=$80 goes to $0155).
+                // The only instruction that writes between its operand fetches: such a
+                // JSR is left to the exact path.
+                let high = pc.wrapping_add(2);
+                if high == 0x100 | c.s as u16 || high == 0x100 | c.s.wrapping_sub(1) as u16 {
+                    break 'run;
                 }
                 let ret = pc.wrapping_add(2);
                 push!((ret >> 8) as u8);

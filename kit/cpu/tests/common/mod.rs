@@ -29,9 +29,12 @@ pub struct Case {
 }
 
 impl State {
-    /// A CPU with these registers.
+    /// A CPU with these registers, and the netlist's ANE/LXA magic constant (the vectors
+    /// record the simulation).
     pub fn cpu(&self) -> Cpu {
         let mut cpu = Cpu::new();
+        cpu.ane_magic = c64kit_cpu::NETLIST_MAGIC;
+        cpu.lxa_magic = c64kit_cpu::NETLIST_MAGIC;
         cpu.pc = self.pc;
         cpu.a = self.a;
         cpu.x = self.x;
