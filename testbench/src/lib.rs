@@ -7,6 +7,7 @@
 //! (the chip a test needs) and what the program itself is decide how it runs.
 
 use c64kit_machine::drive::Drive;
+use c64kit_machine::pla::Region;
 use c64kit_machine::{Machine, Prg, StopReason};
 use std::path::{Path, PathBuf};
 
@@ -152,6 +153,16 @@ pub struct Outcome {
     pub cycles: u64,
 }
 
+impl Outcome {
+    /// What happened, or why the test does not apply.
+    pub fn explain(&self) -> &str {
+        match &self.verdict {
+            Verdict::NotApplicable(why) => why,
+            _ => &self.detail,
+        }
+    }
+}
+
 /// The part of a real C64 a test needs that c64kit does not model, from the list's options
 /// (the chip models) and its type.
 pub fn unsupported(test: &Test) -> Option<String> {
@@ -215,11 +226,21 @@ pub fn run(test: &Test) -> Outcome {
         StopReason::DebugCart { .. } => Some(false),
         _ => None,
     };
-    let verdict = match reported {
-        Some(passed) if passed != test.has("expect:error") => Verdict::Ok,
-        Some(_) => Verdict::Error,
-        None if test.has("expect:timeout") => Verdict::Ok,
-        None => Verdict::Timeout,
+    let verdict = match (reported, &stop) {
+        (Some(passed), _) if passed != test.has("expect:error") => Verdict::Ok,
+        (Some(_), _) => Verdict::Error,
+        // The program called ROM code c64kit does not have (it ships no Commodore ROM).
+        (None, StopReason::Unimplemented { .. }) => {
+            return na(format!("needs the real KERNAL ROM: {detail}"))
+        }
+        (None, StopReason::Jammed { pc, .. }) if m.bus.region(*pc) == Region::BasicRom => {
+            return na(format!(
+                "needs the real BASIC ROM's code at ${pc:04X} (c64kit traps only BASIC's \
+                 STROUT and LINPRT)"
+            ))
+        }
+        (None, _) if test.has("expect:timeout") => Verdict::Ok,
+        (None, _) => Verdict::Timeout,
     };
     Outcome {
         verdict,
@@ -253,11 +274,7 @@ pub fn results_text(results: &[(Test, Outcome)]) -> String {
          file after a full run; cargo test re-runs every \"ok\" line)\n",
     );
     for (t, o) in results {
-        let detail = match &o.verdict {
-            Verdict::NotApplicable(why) => why.clone(),
-            _ => o.detail.clone(),
-        };
-        s += &format!("{}\t{}\t{}\n", t.name(), o.verdict.word(), detail);
+        s += &format!("{}\t{}\t{}\n", t.name(), o.verdict.word(), o.explain());
     }
     s
 }

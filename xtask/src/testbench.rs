@@ -100,7 +100,7 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
         let now = o.verdict.word();
         match recorded.get(&t.name()) {
             Some(before) if before != now => {
-                changes.push(format!("{}: {before} -> {now} ({})", t.name(), o.detail))
+                changes.push(format!("{}: {before} -> {now} ({})", t.name(), o.explain()))
             }
             None => changes.push(format!("{}: new, {now}", t.name())),
             _ => {}
@@ -167,10 +167,7 @@ fn markdown(results: &[(Test, Outcome)]) -> String {
         "# VICE test programs on c64kit\n\n| test | x64sc | c64kit | detail |\n|---|---|---|---|\n",
     );
     for (t, o) in results {
-        let detail = match &o.verdict {
-            Verdict::NotApplicable(why) => why.clone(),
-            _ => o.detail.clone(),
-        };
+        let detail = o.explain();
         s += &format!(
             "| {} | {} | {} | {} |\n",
             t.name(),

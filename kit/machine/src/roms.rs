@@ -15,6 +15,9 @@ pub struct Roms {
     pub chargen: Box<[u8; 0x1000]>,
     /// True when `kernal` is our trap image (traps apply), false for a real KERNAL image.
     pub trap_kernal: bool,
+    /// True when `basic` is our filler, where BASIC's STROUT and LINPRT are traps; false
+    /// for a real BASIC image.
+    pub trap_basic: bool,
 }
 
 /// Paths of optional real ROM images.
@@ -47,6 +50,7 @@ impl Roms {
             kernal: Box::new(crate::kernal::rom::build()),
             chargen: Box::new([0; 0x1000]),
             trap_kernal: true,
+            trap_basic: true,
         }
     }
 
@@ -55,6 +59,7 @@ impl Roms {
         let mut roms = Self::builtin();
         if let Some(p) = &paths.basic {
             roms.basic.copy_from_slice(&read_image(p, "BASIC", 0x2000)?);
+            roms.trap_basic = false;
         }
         if let Some(p) = &paths.kernal {
             roms.kernal

@@ -61,6 +61,12 @@ pub enum Trap {
     ReturnToBasic,
     /// The RESET entry.
     Reset,
+    /// BASIC's STROUT ($AB1E): print the string at A (low), Y (high) up to a $00 or a
+    /// quote. Machine-code programs call it to print (test programs above all).
+    Strout,
+    /// BASIC's LINPRT ($BDCD): print the unsigned 16-bit number A (high), X (low) in
+    /// decimal.
+    Linprt,
 }
 
 /// Each trap with the real KERNAL address of its routine and the name programmers know.
@@ -114,15 +120,31 @@ const TABLE: [(Trap, u16, &str); 44] = {
     ]
 };
 
+/// The BASIC ROM routines machine-code programs call, trapped in the BASIC area while no
+/// real BASIC image is loaded (the rest of that area is a JAM filler).
+const BASIC_TABLE: [(Trap, u16, &str); 2] = [
+    (Trap::Strout, 0xAB1E, "STROUT"),
+    (Trap::Linprt, 0xBDCD, "LINPRT"),
+];
+
 impl Trap {
-    /// Every trap, in table order.
+    /// The BASIC routine trapped at `addr` (in the BASIC ROM area).
+    pub fn at_basic(addr: u16) -> Option<Trap> {
+        BASIC_TABLE.iter().find(|e| e.1 == addr).map(|e| e.0)
+    }
+
+    /// Every KERNAL trap, in table order (the BASIC ones are apart: `at_basic`).
     pub fn all() -> impl Iterator<Item = Trap> {
         TABLE.iter().map(|e| e.0)
     }
 
-    /// The routine's address in the real KERNAL (and in our image).
+    /// The routine's address in the real ROM (and in our image).
     pub fn address(self) -> u16 {
-        TABLE.iter().find(|e| e.0 == self).map_or(0, |e| e.1)
+        TABLE
+            .iter()
+            .chain(&BASIC_TABLE)
+            .find(|e| e.0 == self)
+            .map_or(0, |e| e.1)
     }
 
     /// The trap whose entry is `addr`.
@@ -132,7 +154,11 @@ impl Trap {
 
     /// The name C64 programmers know the routine by.
     pub fn name(self) -> &'static str {
-        TABLE.iter().find(|e| e.0 == self).map_or("?", |e| e.2)
+        TABLE
+            .iter()
+            .chain(&BASIC_TABLE)
+            .find(|e| e.0 == self)
+            .map_or("?", |e| e.2)
     }
 }
 

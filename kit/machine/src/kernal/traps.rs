@@ -184,6 +184,23 @@ impl Kernal {
                 return TrapOutcome::Stop(StopReason::BrkNoHandler { pc });
             }
             ReturnToBasic => return TrapOutcome::Stop(StopReason::ReturnedToBasic),
+            Strout => {
+                // STRLIT's rule: the string ends at a $00 or a quote, 255 characters at most.
+                let start = u16::from_le_bytes([cpu.a, cpu.y]);
+                for i in 0..255u16 {
+                    let b = bus.peek(start.wrapping_add(i));
+                    if b == 0 || b == b'"' {
+                        break;
+                    }
+                    self.output(bus, b);
+                }
+            }
+            Linprt => {
+                let n = u16::from_le_bytes([cpu.x, cpu.a]);
+                for b in n.to_string().bytes() {
+                    self.output(bus, b);
+                }
+            }
             Reset => return TrapOutcome::Stop(StopReason::Reset),
         }
         TrapOutcome::Return
