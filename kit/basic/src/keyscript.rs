@@ -12,6 +12,12 @@
 //! - `{WAITINPUT}` (or `{ASK}`) makes the next key available only once the program next polls
 //!   for input while the keyboard buffer is empty.
 //! - `{{` and `}}` type a literal brace (PETSCII $7B/$7D, which no C64 key produces).
+//! - `{JOY2 UP FIRE 25f}` holds joystick 2 (port 2, read at $DC00) up with fire pressed for
+//!   25 frames; `{JOY1 LEFT 500ms}`, `{JOY2 DOWN RIGHT 3000c}`; without a time, 3 frames.
+//!   Directions UP DOWN LEFT RIGHT and FIRE, any case; times in `f` (PAL frames), `ms` or
+//!   `c` (cycles). The script goes on when the hold ends: `{JOY2 FIRE 2f}{JOY2 FIRE 2f}`
+//!   presses fire twice. A hold starts when the script reaches it (the keys before it taken
+//!   by the program, the waits before it over), whether or not the program reads the keys.
 
 use std::fmt;
 
@@ -26,6 +32,27 @@ pub const MAX_WAIT_CYCLES: u64 = 1 << 53;
 /// script with repeat counts cannot fill the memory.
 pub const MAX_KEY_EVENTS: usize = 1_000_000;
 
+/// How long a joystick hold lasts; the machine turns frames and milliseconds into cycles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Hold {
+    Cycles(u64),
+    Frames(u64),
+    Millis(u64),
+}
+
+/// Joystick lines as the CIA sees them pressed (set bits are pressed; the port reads them
+/// low): bit 0 up, 1 down, 2 left, 3 right, 4 fire.
+pub mod joy {
+    pub const UP: u8 = 0x01;
+    pub const DOWN: u8 = 0x02;
+    pub const LEFT: u8 = 0x04;
+    pub const RIGHT: u8 = 0x08;
+    pub const FIRE: u8 = 0x10;
+}
+
+/// A hold without a time: about what a quick press lasts.
+pub const DEFAULT_JOYSTICK_HOLD: Hold = Hold::Frames(3);
+
 /// One step of a key script.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum KeyEvent {
@@ -35,6 +62,8 @@ pub enum KeyEvent {
     WaitCycles(u64),
     /// Hold the next key until the program polls for input with the buffer empty.
     WaitForPoll,
+    /// Hold joystick `port` (1 or 2) with these lines pressed ([`joy`]) for a while.
+    Joystick { port: u8, lines: u8, hold: Hold },
 }
 
 /// A key script that could not be parsed; `line` and `column` are 1-based (columns in characters).
@@ -165,6 +194,10 @@ fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
             Ok(())
         }
         ["wait", ..] => Err("write {WAIT n} with n in CPU cycles".into()),
+        [port @ ("joy1" | "joy2"), rest @ ..] => {
+            events.push(joystick(port, rest)?);
+            Ok(())
+        }
         [count, rest @ ..] if !rest.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) => {
             let times: usize = count
                 .parse()
@@ -186,6 +219,67 @@ fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+/// `{JOY2 UP FIRE 25f}`: the words after JOY1/JOY2 (lower case).
+fn joystick(port: &str, words: &[&str]) -> Result<KeyEvent, String> {
+    let port = if port == "joy1" { 1 } else { 2 };
+    let mut lines = 0;
+    let mut hold = None;
+    for &w in words {
+        let line = match w {
+            "up" => joy::UP,
+            "down" => joy::DOWN,
+            "left" => joy::LEFT,
+            "right" => joy::RIGHT,
+            "fire" => joy::FIRE,
+            _ => {
+                let (digits, unit) = w.split_at(
+                    w.find(|c: char| !c.is_ascii_digit() && c != '_')
+                        .unwrap_or(w.len()),
+                );
+                let n: u64 = digits.replace('_', "").parse().map_err(|_| {
+                    format!(
+                        "{{JOY{port} ...}}: {:?} is not UP, DOWN, LEFT, RIGHT, FIRE or a time \
+                         like 25f, 500ms or 3000c",
+                        quote(w)
+                    )
+                })?;
+                if hold.is_some() {
+                    return Err(format!("{{JOY{port} ...}} gives two times"));
+                }
+                let too_long = |max: u64| -> Result<u64, String> {
+                    if n > max {
+                        Err(format!(
+                            "{{JOY{port} ... {}}} is longer than a run can count",
+                            quote(w)
+                        ))
+                    } else {
+                        Ok(n)
+                    }
+                };
+                hold = Some(match unit {
+                    "f" => Hold::Frames(too_long(MAX_WAIT_CYCLES / 20_000)?),
+                    "ms" => Hold::Millis(too_long(MAX_WAIT_CYCLES / 1_000)?),
+                    "c" => Hold::Cycles(too_long(MAX_WAIT_CYCLES)?),
+                    _ => {
+                        return Err(format!(
+                            "{{JOY{port} ...}}: {:?}: times are frames (25f), milliseconds \
+                             (500ms) or cycles (3000c)",
+                            quote(w)
+                        ))
+                    }
+                });
+                continue;
+            }
+        };
+        lines |= line;
+    }
+    Ok(KeyEvent::Joystick {
+        port,
+        lines,
+        hold: hold.unwrap_or(DEFAULT_JOYSTICK_HOLD),
+    })
 }
 
 /// The PETSCII code the unshifted C64 keyboard delivers for a character of plain script text.
@@ -308,5 +402,57 @@ mod tests {
         // An error quotes at most 200 characters of the script.
         let e = parse_key_script(&format!("{{{}}}", "q".repeat(100_000))).unwrap_err();
         assert!(e.message.len() < 300, "{}", e.message.len());
+    }
+
+    #[test]
+    fn joystick_holds() {
+        assert_eq!(
+            parse_key_script(
+                "{JOY2 UP FIRE 25f}{joy1 left 500ms}{JOY2 down right 3000c}{JOY2 FIRE}"
+            )
+            .unwrap(),
+            vec![
+                Joystick {
+                    port: 2,
+                    lines: joy::UP | joy::FIRE,
+                    hold: Hold::Frames(25)
+                },
+                Joystick {
+                    port: 1,
+                    lines: joy::LEFT,
+                    hold: Hold::Millis(500)
+                },
+                Joystick {
+                    port: 2,
+                    lines: joy::DOWN | joy::RIGHT,
+                    hold: Hold::Cycles(3000)
+                },
+                Joystick {
+                    port: 2,
+                    lines: joy::FIRE,
+                    hold: DEFAULT_JOYSTICK_HOLD
+                },
+            ]
+        );
+        // Nothing pressed for a while is a hold too (the stick left centred).
+        assert_eq!(
+            parse_key_script("{JOY2 10f}").unwrap(),
+            vec![Joystick {
+                port: 2,
+                lines: 0,
+                hold: Hold::Frames(10)
+            }]
+        );
+        for (bad, says) in [
+            ("{JOY2 JUMP}", "not UP, DOWN"),
+            ("{JOY2 UP 5s}", "times are frames"),
+            ("{JOY2 UP 5f 6f}", "two times"),
+            ("{JOY3 UP}", "unknown key name"),
+            ("{JOY2 UP 99999999999999999999f}", "not UP, DOWN"),
+            ("{JOY2 UP 999999999999999f}", "longer than a run can count"),
+        ] {
+            let e = parse_key_script(bad).unwrap_err();
+            assert!(e.message.contains(says), "{bad}: {}", e.message);
+        }
     }
 }

@@ -14,6 +14,6 @@ pub use basic::{
     LetterCase, ListError, TokenizeError, TokenizeOptions,
 };
 pub use petscii::{
-    parse_key_script, petscii_to_screen_code, render_petscii, KeyEvent, RenderOptions, RenderStyle,
-    ScriptError,
+    joy, parse_key_script, petscii_to_screen_code, render_petscii, Hold, KeyEvent, RenderOptions,
+    RenderStyle, ScriptError, DEFAULT_JOYSTICK_HOLD,
 };

@@ -5,7 +5,9 @@
 
 use std::fmt::Write as _;
 
-pub use crate::keyscript::{parse_key_script, KeyEvent, ScriptError};
+pub use crate::keyscript::{
+    joy, parse_key_script, Hold, KeyEvent, ScriptError, DEFAULT_JOYSTICK_HOLD,
+};
 
 /// Converts a printable PETSCII code to the screen code the KERNAL's CHROUT stores in screen
 /// RAM (before reverse mode adds $80). Returns `None` for the control ranges $00-$1F and $80-$9F.

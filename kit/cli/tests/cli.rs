@@ -272,3 +272,36 @@ fn cpu_magic_sets_ane_and_lxa_constants() {
         stderr_of(&out)
     );
 }
+
+/// A game reads joystick 2 at $DC00 and joystick 1 at $DC01; the key script holds them.
+#[test]
+fn scripted_joysticks_reach_a_program_that_reads_the_ports() {
+    let dir = temp_dir("joystick");
+    let game = write(
+        &dir,
+        "game.prg",
+        &stub_asm(
+            "fire lda $dc00\nand #$10\nbne fire\nlda #70\njsr $ffd2\n\
+             up lda $dc01\nand #$01\nbne up\nlda #85\njsr $ffd2\nrts",
+        ),
+    );
+    let out = c64kit()
+        .args(["run", &game, "--input", "{JOY2 FIRE 2f}{JOY1 UP}"])
+        .assert()
+        .code(0);
+    assert_eq!(stdout_of(&out), "FU\n");
+    // Without the script the program waits for fire until the budget.
+    c64kit()
+        .args(["run", &game, "--max-cycles", "200000"])
+        .assert()
+        .code(4);
+    let out = c64kit()
+        .args(["run", &game, "--input", "{JOY2 JUMP}"])
+        .assert()
+        .code(1);
+    assert!(
+        stderr_of(&out).contains("not UP, DOWN"),
+        "{}",
+        stderr_of(&out)
+    );
+}

@@ -11,6 +11,7 @@ use crate::pla::Region;
 use crate::roms::Roms;
 use crate::stop::StopReason;
 use c64kit_basic::KeyEvent;
+use c64kit_chips::PAL_CYCLES_PER_FRAME;
 use c64kit_cpu::{flag, Cpu, IRQ_VECTOR, NMI_VECTOR};
 
 /// PAL C64 clock: cycles per second.
@@ -130,6 +131,34 @@ impl Machine {
     /// Runs until a stop reason, or until `max_cycles` more cycles have passed.
     pub fn run(&mut self, max_cycles: u64) -> StopReason {
         let limit = self.bus.now.saturating_add(max_cycles);
+        // Joystick holds start and end on their own cycles: run in slices up to each.
+        while self.kernal.input.has_joystick_work() {
+            let next = self.advance_joysticks();
+            // Behind a key the program has not taken yet: look again every frame.
+            let until = next
+                .unwrap_or(self.bus.now + PAL_CYCLES_PER_FRAME)
+                .clamp(self.bus.now + 1, limit.max(self.bus.now + 1));
+            match self.run_to(until.min(limit)) {
+                StopReason::CycleBudget { .. } if self.bus.now < limit => {}
+                stop => return stop,
+            }
+        }
+        self.run_to(limit)
+    }
+
+    /// Starts and ends the script's joystick holds due now: CIA 1 reads joystick 2 on
+    /// port A ($DC00) and joystick 1 on port B ($DC01), pressed lines low. Returns when to
+    /// look again.
+    fn advance_joysticks(&mut self) -> Option<u64> {
+        let next = self.kernal.input.advance_joysticks(self.bus.now);
+        let [port1, port2] = self.kernal.input.joysticks();
+        self.bus.cia1.set_port_b_input(!port1);
+        self.bus.cia1.set_port_a_input(!port2);
+        next
+    }
+
+    /// Runs until a stop reason, or until the cycle `limit`.
+    fn run_to(&mut self, limit: u64) -> StopReason {
         loop {
             let checked = self.any_breakpoint
                 || self.count_instructions
