@@ -8,6 +8,7 @@
 //! max_cycles = 9852480            # or "$965640"
 //! drive_dir = "disk"              # drive 8's folder, writable (default: "." read-only)
 //! cpu_magic = "$EF,$EE"           # ANE's and LXA's magic constants (one value: both)
+//! after_return = "wait"           # a return to BASIC idles (default: "return" ends the run)
 //!
 //! [roms]
 //! chargen = "roms/chargen.bin"
@@ -33,6 +34,7 @@ struct Raw {
     max_cycles: Option<toml::Value>,
     drive_dir: Option<PathBuf>,
     cpu_magic: Option<String>,
+    after_return: Option<String>,
     #[serde(default)]
     roms: RawRoms,
     #[serde(default)]
@@ -66,6 +68,8 @@ pub struct Config {
     pub drive_dir: Option<PathBuf>,
     /// ANE's and LXA's magic constants (`cpu_magic`).
     pub cpu_magic: Option<(u8, u8)>,
+    /// "return" or "wait" (`after_return`).
+    pub after_return: Option<String>,
     pub basic_rom: Option<PathBuf>,
     pub kernal_rom: Option<PathBuf>,
     pub chargen_rom: Option<PathBuf>,
@@ -157,6 +161,14 @@ impl Config {
                 .map(|m| crate::parse_cpu_magic(&m))
                 .transpose()
                 .map_err(|e| anyhow::anyhow!("{shown}: cpu_magic: {e}"))?,
+            after_return: match raw.after_return.as_deref() {
+                None => None,
+                Some(v @ ("return" | "wait")) => Some(v.to_string()),
+                Some(other) => bail!(
+                    "{shown}: after_return: {:?} is not \"return\" or \"wait\"",
+                    c64kit_files::quote(other)
+                ),
+            },
             basic_rom: raw.roms.basic.map(rel),
             kernal_rom: raw.roms.kernal.map(rel),
             chargen_rom: raw.roms.chargen.map(rel),

@@ -12,6 +12,7 @@ use c64kit::{limits, print_out, stdout_error, usage, StdoutClosed};
 use c64kit_basic::parse_key_script;
 use c64kit_cpu::{Cpu, FlatRam};
 use c64kit_files::io_reason;
+use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::roms::RomError;
 use c64kit_machine::{trace_line, Machine, Prg, RomPaths, Roms, StopReason, PAL_HZ};
 use c64kit_plugin_api::host::Collect;
@@ -63,6 +64,12 @@ pub struct RunArgs {
     /// "$EF,$EE" (what most C64s show, and VICE's); "$00" is the netlist simulation's.
     #[arg(long, value_name = "MAGIC", value_parser = c64kit::parse_cpu_magic)]
     cpu_magic: Option<(u8, u8)>,
+    /// What a return to BASIC does: `return` ends the run (the default of `run`); `wait`
+    /// prints READY. and idles as BASIC would, interrupts on, so a program that installed an
+    /// interrupt routine keeps running, until the budget or the key script's end (the
+    /// default of `play`).
+    #[arg(long, value_name = "return|wait", value_parser = ["return", "wait"])]
+    after_return: Option<String>,
     /// Plug in VICE's debug cartridge: the program's first write to $D7FF ends the run with
     /// that value ("debug cartridge: $00"; exit code 0 for $00, 11 for any other value).
     /// Off by default: $D7FF is a SID mirror on a real C64.
@@ -396,6 +403,16 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
     // person decides when it ends.
     m.stop_on_stuck_loop = mode == Mode::Run;
     m.bus.debug_cart = args.debugcart;
+    let after_return = args
+        .after_return
+        .as_deref()
+        .or(config.after_return.as_deref())
+        .unwrap_or(if mode == Mode::Play { "wait" } else { "return" });
+    m.kernal.after_return = if after_return == "wait" {
+        AfterReturn::Wait
+    } else {
+        AfterReturn::Return
+    };
     if let Some((ane, lxa)) = args.cpu_magic.or(config.cpu_magic) {
         (m.cpu.ane_magic, m.cpu.lxa_magic) = (ane, lxa);
     }

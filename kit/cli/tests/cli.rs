@@ -305,3 +305,55 @@ fn scripted_joysticks_reach_a_program_that_reads_the_ports() {
         stderr_of(&out)
     );
 }
+
+/// A program that installs an interrupt routine and returns to BASIC keeps running with
+/// `--after-return wait`, as on a real C64; `return` (the default of `run`) ends there.
+#[test]
+fn after_return_wait_keeps_a_programs_interrupt_routine_running() {
+    let dir = temp_dir("after-return");
+    // The IRQ routine prints "*" on its first three calls, then chains to the KERNAL's.
+    let prg = write(
+        &dir,
+        "irq.prg",
+        &stub_asm(
+            "sei\nlda #<irq\nsta $0314\nlda #>irq\nsta $0315\ncli\nrts\n\
+             irq inc count\nlda count\ncmp #4\nbcs skip\nlda #42\njsr $ffd2\n\
+             skip jmp $ea31\ncount byte 0",
+        ),
+    );
+    let out = c64kit().args(["run", &prg]).assert().code(0);
+    assert_eq!(stdout_of(&out), "", "{}", stderr_of(&out));
+    let out = c64kit()
+        .args([
+            "run",
+            &prg,
+            "--after-return",
+            "wait",
+            "--max-cycles",
+            "300000",
+        ])
+        .assert()
+        .code(4);
+    assert_eq!(stdout_of(&out), "READY.\n***\n");
+    // With a key script, its end is the run's end.
+    let out = c64kit()
+        .args([
+            "run",
+            &prg,
+            "--after-return",
+            "wait",
+            "--input",
+            "{WAIT 50000}x",
+        ])
+        .assert()
+        .code(3);
+    assert!(
+        stdout_of(&out).starts_with("READY.\n"),
+        "{}",
+        stdout_of(&out)
+    );
+    c64kit()
+        .args(["run", &prg, "--after-return", "later"])
+        .assert()
+        .code(2);
+}

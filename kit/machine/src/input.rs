@@ -28,6 +28,8 @@ pub struct InputQueue {
     hold_until: Option<u64>,
     /// Joystick holds still queued (so the run loop need not search the queue).
     queued_holds: usize,
+    /// A key script was given (even one now used up).
+    fed: bool,
 }
 
 /// A hold in cycles of a PAL C64.
@@ -42,13 +44,19 @@ fn hold_cycles(hold: Hold) -> u64 {
 impl InputQueue {
     pub fn push_events(&mut self, events: impl IntoIterator<Item = KeyEvent>) {
         for e in events {
+            self.fed = true;
             self.queued_holds += matches!(e, KeyEvent::Joystick { .. }) as usize;
             self.events.push_back(e);
         }
     }
 
     pub fn push_key(&mut self, key: u8) {
-        self.events.push_back(KeyEvent::Key(key));
+        self.push_events([KeyEvent::Key(key)]);
+    }
+
+    /// Whether any key or joystick was ever scripted.
+    pub fn was_fed(&self) -> bool {
+        self.fed
     }
 
     pub fn is_exhausted(&self) -> bool {

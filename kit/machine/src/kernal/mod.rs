@@ -7,7 +7,7 @@ pub mod rom;
 mod traps;
 pub mod vars;
 
-pub use traps::{Kernal, TrapOutcome};
+pub use traps::{AfterReturn, Kernal, TrapOutcome};
 
 /// Every KERNAL routine we recognise, at the address the real KERNAL has it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

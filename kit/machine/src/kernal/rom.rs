@@ -20,6 +20,10 @@ pub const NMI_DEFAULT: u16 = 0xFE47;
 pub const IRQ_EXIT: u16 = 0xEA81;
 pub const NMI_EXIT: u16 = 0xFEBC;
 pub const RESET_ENTRY: u16 = 0xFCE2;
+/// Where a program that returned to BASIC idles under `--after-return wait` (the real
+/// screen editor waits for a key around here): CLI, then NOP / JMP back to the NOP, a loop
+/// the program's own interrupts run beside.
+pub const BASIC_IDLE: u16 = 0xE5CD;
 
 /// CINV: the IRQ handler's RAM vector.
 pub const CINV: u16 = 0x0314;
@@ -127,6 +131,8 @@ pub fn build() -> [u8; 0x2000] {
     let restore = [0x68, 0xA8, 0x68, 0xAA, 0x68, 0x40];
     put(IRQ_EXIT, &restore);
     put(NMI_EXIT, &restore);
+    let nop = BASIC_IDLE + 1;
+    put(BASIC_IDLE, &[0x58, 0xEA, 0x4C, nop as u8, (nop >> 8) as u8]);
     put(0xFFFA, &[NMI_ENTRY as u8, (NMI_ENTRY >> 8) as u8]);
     put(0xFFFC, &[RESET_ENTRY as u8, (RESET_ENTRY >> 8) as u8]);
     put(0xFFFE, &[IRQ_ENTRY as u8, (IRQ_ENTRY >> 8) as u8]);

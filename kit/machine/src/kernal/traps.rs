@@ -1,7 +1,7 @@
 //! What each KERNAL routine does, in Rust. Register and flag results follow the real
 //! routines (e.g. GETIN with nothing typed: A = 0, Z set, C clear, X and Y kept).
 
-use super::rom::{IRQ_EXIT, NMI_EXIT};
+use super::rom::{BASIC_IDLE, IRQ_EXIT, NMI_EXIT};
 use super::vars::*;
 use super::Trap;
 use crate::drive::Drive;
@@ -37,6 +37,22 @@ pub struct Kernal {
     idle_polls: u32,
     /// How many such calls end the run with "input exhausted".
     pub idle_poll_limit: u32,
+    /// What a program's return to BASIC does.
+    pub after_return: AfterReturn,
+    /// The program has returned and the machine idles as BASIC would.
+    returned: bool,
+}
+
+/// What happens when the program returns to BASIC (RTS from its SYS).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AfterReturn {
+    /// The run ends: "returned to BASIC".
+    #[default]
+    Return,
+    /// BASIC prints READY. and waits, interrupts on, the scripted keys going to the buffer
+    /// (a program that installed an interrupt routine keeps running), until the budget or
+    /// the key script's end.
+    Wait,
 }
 
 /// Screen and colour RAM handed to the screen editor.
@@ -66,6 +82,8 @@ impl Kernal {
             drive: Drive::default(),
             idle_polls: 0,
             idle_poll_limit: 1,
+            after_return: AfterReturn::Return,
+            returned: false,
         }
     }
 
@@ -164,6 +182,13 @@ impl Kernal {
             IrqDefault => {
                 udtim(bus);
                 self.feed_keyboard_buffer(bus, false);
+                // Idling after the program returned: the script's end is the run's end
+                // (with no script, only the budget ends it; with a person at the keyboard,
+                // `play`, never).
+                let scripted = self.input.was_fed() && self.idle_poll_limit < u32::MAX;
+                if self.returned && scripted && self.input.is_exhausted() {
+                    return TrapOutcome::Stop(StopReason::InputExhausted);
+                }
                 // Reading ICR acknowledges CIA 1's timer interrupt, as the real handler does.
                 bus.read(0xDC0D);
                 bus.interrupts_changed();
@@ -183,7 +208,20 @@ impl Kernal {
                 let pc = u16::from_le_bytes([lo, hi]).wrapping_sub(2);
                 return TrapOutcome::Stop(StopReason::BrkNoHandler { pc });
             }
-            ReturnToBasic => return TrapOutcome::Stop(StopReason::ReturnedToBasic),
+            ReturnToBasic if self.after_return == AfterReturn::Return => {
+                return TrapOutcome::Stop(StopReason::ReturnedToBasic)
+            }
+            ReturnToBasic => {
+                // BASIC ends the program: READY. on a line of its own, then it waits.
+                self.returned = true;
+                if self.screen.plot_get(&Mem(bus)).1 != 0 {
+                    self.output(bus, 13);
+                }
+                for b in *b"READY.\r" {
+                    self.output(bus, b);
+                }
+                return TrapOutcome::ContinueAt(BASIC_IDLE);
+            }
             Strout => {
                 // STRLIT's rule: the string ends at a $00 or a quote, 255 characters at most.
                 let start = u16::from_le_bytes([cpu.a, cpu.y]);
