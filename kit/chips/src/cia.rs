@@ -12,7 +12,7 @@
 //! | $4/$5 | timer A counter lo/hi (not latched)  | timer A latch lo/hi        |
 //! | $6/$7 | timer B counter lo/hi                | timer B latch lo/hi        |
 //! | $8-$B | TOD tenths/sec/min/hours (BCD)       | TOD or alarm (CRB bit 7)   |
-//! | $C  | serial data register                   | same (stored only)         |
+//! | $C  | serial data register                   | same (sent in output mode) |
 //! | $D  | ICR: flags + bit 7, then cleared       | mask: bit 7 = set/clear    |
 //! | $E/$F | control A/B (bit 4 reads 0)          | control A/B                |
 //!
@@ -44,20 +44,38 @@
 //! # Time of day
 //!
 //! The TOD input is the C64's 50 Hz mains signal, derived here exactly from
-//! the cycle count (tick k at cycle ceil(k * 985248 / 50)). CRA bit 7 selects
-//! the divider: 1 = /5 (correct on PAL, 10 tenths per second), 0 = /6 (the
-//! power-on value; the PAL KERNAL never sets it, so TOD runs at 5/6 speed
-//! unless the program does). Power-on: 1:00:00.0 AM, stopped until tenths
-//! are written. Writing hours stops the clock, writing tenths restarts it
-//! (the prescaler restarts too). Reading hours latches all four registers
-//! until tenths is read. Writing hour 12 flips AM/PM (a 6526 quirk; not for
-//! the alarm). The alarm (ICR bit 2) is checked after every tenth and after
-//! every TOD/alarm write while the clock runs.
+//! the cycle count (tick k at cycle ceil(k * 985248 / 50)). The divider is a
+//! 6-state ring counter that counts a tenth on the tick after it reached 4
+//! (CRA bit 7 = 1: /5, correct on PAL) or 5 (bit 7 = 0: /6, the power-on
+//! value; the PAL KERNAL never sets it, so TOD runs at 5/6 speed unless the
+//! program does); switching keeps the counter, so going to /5 when it stands
+//! at 5 makes it wrap round first. Power-on: 1:00:00.0 AM, stopped until
+//! tenths are written. Writing hours stops the clock, writing tenths
+//! restarts it (and clears the ring counter). Reading hours latches all four
+//! registers until tenths is read. Writing hour 12 flips AM/PM (a 6526
+//! quirk; not for the alarm). The digits are binary counters compared with
+//! their carry values, so invalid values count on (hour $19 -> $1A). The
+//! alarm (ICR bit 2) is raised when time and alarm become equal: after a
+//! tenth, after a time write that changed a register (even while stopped),
+//! and after an alarm write that changed one while the clock runs.
 //!
-//! Not modelled: the serial shift register (SDR is just stored, no ICR bit
-//! 3), CNT-pin counting (CNT is never pulsed on a stock C64 here, so CNT
-//! modes never count), the FLAG pin (ICR bit 4), the PC handshake line, the
-//! 8521's different ICR timing, keyboard "ghosting" beyond one key level.
+//! # Serial port
+//!
+//! In output mode (CRA bit 6) a write to the SDR is taken into the shift
+//! register two cycles later (or queued if a byte is being sent). Every
+//! timer A underflow is half a bit: two cycles later CNT falls (a bit goes
+//! out) or rises (the register shifts); an underflow in the cycle right
+//! after another is missed. Four cycles after the underflow that puts out
+//! the last bit ICR bit 3 is set, with bit 7 and the line in the same cycle,
+//! and a queued byte follows without a gap. Switching the direction drops
+//! the byte; switching to input mid-byte leaves a "done" that arrives three
+//! cycles after the switch back to output (the old 6526 as VICE models it,
+//! which matches the CIAs with date code 4485). The SP data goes nowhere
+//! (no user-port device), and nothing drives CNT in input mode.
+//!
+//! Not modelled: CNT-pin counting (CNT is never pulsed from outside here, so
+//! CNT modes never count), the FLAG pin (ICR bit 4), the PC handshake line,
+//! the 8521's different ICR timing, keyboard "ghosting" beyond one key level.
 
 use crate::PAL_CYCLES_PER_SECOND;
 
@@ -137,6 +155,42 @@ const TRANSIENT: u64 = LOAD_A0
     | READ_ICR0
     | READ_ICR1;
 
+// Serial port delay line (`Cia::sr_delay`), in groups of four stages that
+// shift one stage per cycle: a group's "1" stage is due next cycle, its "0"
+// stage this cycle, and "past" records that it was due the cycle before.
+/// CNT edge from a timer A underflow (two cycles after the underflow).
+const SR_TOGGLE_1: u32 = 1 << 1;
+const SR_TOGGLE_0: u32 = 1 << 2;
+const SR_TOGGLE_PAST: u32 = 1 << 3;
+/// An underflow right after another: too close for the edge detector.
+const SR_NOGGLE_1: u32 = 1 << 5;
+const SR_NOGGLE_0: u32 = 1 << 6;
+const SR_NOGGLE_PAST: u32 = 1 << 7;
+/// Setting ICR bit 3 (serial port done).
+const SR_IRQ_2: u32 = 1 << 9;
+const SR_IRQ_1: u32 = 1 << 10;
+const SR_IRQ_0: u32 = 1 << 11;
+/// The CNT output level of the last four cycles (bit 12 = latest).
+const SR_CNT_NOW: u32 = 1 << 12;
+const SR_CNT_HISTORY: u32 = 0xF << 12;
+/// Taking the SDR into the shift register after a write.
+const SR_LOAD_1: u32 = 1 << 18;
+const SR_LOAD_0: u32 = 1 << 19;
+/// Stages something is still travelling through.
+const SR_ACTIVE: u32 = SR_TOGGLE_1
+    | SR_TOGGLE_0
+    | SR_TOGGLE_PAST
+    | SR_NOGGLE_1
+    | SR_NOGGLE_0
+    | SR_NOGGLE_PAST
+    | SR_IRQ_2
+    | SR_IRQ_1
+    | SR_IRQ_0
+    | SR_LOAD_1
+    | SR_LOAD_0;
+/// Where a group's last stage lands when shifted into the next group.
+const SR_SHIFTED_OUT: u32 = (1 << 4) | (1 << 8) | SR_CNT_NOW | (1 << 16) | (1 << 20);
+
 /// Frequency of the TOD input pin on a PAL C64.
 const TOD_INPUT_HZ: u64 = 50;
 
@@ -158,9 +212,11 @@ struct Tod {
     alarm: [u8; 4],
     latch: Option<[u8; 4]>,
     stopped: bool,
-    /// 50 Hz input tick at which the last tenth was counted (or the clock
-    /// restarted).
-    last_tick: u64,
+    /// 50 Hz input tick at which the next tenth is counted while the clock
+    /// runs. The divider is a 6-state ring counter that is cleared when the
+    /// clock starts and after each tenth; a tenth is counted on the input
+    /// tick after the counter reached 4 (CRA bit 7 = 1, /5) or 5 (/6).
+    next_tick: u64,
 }
 
 impl Tod {
@@ -170,7 +226,7 @@ impl Tod {
             alarm: [0; 4],
             latch: None,
             stopped: true,
-            last_tick: 0,
+            next_tick: 0,
         }
     }
 }
@@ -185,6 +241,16 @@ fn tod_tick_cycle(tick: u64) -> u64 {
     let scaled = u128::from(tick) * u128::from(PAL_CYCLES_PER_SECOND);
     let cycle = scaled.div_ceil(u128::from(TOD_INPUT_HZ));
     u64::try_from(cycle).unwrap_or(u64::MAX)
+}
+
+/// The TOD divider's ring counter value (0-5) after which the next input
+/// tick counts a tenth: CRA bit 7 = 1 divides by 5, 0 by 6.
+fn tod_match(cra: u8) -> u64 {
+    if cra & 0x80 != 0 {
+        4
+    } else {
+        5
+    }
 }
 
 /// Counts a BCD seconds/minutes register up; true on the carry out of 59.
@@ -216,21 +282,24 @@ fn tod_increment(time: &mut [u8; 4]) {
     if !bcd_sixty_increment(&mut time[1]) || !bcd_sixty_increment(&mut time[2]) {
         return;
     }
-    let pm = time[3] & 0x80;
-    let hour = time[3] & 0x1F;
-    time[3] = match hour {
-        0x11 => (pm ^ 0x80) | 0x12,
-        0x12 => pm | 0x01,
+    // The hour digits are binary counters too: only 09 and 12 carry (to 10
+    // and 01), anything else counts the low digit on (e.g. $19 -> $1A, $1F
+    // -> $10), and reaching 12 flips AM/PM.
+    let mut pm = time[3] & 0x80;
+    let high = (time[3] >> 4) & 0x01;
+    let low = time[3] & 0x0F;
+    let (high, low) = match (high, low) {
+        (1, 2) => (0, 1),
+        (0, 9) => (1, 0),
         _ => {
-            let mut low = ((hour & 0x0F) + 1) & 0x0F;
-            let mut high = (hour >> 4) & 0x01;
-            if low == 0x0A {
-                low = 0;
-                high ^= 1;
+            let low = (low + 1) & 0x0F;
+            if (high, low) == (1, 2) {
+                pm ^= 0x80;
             }
-            pm | (high << 4) | low
+            (high, low)
         }
     };
+    time[3] = pm | (high << 4) | low;
 }
 
 /// One 6526 CIA. See the module documentation for the model.
@@ -262,6 +331,19 @@ pub struct Cia {
     pb67_out: u8,
     pb67_mode: u8,
     sdr: u8,
+    /// Serial port delay line (the `SR_*` stages).
+    sr_delay: u32,
+    /// Half-bits the shift register still has to clock out (16 per byte;
+    /// odd = CNT low). The SP data itself goes nowhere on a C64 without a
+    /// user-port device, so only the count is kept.
+    sr_bits: u8,
+    /// A second byte written while one is being sent, queued.
+    sdr_valid: bool,
+    /// Switching to input mid-byte leaves a pending "done" that is
+    /// delivered when the port is switched back to output.
+    sr_force_finish: bool,
+    /// CNT as driven by the serial port in output mode.
+    cnt_out: bool,
     tod: Tod,
 }
 
@@ -299,6 +381,11 @@ impl Cia {
             pb67_out: 0,
             pb67_mode: 0,
             sdr: 0,
+            sr_delay: SR_CNT_HISTORY,
+            sr_bits: 0,
+            sdr_valid: false,
+            sr_force_finish: false,
+            cnt_out: true,
             tod: Tod::power_on(),
         }
     }
@@ -501,7 +588,12 @@ impl Cia {
                 }
             }
             reg @ 0x08..=0x0B => self.write_tod(usize::from(reg - 0x08), value),
-            0x0C => self.sdr = value,
+            0x0C => {
+                if self.cra & 0x40 != 0 {
+                    self.sr_delay |= SR_LOAD_1;
+                }
+                self.sdr = value;
+            }
             0x0D => {
                 if value & 0x80 != 0 {
                     self.imr |= value & 0x1F;
@@ -532,7 +624,11 @@ impl Cia {
     pub fn next_event(&self) -> u64 {
         let soon = self.cycle.saturating_add(1);
         let (flow_a, flow_b) = (self.flow_a(), self.flow_b());
-        if self.delay & TRANSIENT != 0 || flow_a == Flow::Settling || flow_b == Flow::Settling {
+        if self.delay & TRANSIENT != 0
+            || flow_a == Flow::Settling
+            || flow_b == Flow::Settling
+            || self.sr_delay & SR_ACTIVE != 0
+        {
             return soon;
         }
         if self.int_asserted {
@@ -544,7 +640,11 @@ impl Cia {
                 return soon;
             }
             let cascade = self.crb & 0x41 == 0x41;
-            if self.imr & 0x01 != 0 || (cascade && self.imr & 0x02 != 0) {
+            let shifting = self.cra & 0x40 != 0 && (self.sr_bits != 0 || self.sdr_valid);
+            if self.imr & 0x01 != 0
+                || (cascade && self.imr & 0x02 != 0)
+                || (shifting && self.imr & 0x08 != 0)
+            {
                 event = event.min(self.cycle + u64::from(self.counter_a) + 1);
             }
         }
@@ -619,11 +719,85 @@ impl Cia {
             self.delay &= !(COUNT_A1 | COUNT_A0);
             self.feed &= !COUNT_A0;
         }
-        let divider_changed = (value ^ self.cra) & 0x80 != 0;
-        self.cra = value & !0x10; // force load is a strobe
-        if divider_changed {
-            self.realign_tod_divider();
+        if (value ^ self.cra) & 0x40 != 0 {
+            self.switch_serial_direction(value);
         }
+        let old_match = tod_match(self.cra);
+        self.cra = value & !0x10; // force load is a strobe
+        if old_match != tod_match(self.cra) {
+            self.retarget_tod_divider(old_match);
+        }
+    }
+
+    /// CRA bit 6 changed: the shift register stops and forgets its byte.
+    fn switch_serial_direction(&mut self, cra: u8) {
+        if cra & 0x40 == 0 {
+            // To input in the middle of a byte (CNT low within the last
+            // three cycles, or an edge due now that is not the last but one)
+            // keeps a "done" pending for the switch back to output.
+            let wanted = SR_CNT_HISTORY & !(1 << 15);
+            let mut finish = self.sr_delay & wanted != wanted;
+            if !finish
+                && self.sr_bits != 2
+                && self.sr_delay & SR_TOGGLE_1 == 0
+                && self.sr_delay & SR_TOGGLE_0 != 0
+            {
+                finish = true;
+            }
+            self.sr_force_finish = finish;
+        } else if self.sr_force_finish {
+            self.sr_delay |= SR_IRQ_2;
+            self.sr_force_finish = false;
+        }
+        self.sr_bits = 0;
+        self.sdr_valid = false;
+        self.sr_delay &= !(SR_TOGGLE_1
+            | SR_TOGGLE_0
+            | SR_TOGGLE_PAST
+            | SR_NOGGLE_1
+            | SR_NOGGLE_0
+            | SR_NOGGLE_PAST);
+        self.cnt_out = true;
+    }
+
+    /// True when the serial port delay line changes by itself next cycle.
+    fn serial_busy(&self) -> bool {
+        let settled = if self.cnt_out { SR_CNT_HISTORY } else { 0 };
+        self.sr_delay & SR_ACTIVE != 0 || self.sr_delay & SR_CNT_HISTORY != settled
+    }
+
+    /// One cycle of the serial port: loads, CNT edges, the "done" flag
+    /// (returned) from the stages due, then the delay line shifts.
+    fn serial_cycle(&mut self) -> bool {
+        let due = self.sr_delay;
+        let mut feed = 0;
+        if due & SR_LOAD_0 != 0 {
+            match self.sr_bits {
+                0 => self.sr_bits = 16,
+                1 => self.sr_bits = 17, // straight on after the last bit
+                _ => self.sdr_valid = true,
+            }
+        }
+        if due & SR_TOGGLE_0 != 0 {
+            let falling = self.sr_bits != 0 && {
+                self.sr_bits -= 1;
+                self.sr_bits & 1 != 0
+            };
+            // CNT falls as a bit is put on SP and rises as it is shifted.
+            self.cnt_out = !falling;
+            if falling && self.sr_bits == 1 {
+                // The last bit is out: "done" two cycles later, and a queued
+                // byte follows without a gap.
+                feed |= SR_IRQ_2;
+                if self.sdr_valid {
+                    self.sdr_valid = false;
+                    self.sr_bits = 17;
+                }
+            }
+        }
+        let cnt = if self.cnt_out { SR_CNT_NOW } else { 0 };
+        self.sr_delay = (((due | feed) << 1) & !SR_SHIFTED_OUT) | cnt;
+        due & SR_IRQ_0 != 0
     }
 
     fn write_crb(&mut self, value: u8) {
@@ -676,10 +850,19 @@ impl Cia {
     fn write_tod(&mut self, index: usize, value: u8) {
         const MASKS: [u8; 4] = [0x0F, 0x7F, 0x7F, 0x9F];
         let mut value = value & MASKS[index];
-        if self.crb & 0x80 != 0 {
+        // The alarm comparator flags a match on its rising edge only: a
+        // write that leaves the register as it was cannot raise it. Time and
+        // alarm writes raise it even while the clock is stopped (hammerfist1,
+        // 4tod), as on the chip: setting the alarm hour first through the
+        // stopped power-on time 1:00:00.0 flags a match a program must
+        // acknowledge.
+        let changed = if self.crb & 0x80 != 0 {
+            let changed = self.tod.alarm[index] != value;
             self.tod.alarm[index] = value;
+            changed
         } else {
             if index == 3 {
+                // Writing hour 12 flips AM/PM (as the carry into 12 does).
                 if value & 0x1F == 0x12 {
                     value ^= 0x80;
                 }
@@ -687,23 +870,18 @@ impl Cia {
             }
             if index == 0 && self.tod.stopped {
                 self.tod.stopped = false;
-                self.tod.last_tick = tod_tick_at(self.cycle);
+                // The divider's ring counter is cleared on the restart.
+                self.tod.next_tick = tod_tick_at(self.cycle) + tod_match(self.cra) + 1;
             }
+            let changed = self.tod.time[index] != value;
             self.tod.time[index] = value;
-        }
-        if !self.tod.stopped && self.tod.time == self.tod.alarm {
+            changed
+        };
+        if changed && self.tod.time == self.tod.alarm {
             self.icr |= 0x04;
             if self.imr & 0x04 != 0 && !self.int_asserted {
                 self.delay |= SET_INT0 | SET_ICR0;
             }
-        }
-    }
-
-    fn tod_divider(&self) -> u64 {
-        if self.cra & 0x80 != 0 {
-            5
-        } else {
-            6
         }
     }
 
@@ -712,18 +890,21 @@ impl Cia {
         if self.tod.stopped {
             return None;
         }
-        Some(tod_tick_cycle(self.tod.last_tick + self.tod_divider()))
+        Some(tod_tick_cycle(self.tod.next_tick))
     }
 
-    /// After a divider change, a tenth that is already overdue comes at the
-    /// next input tick.
-    fn realign_tod_divider(&mut self) {
-        if let Some(next) = self.tod_next_increment() {
-            if next <= self.cycle {
-                let current = tod_tick_at(self.cycle);
-                self.tod.last_tick = (current + 1).saturating_sub(self.tod_divider());
-            }
+    /// After a divider change (`old_match` = the ring counter value the
+    /// divider compared with before), the ring counter keeps its state and
+    /// the next tenth comes when it next reaches the new value: switching
+    /// from /6 to /5 when it already stands at 5 makes it wrap round first.
+    fn retarget_tod_divider(&mut self, old_match: u64) {
+        if self.tod.stopped {
+            return;
         }
+        let current = tod_tick_at(self.cycle);
+        let ahead = self.tod.next_tick - current - 1;
+        let count = (old_match + 6 - ahead) % 6;
+        self.tod.next_tick = current + 1 + (tod_match(self.cra) + 6 - count) % 6;
     }
 
     fn flow(&self, chain: u64, stage0: u64) -> Flow {
@@ -749,7 +930,7 @@ impl Cia {
     /// Last cycle (<= `now`) up to which nothing but plain decrements can
     /// happen, or `None` if the next cycle must be stepped.
     fn quiet_until(&self, now: u64) -> Option<u64> {
-        if self.delay & TRANSIENT != 0 {
+        if self.delay & TRANSIENT != 0 || self.serial_busy() {
             return None;
         }
         for (stage0, stage1) in [(ONE_SHOT_A0, ONE_SHOT_A1), (ONE_SHOT_B0, ONE_SHOT_B1)] {
@@ -867,9 +1048,27 @@ impl Cia {
         let mut fire =
             (a_underflow && self.imr & 0x01 != 0) || (b_underflow && self.imr & 0x02 != 0);
 
+        let serial_done = self.serial_busy() && self.serial_cycle();
+        if a_underflow && self.cra & 0x40 != 0 && (self.sr_bits != 0 || self.sdr_valid) {
+            // Each underflow is half a bit; one right after another is missed.
+            self.sr_delay |= if self.sr_delay & (SR_TOGGLE_0 | SR_NOGGLE_0) != 0 {
+                SR_NOGGLE_1
+            } else {
+                SR_TOGGLE_1
+            };
+        }
+        if serial_done {
+            // The serial flag comes late in the cycle: bit 7 and the line
+            // follow in the same cycle, not one later.
+            self.icr |= 0x08;
+            if self.imr & 0x08 != 0 {
+                delay |= SET_INT1 | SET_ICR1;
+            }
+        }
+
         if let Some(tenth) = self.tod_next_increment() {
             if cycle >= tenth {
-                self.tod.last_tick += self.tod_divider();
+                self.tod.next_tick += tod_match(self.cra) + 1;
                 tod_increment(&mut self.tod.time);
                 if self.tod.time == self.tod.alarm {
                     self.icr |= 0x04;
@@ -907,13 +1106,13 @@ mod tests {
 
     fn random_write(rng: &mut Rng) -> (u8, u8) {
         let reg = [
-            0x00, 0x02, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0B, 0x0D, 0x0E, 0x0F,
-        ][rng.u64(..11) as usize];
+            0x00, 0x02, 0x04, 0x05, 0x06, 0x07, 0x08, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F,
+        ][rng.u64(..12) as usize];
         let value = match reg {
             0x05 | 0x07 => rng.u64(..3) as u8, // short periods: many underflows
             0x08 => rng.u64(..10) as u8,
             0x0B => 1 + rng.u64(..12) as u8,
-            0x0D => (rng.u8(..)) & 0x87,
+            0x0D => (rng.u8(..)) & 0x8F,
             // CNT modes rarely, so timers mostly count.
             0x0E => (rng.u8(..)) & if rng.u64(..8) == 0 { 0xFF } else { 0xDF },
             0x0F => (rng.u8(..)) & if rng.u64(..8) == 0 { 0xFF } else { 0xDF },
@@ -1003,5 +1202,189 @@ mod tests {
         let mut time = [0x09, 0x59, 0x59, 0x09];
         tod_increment(&mut time);
         assert_eq!(time, [0x00, 0x00, 0x00, 0x10]);
+    }
+
+    #[test]
+    fn tod_hours_count_as_binary_digits() {
+        // Only 09 and 12 carry; other values count the low digit on.
+        for (hour, next) in [
+            (0x00, 0x01),
+            (0x09, 0x10),
+            (0x0F, 0x00),
+            (0x11, 0x92),
+            (0x12, 0x01),
+            (0x92, 0x81),
+            (0x19, 0x1A),
+            (0x1F, 0x10),
+            (0x8F, 0x80),
+        ] {
+            let mut time = [0x09, 0x59, 0x59, hour];
+            tod_increment(&mut time);
+            assert_eq!(time, [0, 0, 0, next], "hour {hour:02X}");
+        }
+    }
+
+    #[test]
+    fn tod_time_write_matching_the_alarm_flags_even_when_stopped() {
+        let mut cia = Cia::new(); // 1:00:00.0, stopped; alarm 0:00:00.0
+        cia.write(0x0B, 0x00, 10); // hour 0: now equal, and stopped
+        assert_eq!(cia.read(0x0D, 11), 0x04);
+        cia.write(0x0B, 0x00, 20); // unchanged: no new edge
+        cia.write(0x08, 0x00, 21);
+        assert_eq!(cia.read(0x0D, 22), 0x00);
+        cia.write(0x08, 0x05, 30);
+        cia.write(0x08, 0x00, 31); // changed back to equal
+        assert_eq!(cia.read(0x0D, 32), 0x04);
+    }
+
+    #[test]
+    fn tod_alarm_write_matches_on_the_edge_running_or_not() {
+        let mut cia = Cia::new();
+        cia.write(0x0F, 0x80, 0);
+        cia.write(0x0B, 0x01, 1); // alarm 1:00:00.0 = the stopped time
+        assert_eq!(cia.read(0x0D, 2), 0x04, "a match while stopped");
+        cia.write(0x0B, 0x01, 3); // the same value: no edge
+        assert_eq!(cia.read(0x0D, 4), 0x00);
+        cia.write(0x0F, 0x00, 5);
+        cia.write(0x08, 0x00, 6); // start (tenths unchanged)
+        cia.write(0x0F, 0x80, 7);
+        cia.write(0x0B, 0x02, 8);
+        cia.write(0x0B, 0x01, 9); // running: equal again
+        assert_eq!(cia.read(0x0D, 10), 0x04);
+    }
+
+    /// Cycle at which the clock's tenths first read `tenths`.
+    fn tod_tenth_cycle(cia: &Cia, tenths: u8, from: u64) -> u64 {
+        let tick = tod_tick_cycle(1);
+        let mut at = from;
+        while cia.peek(0x08, at) != tenths {
+            at += tick / 2;
+        }
+        let mut lo = at - tick / 2;
+        while cia.peek(0x08, lo + 1) != tenths {
+            lo += 1;
+        }
+        lo + 1
+    }
+
+    #[test]
+    fn tod_divider_change_keeps_the_ring_counter() {
+        // Started /6 just after tick 0: the first tenth comes at tick 6.
+        let mut slow = Cia::new();
+        slow.write(0x08, 0x00, 10);
+        assert_eq!(tod_tenth_cycle(&slow, 1, 10), tod_tick_cycle(6));
+        // Switched to /5 with the counter at 3: the tenth comes at tick 5.
+        let mut early = Cia::new();
+        early.write(0x08, 0x00, 10);
+        early.write(0x0E, 0x80, tod_tick_cycle(3));
+        assert_eq!(tod_tenth_cycle(&early, 1, 10), tod_tick_cycle(5));
+        // Switched with the counter already at 5: it misses 4, wraps round
+        // and comes back to 4, so the tenth is at tick 5 + 6.
+        let mut late = Cia::new();
+        late.write(0x08, 0x00, 10);
+        late.write(0x0E, 0x80, tod_tick_cycle(5));
+        assert_eq!(tod_tenth_cycle(&late, 1, 10), tod_tick_cycle(11));
+        // From then on every fifth tick.
+        assert_eq!(tod_tenth_cycle(&late, 2, 10), tod_tick_cycle(16));
+    }
+
+    /// Steps a chip with timer A (latch `latch`) shifting out from cycle
+    /// `start`; returns the timer A underflow cycles and the cycles at which
+    /// ICR bit 3 (serial port) was seen, reading the ICR every cycle.
+    fn serial_run(latch: u8, bytes: usize, until: u64) -> (Vec<u64>, Vec<u64>) {
+        let mut cia = Cia::new();
+        cia.write(0x04, latch, 0);
+        cia.write(0x05, 0, 0);
+        cia.write(0x0E, 0x51, 1); // start, force load, serial port output
+        for n in 0..bytes as u64 {
+            cia.write(0x0C, 0x55, 2 + n);
+        }
+        let (mut underflows, mut done) = (Vec::new(), Vec::new());
+        for cycle in 3..until {
+            let icr = cia.read(0x0D, cycle);
+            if icr & 0x01 != 0 {
+                underflows.push(cycle);
+            }
+            if icr & 0x08 != 0 {
+                done.push(cycle);
+            }
+        }
+        (underflows, done)
+    }
+
+    #[test]
+    fn serial_port_sends_a_byte_in_sixteen_underflows() {
+        // Each underflow is half a bit; the 15th (the last bit put out)
+        // sets ICR bit 3 four cycles later. The write at cycle 2 takes two
+        // cycles to load, so every underflow counts here.
+        let (underflows, done) = serial_run(9, 1, 400);
+        assert!(underflows[0] >= 4);
+        assert_eq!(done, vec![underflows[14] + 4]);
+    }
+
+    #[test]
+    fn serial_port_sends_a_queued_byte_straight_after() {
+        let (underflows, done) = serial_run(9, 2, 700);
+        assert_eq!(done, vec![underflows[14] + 4, underflows[30] + 4]);
+    }
+
+    #[test]
+    fn serial_port_misses_back_to_back_underflows() {
+        // Latch 1 underflows every other cycle: each one counts. Latch 0
+        // underflows every cycle: after the first edge each underflow comes
+        // too soon after the last, so the byte never gets out.
+        let (underflows, done) = serial_run(1, 1, 200);
+        assert!(underflows.windows(2).all(|w| w[1] - w[0] == 2));
+        assert_eq!(done, vec![underflows[14] + 4]);
+        let (underflows, done) = serial_run(0, 1, 2000);
+        assert!(underflows.windows(2).all(|w| w[1] - w[0] == 1));
+        assert_eq!(done, Vec::<u64>::new());
+    }
+
+    #[test]
+    fn serial_port_interrupt_comes_with_its_flag() {
+        let mut cia = Cia::new();
+        cia.write(0x04, 9, 0);
+        cia.write(0x05, 0, 0);
+        cia.write(0x0D, 0x88, 0);
+        cia.write(0x0E, 0x51, 1);
+        cia.write(0x0C, 0xAA, 2);
+        let mut cycle = 3;
+        while cia.peek(0x0D, cycle) & 0x08 == 0 {
+            assert!(!cia.irq(cycle));
+            cycle += 1;
+        }
+        assert!(cia.irq(cycle), "line low in the cycle the flag appears");
+        assert_eq!(cia.read(0x0D, cycle) & 0x88, 0x88);
+    }
+
+    #[test]
+    fn serial_port_switched_to_input_mid_byte_reports_done_on_return() {
+        let mut cia = Cia::new();
+        cia.write(0x04, 9, 0);
+        cia.write(0x05, 0, 0);
+        cia.write(0x0E, 0x51, 1);
+        cia.write(0x0C, 0x55, 2);
+        // CNT is low during the first half-bit (after the first underflow).
+        let mut cycle = 3;
+        while cia.peek(0x0D, cycle) & 0x01 == 0 {
+            cycle += 1;
+        }
+        cycle += 5;
+        cia.write(0x0E, 0x01, cycle); // input: the byte is dropped
+        cia.read(0x0D, cycle + 1);
+        for later in cycle + 2..cycle + 400 {
+            assert_eq!(cia.read(0x0D, later) & 0x08, 0, "input mode sends nothing");
+        }
+        let back = cycle + 400;
+        cia.write(0x0E, 0x41, back);
+        assert_eq!(cia.read(0x0D, back + 2) & 0x08, 0);
+        assert_eq!(cia.read(0x0D, back + 3) & 0x08, 0x08, "the pending done");
+        // Switched while idle (CNT high for long): nothing pending.
+        cia.write(0x0E, 0x01, back + 10);
+        cia.write(0x0E, 0x41, back + 20);
+        for later in back + 21..back + 40 {
+            assert_eq!(cia.read(0x0D, later) & 0x08, 0);
+        }
     }
 }
