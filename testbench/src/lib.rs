@@ -7,6 +7,7 @@
 //! (the chip a test needs) and what the program itself is decide how it runs.
 
 use c64kit_machine::drive::Drive;
+use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::pla::Region;
 use c64kit_machine::{Machine, Prg, StopReason};
 use std::path::{Path, PathBuf};
@@ -189,8 +190,8 @@ pub fn unsupported(test: &Test) -> Option<String> {
 }
 
 /// Runs one test as VICE's testbench does: load the PRG, RUN it (its BASIC stub's SYS),
-/// the debug cartridge plugged in, the test's folder as drive 8 (read only), until it
-/// reports or its cycles pass.
+/// the debug cartridge plugged in, the test's folder as drive 8 (read only), a return to
+/// BASIC idling as BASIC would, until it reports or its cycles pass.
 pub fn run(test: &Test) -> Outcome {
     let na = |why: String| Outcome {
         verdict: Verdict::NotApplicable(why),
@@ -212,6 +213,9 @@ pub fn run(test: &Test) -> Outcome {
     m.bus.debug_cart = true;
     m.stop_on_stuck_loop = true;
     m.kernal.drive = Drive::read_only(collection_dir().join(&test.dir));
+    // On a real C64 a program that returns to BASIC leaves its interrupts running (tests
+    // that install one and return report from it).
+    m.kernal.after_return = AfterReturn::Wait;
     if let Err(e) = m.load_and_run_prg(&prg) {
         return na(format!(
             "starts without a SYS (VICE types RUN into its BASIC; c64kit has no BASIC \

@@ -10,6 +10,32 @@ use c64kit_cpu::{Bus, DirectMemory, Interrupts};
 pub const PORT_DDR_POWER_ON: u8 = 0x2F;
 pub const PORT_DATA_POWER_ON: u8 = 0x37;
 
+/// RAM at power-on is not cleared: each cell comes up as it likes. c64kit uses the pattern of
+/// VICE's x64sc with its default settings (src/ram.c, `ram_init_with_pattern`, resources
+/// RAMInitStartValue 0, RAMInitValueOffset 2, RAMInitValueInvert 4, RAMInitPatternInvert 16384,
+/// RAMInitPatternInvertValue 255), which VICE chose to match a real C64C: runs of
+/// `00 00 FF FF FF FF 00 00`, inverted in $4000-$7FFF and $C000-$FFFF. VICE's default also
+/// flips a rare random bit (RAMInitRandomChance 1: one in 4096 per bit); c64kit does not, so
+/// that every run starts alike. The KERNAL's RAMTAS then clears pages 0, 2 and 3.
+pub const RAM_INIT_START_VALUE: u8 = 0x00;
+pub const RAM_INIT_VALUE_OFFSET: usize = 2;
+pub const RAM_INIT_VALUE_INVERT: usize = 4;
+pub const RAM_INIT_PATTERN_INVERT: usize = 0x4000;
+pub const RAM_INIT_PATTERN_INVERT_VALUE: u8 = 0xFF;
+
+/// The power-on value of RAM cell `addr` (see [`RAM_INIT_START_VALUE`]).
+pub fn power_on_ram(addr: u16) -> u8 {
+    let addr = addr as usize;
+    let mut v = RAM_INIT_START_VALUE;
+    if ((addr + RAM_INIT_VALUE_OFFSET) / RAM_INIT_VALUE_INVERT) & 1 != 0 {
+        v ^= 0xFF;
+    }
+    if (addr / RAM_INIT_PATTERN_INVERT) & 1 != 0 {
+        v ^= RAM_INIT_PATTERN_INVERT_VALUE;
+    }
+    v
+}
+
 /// VICE's debug cartridge register (`-debugcart`): test programs write their result here
 /// (0 = pass). On a real C64 it is a SID mirror; c64kit maps it only when asked.
 pub const DEBUG_CART_REGISTER: u16 = 0xD7FF;
@@ -53,7 +79,7 @@ pub struct C64Bus {
 impl C64Bus {
     pub fn new(roms: Roms) -> Self {
         let mut bus = C64Bus {
-            ram: Box::new([0; 0x10000]),
+            ram: Box::new(std::array::from_fn(|a| power_on_ram(a as u16))),
             colour: Box::new([0; 1024]),
             roms,
             port_ddr: PORT_DDR_POWER_ON,
@@ -193,9 +219,39 @@ impl C64Bus {
             0xD400..=0xD7FF => self.sid.read((addr & 0x1F) as u8, now),
             0xD800..=0xDBFF => self.colour_read(addr),
             0xDC00..=0xDCFF => self.cia1.read((addr & 0x0F) as u8, now),
-            0xDD00..=0xDDFF => self.cia2.read((addr & 0x0F) as u8, now),
+            0xDD00..=0xDDFF => {
+                let register = (addr & 0x0F) as u8;
+                if register == 0 {
+                    self.serial_bus_inputs();
+                }
+                // An ICR read on the cycle CIA 2 raises its interrupt ends a one-cycle NMI
+                // pulse: latch the edge before the read releases the line (an IRQ that
+                // short is rightly never taken, so only the NMI needs this).
+                let nmi = self.cia2.irq(now) || self.restore_pressed;
+                if nmi && !self.nmi_level {
+                    self.lines.nmi_edge = true;
+                }
+                self.nmi_level = nmi;
+                self.cia2.read(register, now)
+            }
             _ => OPEN_BUS,
         }
+    }
+
+    /// The serial bus as CIA 2's port A reads it: CLK IN (PA6) and DATA IN (PA7) see the bus
+    /// lines, which the C64's own CLK OUT (PA4) and DATA OUT (PA5) pull low through the 7406
+    /// inverters while those pins are high (an input pin floats high: with DDR $00, $DD00
+    /// reads $3F). Nothing else is on the bus: drive 8 is c64kit's trap device.
+    fn serial_bus_inputs(&mut self) {
+        let pins = self.cia2.port_a_pins();
+        let mut lines = 0xFF;
+        if pins & 0x10 != 0 {
+            lines &= !0x40;
+        }
+        if pins & 0x20 != 0 {
+            lines &= !0x80;
+        }
+        self.cia2.set_port_a_input(lines);
     }
 
     fn io_write(&mut self, addr: u16, value: u8, now: u64) {
