@@ -9,6 +9,7 @@
 use c64kit_machine::drive::Drive;
 use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::pla::Region;
+use c64kit_machine::CiaModel;
 use c64kit_machine::{Machine, Prg, StopReason};
 use std::path::{Path, PathBuf};
 
@@ -180,13 +181,21 @@ pub fn unsupported(test: &Test) -> Option<String> {
             "an old NTSC VIC-II (6567R56A): c64kit models the PAL 6569",
         ),
         ("vicii-new", "the 8565 VIC-II: c64kit models the 6569"),
-        ("cia-new", "the 6526A CIA: c64kit models the 6526"),
         ("sid-new", "the 8580 SID: c64kit has no 8580"),
     ];
     needs
         .iter()
         .find(|(o, _)| test.has(o))
         .map(|(_, why)| format!("needs {why}"))
+}
+
+/// The CIAs a test asks for: `cia-new` the 6526A, `cia-old` (or nothing) the 6526.
+pub fn cia_model(test: &Test) -> CiaModel {
+    if test.has("cia-new") {
+        CiaModel::Mos6526A
+    } else {
+        CiaModel::Mos6526
+    }
 }
 
 /// Runs one test as VICE's testbench does: load the PRG, RUN it (its BASIC stub's SYS),
@@ -210,6 +219,7 @@ pub fn run(test: &Test) -> Outcome {
         Err(e) => return na(format!("not a PRG: {e}")),
     };
     let mut m = Machine::builtin();
+    m.bus.set_cia_model(cia_model(test));
     m.bus.debug_cart = true;
     m.stop_on_stuck_loop = true;
     m.kernal.drive = Drive::read_only(collection_dir().join(&test.dir));

@@ -73,9 +73,18 @@
 //! which matches the CIAs with date code 4485). The SP data goes nowhere
 //! (no user-port device), and nothing drives CNT in input mode.
 //!
+//! # 6526A
+//!
+//! [`CiaModel::Mos6526A`] (the "new CIA" of the C64C) differs as VICE's
+//! ciacore models it: after a timer underflow the IRQ line and ICR bit 7 come
+//! in the underflow cycle itself, not one cycle later (but one cycle later
+//! when the ICR was read in the cycle just before); enabling a pending source
+//! in the mask asserts one cycle sooner; and there is no timer B bug. The
+//! serial port and TOD alarm timing are the same on both.
+//!
 //! Not modelled: CNT-pin counting (CNT is never pulsed from outside here, so
 //! CNT modes never count), the FLAG pin (ICR bit 4), the PC handshake line,
-//! the 8521's different ICR timing, keyboard "ghosting" beyond one key level.
+//! keyboard "ghosting" beyond one key level.
 
 use crate::PAL_CYCLES_PER_SECOND;
 
@@ -302,11 +311,35 @@ fn tod_increment(time: &mut [u8; 4]) {
     time[3] = pm | (high << 4) | low;
 }
 
+/// Which CIA the chip is: the 6526 of the early C64s or the 6526A of the C64C.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CiaModel {
+    /// The "old" NMOS 6526 (PAL breadbin C64s): the interrupt comes one cycle after the
+    /// underflow, and a timer B underflow in the cycle after an ICR read loses its flag.
+    #[default]
+    Mos6526,
+    /// The "new" 6526A (C64C, sold as the 8521): the interrupt line and ICR bit 7 come in
+    /// the underflow cycle itself (one cycle after an ICR read that just preceded it), and
+    /// there is no timer B bug.
+    Mos6526A,
+}
+
+impl CiaModel {
+    /// "6526" or "6526A".
+    pub fn name(self) -> &'static str {
+        match self {
+            CiaModel::Mos6526 => "6526",
+            CiaModel::Mos6526A => "6526A",
+        }
+    }
+}
+
 /// One 6526 CIA. See the module documentation for the model.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cia {
     /// Last cycle whose work has been done.
     cycle: u64,
+    model: CiaModel,
     pra: u8,
     prb: u8,
     ddra: u8,
@@ -359,6 +392,7 @@ impl Cia {
     pub fn new() -> Self {
         Cia {
             cycle: 0,
+            model: CiaModel::Mos6526,
             pra: 0,
             prb: 0,
             ddra: 0,
@@ -439,16 +473,28 @@ impl Cia {
         cia
     }
 
-    /// Back to the power-on state. Time base (last update cycle), keyboard
-    /// and external port inputs are kept: they are not chip state.
+    /// Back to the power-on state. Time base (last update cycle), model,
+    /// keyboard and external port inputs are kept: they are not chip state.
     pub fn reset(&mut self) {
-        let cycle = self.cycle;
+        let (cycle, model) = (self.cycle, self.model);
         let (keys, input_a, input_b) = (self.keys, self.input_a, self.input_b);
         *self = Cia::new();
         self.cycle = cycle;
+        self.model = model;
         self.keys = keys;
         self.input_a = input_a;
         self.input_b = input_b;
+    }
+
+    /// Which chip this is (the 6526 unless set).
+    pub fn model(&self) -> CiaModel {
+        self.model
+    }
+
+    /// Makes this chip a 6526 or a 6526A; the state is kept (set it before
+    /// the program runs).
+    pub fn set_model(&mut self, model: CiaModel) {
+        self.model = model;
     }
 
     /// Keyboard matrix input (CIA1): `matrix[a]` bit `b` set means the key
@@ -601,7 +647,12 @@ impl Cia {
                     self.imr &= !(value & 0x1F);
                 }
                 if self.imr & self.icr & 0x1F != 0 && !self.int_asserted {
-                    self.delay |= SET_INT0 | SET_ICR0;
+                    // The line and bit 7 come two cycles later on the 6526,
+                    // one on the 6526A.
+                    self.delay |= match self.model {
+                        CiaModel::Mos6526 => SET_INT0 | SET_ICR0,
+                        CiaModel::Mos6526A => SET_INT1 | SET_ICR1,
+                    };
                 } else if self.delay & CLEAR_ICR2 != 0 {
                     // An ICR read just before cancels the pending interrupt
                     // (dd0dtest behaviour, after Hoxs64).
@@ -634,6 +685,11 @@ impl Cia {
         if self.int_asserted {
             return u64::MAX; // only an ICR read releases it
         }
+        // The line changes the cycle after an underflow (6526) or in it (6526A).
+        let lag = match self.model {
+            CiaModel::Mos6526 => 1,
+            CiaModel::Mos6526A => 0,
+        };
         let mut event = u64::MAX;
         if flow_a == Flow::Running {
             if self.counter_a == 0 {
@@ -645,14 +701,14 @@ impl Cia {
                 || (cascade && self.imr & 0x02 != 0)
                 || (shifting && self.imr & 0x08 != 0)
             {
-                event = event.min(self.cycle + u64::from(self.counter_a) + 1);
+                event = event.min(self.cycle + u64::from(self.counter_a) + lag);
             }
         }
         if flow_b == Flow::Running && self.imr & 0x02 != 0 {
             if self.counter_b == 0 {
                 return soon;
             }
-            event = event.min(self.cycle + u64::from(self.counter_b) + 1);
+            event = event.min(self.cycle + u64::from(self.counter_b) + lag);
         }
         if self.imr & 0x04 != 0 {
             if let Some(tick) = self.tod_next_increment() {
@@ -1042,11 +1098,23 @@ impl Cia {
         if a_underflow {
             self.icr |= 0x01;
         }
-        if b_underflow && delay & READ_ICR0 == 0 {
-            self.icr |= 0x02; // lost if the ICR is being read (timer B bug)
+        if b_underflow && (delay & READ_ICR0 == 0 || self.model == CiaModel::Mos6526A) {
+            // Lost on the 6526 if the ICR is being read (timer B bug).
+            self.icr |= 0x02;
         }
-        let mut fire =
+        let timer_fire =
             (a_underflow && self.imr & 0x01 != 0) || (b_underflow && self.imr & 0x02 != 0);
+        let mut fire = false;
+        if timer_fire {
+            if self.model == CiaModel::Mos6526A && delay & READ_ICR0 == 0 {
+                // The 6526A asserts in the underflow cycle itself, unless the
+                // ICR was read in the cycle before (then one cycle later, as
+                // the 6526 always does).
+                delay |= SET_INT1 | SET_ICR1;
+            } else {
+                fire = true;
+            }
+        }
 
         let serial_done = self.serial_busy() && self.serial_cycle();
         if a_underflow && self.cra & 0x40 != 0 && (self.sr_bits != 0 || self.sdr_valid) {
@@ -1126,10 +1194,13 @@ mod tests {
     /// same interrupt line, same final state.
     #[test]
     fn lazy_catch_up_matches_cycle_by_cycle_stepping() {
-        for seed in 1..=6u64 {
+        for (seed, model) in
+            (1..=6u64).flat_map(|seed| [(seed, CiaModel::Mos6526), (seed, CiaModel::Mos6526A)])
+        {
             let mut rng = Rng::with_seed(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
             let mut lazy = Cia::new();
-            let mut stepped = Cia::new();
+            lazy.set_model(model);
+            let mut stepped = lazy.clone();
             let mut lazy_next = lazy.next_event();
             let mut line = false;
             let mut next_op = 1;
@@ -1140,7 +1211,7 @@ mod tests {
                     line = stepped.int_asserted;
                     assert!(
                         lazy_next <= cycle,
-                        "seed {seed}: line changed at {cycle}, next_event said {lazy_next}"
+                        "seed {seed} {model:?}: line changed at {cycle}, next_event said {lazy_next}"
                     );
                 }
                 let mut query = cycle >= lazy_next;
@@ -1171,12 +1242,12 @@ mod tests {
                     };
                 }
                 if query {
-                    assert_eq!(lazy.irq(cycle), line, "seed {seed} irq@{cycle}");
+                    assert_eq!(lazy.irq(cycle), line, "seed {seed} {model:?} irq@{cycle}");
                     lazy_next = lazy.next_event();
                 }
             }
             lazy.catch_up(end);
-            assert_eq!(lazy, stepped, "seed {seed}: final state");
+            assert_eq!(lazy, stepped, "seed {seed} {model:?}: final state");
         }
     }
 

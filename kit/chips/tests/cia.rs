@@ -1,6 +1,6 @@
 //! CIA tests: timers, ICR, TOD, keyboard, the KERNAL IRQ.
 
-use c64kit_chips::cia::KERNAL_PAL_TIMER_A_LATCH;
+use c64kit_chips::cia::{CiaModel, KERNAL_PAL_TIMER_A_LATCH};
 use c64kit_chips::{Cia, PAL_CYCLES_PER_SECOND};
 
 const PRA: u8 = 0x00;
@@ -456,4 +456,130 @@ fn switching_one_shot_to_continuous_while_running() {
     cia.write(CRA, 0x09, 10_000); // and back to one-shot
     let irqs = collect_interrupts(&mut cia, 20_000);
     assert_eq!(irqs.len(), 1, "stops after one more: {irqs:?}");
+}
+
+// The 6526A ("new CIA", C64C) against the 6526 on the same sequences.
+
+fn both_models() -> [CiaModel; 2] {
+    [CiaModel::Mos6526, CiaModel::Mos6526A]
+}
+
+/// Timer A with latch 16, its interrupt enabled, started at cycle 100: the
+/// underflow comes in cycle 118 on both chips.
+fn started_timer_a(model: CiaModel) -> Cia {
+    let mut cia = cia_with_timer_a(16);
+    cia.set_model(model);
+    cia.write(ICR, 0x81, 0);
+    cia.write(CRA, 0x01, 100);
+    cia
+}
+
+#[test]
+fn the_6526a_asserts_in_the_underflow_cycle() {
+    for model in both_models() {
+        let mut cia = started_timer_a(model);
+        assert_eq!(cia.model(), model);
+        assert_eq!(timer_a(&cia, 118), 16, "{model:?}: same counting");
+        let new = model == CiaModel::Mos6526A;
+        // The flag comes in the underflow cycle on both; bit 7 and the line
+        // with it on the 6526A, one cycle later on the 6526.
+        assert_eq!(cia.peek(ICR, 117), 0x00, "{model:?}");
+        assert_eq!(cia.peek(ICR, 118), if new { 0x81 } else { 0x01 });
+        assert_eq!(cia.peek(ICR, 119), 0x81, "{model:?}");
+        assert!(!cia.irq(117), "{model:?}");
+        assert_eq!(cia.irq(118), new, "{model:?}");
+        assert!(cia.irq(119), "{model:?}");
+    }
+}
+
+#[test]
+fn the_6526a_says_its_interrupt_comes_a_cycle_earlier() {
+    for model in both_models() {
+        let mut cia = started_timer_a(model);
+        cia.irq(110);
+        let underflow = 118;
+        let line = if model == CiaModel::Mos6526A {
+            underflow
+        } else {
+            underflow + 1
+        };
+        // Early is allowed, late never; here it is exact.
+        assert_eq!(cia.next_event(), line, "{model:?}");
+        assert_eq!(
+            collect_interrupts(&mut cia, 140),
+            vec![(line, 0x81), (line + 17, 0x81)],
+            "{model:?}"
+        );
+    }
+}
+
+#[test]
+fn an_icr_read_just_before_the_underflow_delays_the_6526a() {
+    for model in both_models() {
+        let mut cia = started_timer_a(model);
+        // Read (nothing yet) in the cycle before the underflow: the 6526A
+        // then asserts one cycle late, as the 6526 does anyway.
+        assert_eq!(cia.read(ICR, 117), 0x00);
+        assert_eq!(cia.peek(ICR, 118), 0x01, "{model:?}");
+        assert!(!cia.irq(118), "{model:?}");
+        assert!(cia.irq(119), "{model:?}");
+        assert_eq!(cia.read(ICR, 119), 0x81, "{model:?}");
+    }
+}
+
+#[test]
+fn an_icr_read_in_the_underflow_cycle_differs() {
+    for model in both_models() {
+        let mut cia = started_timer_a(model);
+        // The 6526 gives the flag alone and never asserts; the 6526A has
+        // already asserted and releases the line a cycle later.
+        let new = model == CiaModel::Mos6526A;
+        assert_eq!(cia.read(ICR, 118), if new { 0x81 } else { 0x01 });
+        assert!(!cia.irq(119), "{model:?}");
+        assert_eq!(cia.peek(ICR, 120), 0x00, "{model:?}");
+    }
+}
+
+#[test]
+fn the_timer_b_bug_is_the_6526s_only() {
+    for model in both_models() {
+        let mut cia = Cia::new();
+        cia.set_model(model);
+        cia.write(TB_LO, 16, 0);
+        cia.write(TB_HI, 0, 0);
+        cia.write(CRB, 0x01, 100); // timer B underflows in cycle 118
+                                   // An ICR read in the cycle before the underflow: the 6526 loses the flag.
+        assert_eq!(cia.read(ICR, 117), 0x00);
+        let flag = if model == CiaModel::Mos6526A { 0x02 } else { 0 };
+        assert_eq!(cia.read(ICR, 125), flag, "{model:?}");
+        // Without the read both chips keep it.
+        assert_eq!(cia.read(ICR, 125 + 17), 0x02, "{model:?}");
+    }
+}
+
+#[test]
+fn enabling_a_pending_flag_asserts_a_cycle_earlier_on_the_6526a() {
+    for model in both_models() {
+        let mut cia = cia_with_timer_a(16);
+        cia.set_model(model);
+        cia.write(CRA, 0x09, 100); // one-shot, interrupt masked
+        assert_eq!(cia.peek(ICR, 130), 0x01);
+        cia.write(ICR, 0x81, 130);
+        let new = model == CiaModel::Mos6526A;
+        assert!(!cia.irq(130), "{model:?}");
+        assert_eq!(cia.peek(ICR, 131), if new { 0x81 } else { 0x01 });
+        assert_eq!(cia.irq(131), new, "{model:?}");
+        assert!(cia.irq(132), "{model:?}");
+        assert_eq!(cia.read(ICR, 132), 0x81, "{model:?}");
+    }
+}
+
+#[test]
+fn reset_keeps_the_model() {
+    let mut cia = Cia::new();
+    assert_eq!(cia.model(), CiaModel::Mos6526);
+    cia.set_model(CiaModel::Mos6526A);
+    cia.reset();
+    assert_eq!(cia.model(), CiaModel::Mos6526A);
+    assert_eq!(CiaModel::Mos6526A.name(), "6526A");
 }

@@ -8,6 +8,7 @@
 //! max_cycles = 9852480            # or "$965640"
 //! drive_dir = "disk"              # drive 8's folder, writable (default: "." read-only)
 //! cpu_magic = "$EF,$EE"           # ANE's and LXA's magic constants (one value: both)
+//! cia = "6526a"                   # the CIAs: "6526" (old, the default) or "6526a" (new)
 //! after_return = "wait"           # a return to BASIC idles (default: "return" ends the run)
 //!
 //! [roms]
@@ -18,9 +19,22 @@
 //! ```
 
 use anyhow::{bail, Context, Result};
+pub use c64kit_machine::CiaModel;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+
+/// A CIA model as `--cia` and `cia` take it: "6526" (old) or "6526a" (new), any case.
+pub fn parse_cia_model(s: &str) -> Result<CiaModel> {
+    match s.to_ascii_lowercase().as_str() {
+        "6526" => Ok(CiaModel::Mos6526),
+        "6526a" => Ok(CiaModel::Mos6526A),
+        _ => bail!(
+            "{:?} is not a CIA model: \"6526\" (old) or \"6526a\" (new)",
+            c64kit_files::quote(s)
+        ),
+    }
+}
 
 /// The file name looked for in the current folder.
 pub const FILE_NAME: &str = "c64kit.toml";
@@ -34,6 +48,7 @@ struct Raw {
     max_cycles: Option<toml::Value>,
     drive_dir: Option<PathBuf>,
     cpu_magic: Option<String>,
+    cia: Option<String>,
     after_return: Option<String>,
     #[serde(default)]
     roms: RawRoms,
@@ -68,6 +83,8 @@ pub struct Config {
     pub drive_dir: Option<PathBuf>,
     /// ANE's and LXA's magic constants (`cpu_magic`).
     pub cpu_magic: Option<(u8, u8)>,
+    /// The CIAs' model (`cia`).
+    pub cia: Option<CiaModel>,
     /// "return" or "wait" (`after_return`).
     pub after_return: Option<String>,
     pub basic_rom: Option<PathBuf>,
@@ -161,6 +178,11 @@ impl Config {
                 .map(|m| crate::parse_cpu_magic(&m))
                 .transpose()
                 .map_err(|e| anyhow::anyhow!("{shown}: cpu_magic: {e}"))?,
+            cia: raw
+                .cia
+                .map(|m| parse_cia_model(&m))
+                .transpose()
+                .map_err(|e| anyhow::anyhow!("{shown}: cia: {e}"))?,
             after_return: match raw.after_return.as_deref() {
                 None => None,
                 Some(v @ ("return" | "wait")) => Some(v.to_string()),

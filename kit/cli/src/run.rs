@@ -6,7 +6,7 @@ use crate::registry::{Registry, DEFAULT_DISPLAY};
 use crate::session::{open_displays, print_drive_notes, CliSink, Drive};
 use crate::GlobalArgs;
 use anyhow::{bail, Result};
-use c64kit::config::Config;
+use c64kit::config::{CiaModel, Config};
 use c64kit::parse_address;
 use c64kit::{limits, print_out, stdout_error, usage, StdoutClosed};
 use c64kit_basic::parse_key_script;
@@ -64,6 +64,10 @@ pub struct RunArgs {
     /// "$EF,$EE" (what most C64s show, and VICE's); "$00" is the netlist simulation's.
     #[arg(long, value_name = "MAGIC", value_parser = c64kit::parse_cpu_magic)]
     cpu_magic: Option<(u8, u8)>,
+    /// The CIAs: `6526` (the default: the "old" chip of a PAL breadbin C64) or `6526a` (the
+    /// "new" chip of a C64C: interrupts one cycle earlier, no timer B bug).
+    #[arg(long, value_name = "6526|6526a", value_parser = c64kit::config::parse_cia_model)]
+    cia: Option<CiaModel>,
     /// What a return to BASIC does: `return` ends the run (the default of `run`); `wait`
     /// prints READY. and idles as BASIC would, interrupts on, so a program that installed an
     /// interrupt routine keeps running, until the budget or the key script's end (the
@@ -416,6 +420,9 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
     if let Some((ane, lxa)) = args.cpu_magic.or(config.cpu_magic) {
         (m.cpu.ane_magic, m.cpu.lxa_magic) = (ane, lxa);
     }
+    if let Some(model) = args.cia.or(config.cia) {
+        m.bus.set_cia_model(model);
+    }
     if mode == Mode::Play {
         // A person types when they like: an empty keyboard buffer is not the end.
         m.kernal.idle_poll_limit = u32::MAX;
@@ -655,6 +662,9 @@ fn refuse_c64_options(args: &RunArgs, specs: &[(String, Vec<(String, String)>)])
     }
     if args.debugcart {
         given.push("--debugcart (a bare 6502 has no cartridge port)");
+    }
+    if args.cia.is_some() {
+        given.push("--cia (a bare 6502 has no CIA)");
     }
     if args.basic_rom.is_some() || args.kernal_rom.is_some() || args.chargen_rom.is_some() {
         given.push("ROM images (a bare 6502 has flat RAM only)");

@@ -273,6 +273,64 @@ fn cpu_magic_sets_ane_and_lxa_constants() {
     );
 }
 
+/// `--cia 6526a` (or `cia = "6526a"` in c64kit.toml) makes the CIAs 6526As: ICR bit 7 comes
+/// with the timer's flag, where the 6526 sets it a cycle later.
+#[test]
+fn cia_selects_the_old_or_new_chip() {
+    let dir = temp_dir("cia-model");
+    // Interrupts off in the CPU, timer A's on in the CIA. For timer A latches 7..0 (one-shot),
+    // poll the ICR until a flag shows and AND what was read: some poll meets the underflow
+    // cycle itself, which on the 6526 reads $01 (bit 7 follows a cycle later) and on the
+    // 6526A $81.
+    let prg = write(
+        &dir,
+        "icr.prg",
+        &stub_asm(
+            "sei\nlda #0\nsta $dc0e\nlda #$7f\nsta $dc0d\nlda #$81\nsta $dc0d\n\
+             lda $dc0d\nlda #$ff\nsta $fb\nldx #7\n\
+             next stx $dc04\nlda #0\nsta $dc05\nlda #$19\nsta $dc0e\n\
+             poll lda $dc0d\nbeq poll\nand $fb\nsta $fb\ndex\nbpl next\n\
+             lda $fb\nsta $d7ff\nrts",
+        ),
+    );
+    let value = |args: &[&str]| {
+        let out = c64kit()
+            .current_dir(&dir)
+            .args(["run", "--debugcart", &prg])
+            .args(args)
+            .assert();
+        let err = stderr_of(&out);
+        let at = err.find("debug cartridge: $").expect("the program reports") + 18;
+        err[at..at + 2].to_string()
+    };
+    assert_eq!(value(&[]), "01");
+    assert_eq!(value(&["--cia", "6526"]), "01");
+    assert_eq!(value(&["--cia", "6526a"]), "81");
+    assert_eq!(value(&["--cia", "6526A"]), "81");
+    let out = c64kit()
+        .args(["run", "--cia", "8520", &prg])
+        .assert()
+        .code(2);
+    assert!(
+        stderr_of(&out).contains("not a CIA model"),
+        "{}",
+        stderr_of(&out)
+    );
+    // The same from the settings file; the flag wins over it.
+    std::fs::write(dir.join("c64kit.toml"), "cia = \"6526a\"\n").unwrap();
+    assert_eq!(value(&[]), "81");
+    assert_eq!(value(&["--cia", "6526"]), "01");
+    std::fs::write(dir.join("c64kit.toml"), "cia = \"new\"\n").unwrap();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["run", &prg])
+        .assert()
+        .code(1);
+    let err = stderr_of(&out);
+    assert!(err.contains("c64kit.toml: cia: "), "{err}");
+    assert!(err.contains("not a CIA model"), "{err}");
+}
+
 /// A game reads joystick 2 at $DC00 and joystick 1 at $DC01; the key script holds them.
 #[test]
 fn scripted_joysticks_reach_a_program_that_reads_the_ports() {

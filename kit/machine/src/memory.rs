@@ -3,6 +3,7 @@
 
 use crate::pla::{self, Region};
 use crate::roms::Roms;
+use c64kit_chips::cia::CiaModel;
 use c64kit_chips::{Cia, Sid, Vic};
 use c64kit_cpu::{Bus, DirectMemory, Interrupts};
 
@@ -101,6 +102,13 @@ impl C64Bus {
         };
         bus.update_map();
         bus
+    }
+
+    /// Makes both CIAs 6526s (the default, a breadbin C64's) or 6526As (a C64C's).
+    pub fn set_cia_model(&mut self, model: CiaModel) {
+        self.cia1.set_model(model);
+        self.cia2.set_model(model);
+        self.next_interrupt_check = self.now;
     }
 
     /// The lines the port drives into the PLA: output bits as written, input bits pulled
