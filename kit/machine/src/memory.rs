@@ -37,6 +37,24 @@ pub fn power_on_ram(addr: u16) -> u8 {
     v
 }
 
+/// Port bits with pull-up resistors on the C64 (LORAM, HIRAM, CHAREN, cassette sense): as
+/// inputs they read 1.
+const PORT_PULLUPS: u8 = 0x17;
+/// Port bits 6 and 7 lead nowhere: as inputs they read the charge the pin kept from when it
+/// last drove a 1, until it leaks away. VICE's figure for that (real chips vary with their
+/// temperature): about a third of a second.
+pub const PORT_FALL_OFF_CYCLES: u64 = 350_000;
+const PORT_FLOATING: [u8; 2] = [0x40, 0x80];
+
+/// The charge on one of the port's floating bits.
+#[derive(Clone, Copy, Default)]
+struct PortCharge {
+    /// The bit as last driven (0 or the bit's mask).
+    value: u8,
+    /// The last cycle it still reads so.
+    until: u64,
+}
+
 /// VICE's debug cartridge register (`-debugcart`): test programs write their result here
 /// (0 = pass). On a real C64 it is a SID mirror; c64kit maps it only when asked.
 pub const DEBUG_CART_REGISTER: u16 = 0xD7FF;
@@ -53,6 +71,11 @@ pub struct C64Bus {
     pub roms: Roms,
     port_ddr: u8,
     port_data: u8,
+    /// The levels the port last drove on each pin (an input pin keeps its last one:
+    /// bit 3, with no pull-up, reads it back).
+    port_out: u8,
+    /// Bits 6 and 7's charges (see `PORT_FALL_OFF_CYCLES`).
+    port_charge: [PortCharge; 2],
     read_map: [Region; 16],
     /// Bit r set: reads of region r ($r000-$rFFF) are plain RAM reads (the fast path).
     ram_readable: u16,
@@ -85,6 +108,8 @@ impl C64Bus {
             roms,
             port_ddr: PORT_DDR_POWER_ON,
             port_data: PORT_DATA_POWER_ON,
+            port_out: PORT_DATA_POWER_ON & PORT_DDR_POWER_ON,
+            port_charge: [PortCharge::default(); 2],
             read_map: [Region::Ram; 16],
             ram_readable: 0,
             ram_writable: 0,
@@ -117,13 +142,58 @@ impl C64Bus {
         self.port_data | !self.port_ddr
     }
 
-    /// The value the CPU reads at $0001: output bits as written; input bits 0-2 pulled up,
-    /// bit 4 the cassette sense (1: no button pressed), bit 5 the motor line (0 when input).
-    /// Bits 6 and 7 do not exist on the 6510: we return the data register's bits (a real
-    /// chip returns a slowly fading value).
-    pub fn port_read_value(&self) -> u8 {
-        let inputs = !self.port_ddr & 0b0001_0111;
-        (self.port_data & self.port_ddr) | inputs | (self.port_data & 0xC0 & !self.port_ddr)
+    /// The value the CPU reads at $0001 at cycle `now`, as VICE models the C64's 6510:
+    /// output bits as written; input bits 0-2 and 4 pulled up (bit 4 is the cassette sense:
+    /// 1, no button pressed), bit 5 (the motor line) 0, bit 3 the level it last drove, and
+    /// bits 6 and 7 their fading charge.
+    pub fn port_read_value(&self, now: u64) -> u8 {
+        let (data, dir) = (self.port_data, self.port_ddr);
+        let mut v = (data | !dir) & (self.port_out | PORT_PULLUPS);
+        if dir & 0x20 == 0 {
+            v &= !0x20;
+        }
+        for (bit, charge) in PORT_FLOATING.iter().zip(&self.port_charge) {
+            if dir & bit == 0 {
+                v &= !bit;
+                if now <= charge.until {
+                    v |= charge.value;
+                }
+            }
+        }
+        v
+    }
+
+    /// The first cycle at which a floating input bit's charge is gone (u64::MAX: none
+    /// fades), so the mirror of $0001 in RAM can be brought up to date then.
+    fn port_fades_at(&self) -> u64 {
+        PORT_FLOATING
+            .iter()
+            .zip(&self.port_charge)
+            .filter(|(bit, c)| self.port_ddr & **bit == 0 && c.value != 0)
+            .map(|(_, c)| c.until.saturating_add(1))
+            .min()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// A write to the port's data direction (`ddr`) or data register: a floating bit that
+    /// stops driving keeps its level as a charge; one still driving renews it.
+    fn port_write(&mut self, ddr: u8, data: u8, now: u64) {
+        for (i, bit) in PORT_FLOATING.iter().enumerate() {
+            let was_output = self.port_ddr & bit != 0;
+            let driving = ddr & bit != 0;
+            if driving || was_output {
+                // Still driving (the written level), or just released (the level it drove).
+                let level = if driving { data } else { self.port_data };
+                self.port_charge[i] = PortCharge {
+                    value: level & bit,
+                    until: now + PORT_FALL_OFF_CYCLES,
+                };
+            }
+        }
+        self.port_ddr = ddr;
+        self.port_data = data;
+        self.port_out = (self.port_out & !ddr) | (data & ddr);
+        self.update_map();
     }
 
     pub fn port_ddr(&self) -> u8 {
@@ -136,7 +206,7 @@ impl C64Bus {
     fn update_map(&mut self) {
         self.read_map = pla::read_map(pla::Lines::from_port(self.port_lines()));
         self.ram[0] = self.port_ddr;
-        self.ram[1] = self.port_read_value();
+        self.ram[1] = self.port_read_value(self.now);
         self.ram_readable = 0;
         self.ram_writable = 0;
         for (r, region) in self.read_map.iter().enumerate() {
@@ -190,14 +260,8 @@ impl C64Bus {
 
     fn write_at(&mut self, addr: u16, value: u8, now: u64) {
         match addr {
-            0 => {
-                self.port_ddr = value;
-                self.update_map();
-            }
-            1 => {
-                self.port_data = value;
-                self.update_map();
-            }
+            0 => self.port_write(value, self.port_data, now),
+            1 => self.port_write(self.port_ddr, value, now),
             0xD000..=0xDFFF if self.read_map[0xD] == Region::Io => self.io_write(addr, value, now),
             _ => {
                 if self.ram_writable & (1 << (addr >> 12)) != 0 {
@@ -287,11 +351,21 @@ impl C64Bus {
             self.lines.nmi_edge = true;
         }
         self.nmi_level = nmi;
+        // The mirror of $0001 in RAM (what every read of it sees) follows a fading charge.
+        if now >= self.port_fades_at() {
+            for c in &mut self.port_charge {
+                if now > c.until {
+                    c.value = 0;
+                }
+            }
+            self.ram[1] = self.port_read_value(now);
+        }
         self.next_interrupt_check = self
             .cia1
             .next_event()
             .min(self.cia2.next_event())
-            .min(self.vic.next_event());
+            .min(self.vic.next_event())
+            .min(self.port_fades_at().max(now + 1));
         if self.restore_pressed {
             self.next_interrupt_check = now;
         }
