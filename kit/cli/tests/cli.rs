@@ -2,7 +2,9 @@
 
 mod common;
 
-use common::{c64kit, stderr_of, stdout_of, stub_asm, stub_prg, temp_dir, write};
+use common::{
+    assert_stderr_has, c64kit, stderr_of, stdout_of, stub_asm, stub_prg, temp_dir, write,
+};
 
 #[test]
 fn run_prints_the_transcript_and_exits_0_on_return_to_basic() {
@@ -194,11 +196,7 @@ fn debugcart_ends_the_run_with_the_value_written() {
         .args(["run", "--debugcart", &fail])
         .assert()
         .code(11);
-    assert!(
-        stderr_of(&out).contains("debug cartridge: $42"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_stderr_has(&out, "debug cartridge: $42");
     let pass = write(
         &dir,
         "pass.prg",
@@ -208,27 +206,15 @@ fn debugcart_ends_the_run_with_the_value_written() {
         .args(["run", "--debugcart", &pass])
         .assert()
         .code(0);
-    assert!(
-        stderr_of(&out).contains("debug cartridge: $00"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_stderr_has(&out, "debug cartridge: $00");
     // Without the cartridge the write goes to the SID and the program runs on.
     let out = c64kit().args(["run", &fail]).assert().code(0);
-    assert!(
-        stderr_of(&out).contains("returned to BASIC"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_stderr_has(&out, "returned to BASIC");
     let out = c64kit()
         .args(["run", "--bare", "--debugcart", &fail])
         .assert()
         .code(2);
-    assert!(
-        stderr_of(&out).contains("--debugcart"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_stderr_has(&out, "--debugcart");
 }
 
 /// ANE and LXA use the magic constants most C64s show ($EF, $EE) unless told otherwise.
@@ -266,11 +252,7 @@ fn cpu_magic_sets_ane_and_lxa_constants() {
         .args(["run", "--cpu-magic", "$100", &ane])
         .assert()
         .code(2);
-    assert!(
-        stderr_of(&out).contains("more than a byte"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_stderr_has(&out, "more than a byte");
 }
 
 /// `--cia 6526a` (or `cia = "6526a"` in c64kit.toml) makes the CIAs 6526As: ICR bit 7 comes
@@ -311,11 +293,7 @@ fn cia_selects_the_old_or_new_chip() {
         .args(["run", "--cia", "8520", &prg])
         .assert()
         .code(2);
-    assert!(
-        stderr_of(&out).contains("not a CIA model"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_stderr_has(&out, "not a CIA model");
     // The same from the settings file; the flag wins over it.
     std::fs::write(dir.join("c64kit.toml"), "cia = \"6526a\"\n").unwrap();
     assert_eq!(value(&[]), "81");
@@ -357,11 +335,7 @@ fn scripted_joysticks_reach_a_program_that_reads_the_ports() {
         .args(["run", &game, "--input", "{JOY2 JUMP}"])
         .assert()
         .code(1);
-    assert!(
-        stderr_of(&out).contains("not UP, DOWN"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_stderr_has(&out, "not UP, DOWN");
 }
 
 /// A program that installs an interrupt routine and returns to BASIC keeps running with

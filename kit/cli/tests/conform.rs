@@ -350,10 +350,6 @@ fn golden_files_are_never_rewritten_under_ci() {
         .env("CI", "true")
         .assert()
         .code(1);
-    assert!(
-        stderr_of(&out).contains("refusing UPDATE_GOLDENFILES=1 under CI"),
-        "{}",
-        stderr_of(&out)
-    );
+    assert_stderr_has(&out, "refusing UPDATE_GOLDENFILES=1 under CI");
     assert_eq!(stdout_of(&out), "");
 }

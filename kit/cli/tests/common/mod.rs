@@ -44,6 +44,12 @@ pub fn stderr_of(out: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&out.get_output().stderr).to_string()
 }
 
+/// The command's stderr says `text` (the whole stderr is shown when it does not).
+pub fn assert_stderr_has(out: &assert_cmd::assert::Assert, text: &str) {
+    let stderr = stderr_of(out);
+    assert!(stderr.contains(text), "stderr lacks {text:?}:\n{stderr}");
+}
+
 pub fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&out.get_output().stdout).to_string()
 }
