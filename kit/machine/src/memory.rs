@@ -55,6 +55,27 @@ struct PortCharge {
     until: u64,
 }
 
+/// An interrupt source's output and when it can next change (see `C64Bus::sources`).
+#[derive(Clone, Copy, Default)]
+struct Source {
+    asserted: bool,
+    changes_at: u64,
+}
+const CIA1: u8 = 1;
+const CIA2: u8 = 2;
+const VIC: u8 = 4;
+const ALL_SOURCES: u8 = CIA1 | CIA2 | VIC;
+
+/// The interrupt source an I/O address belongs to (none for SID, colour RAM, I/O 1/2).
+fn source_at(addr: u16) -> u8 {
+    match addr {
+        0xD000..=0xD3FF => VIC,
+        0xDC00..=0xDCFF => CIA1,
+        0xDD00..=0xDDFF => CIA2,
+        _ => 0,
+    }
+}
+
 /// VICE's debug cartridge register (`-debugcart`): test programs write their result here
 /// (0 = pass). On a real C64 it is a SID mirror; c64kit maps it only when asked.
 pub const DEBUG_CART_REGISTER: u16 = 0xD7FF;
@@ -90,6 +111,12 @@ pub struct C64Bus {
     /// Until this cycle the interrupt lines cannot change (chips are lazy; any I/O access
     /// resets it to "now").
     next_interrupt_check: u64,
+    /// Each interrupt source's output as last computed, and the first cycle it may change
+    /// without a register access (CIA 1, CIA 2, VIC-II): a chip nobody touched is not asked
+    /// again before then.
+    sources: [Source; 3],
+    /// Bit per source (`CIA1`, `CIA2`, `VIC`): touched since the last computation.
+    touched: u8,
     lines: Interrupts,
     nmi_level: bool,
     /// The RESTORE key's line into NMI, for front ends.
@@ -119,6 +146,8 @@ impl C64Bus {
             cia2: Cia::new(),
             vic: Vic::new(),
             next_interrupt_check: 0,
+            sources: [Source::default(); 3],
+            touched: ALL_SOURCES,
             lines: Interrupts::NONE,
             nmi_level: false,
             restore_pressed: false,
@@ -133,7 +162,7 @@ impl C64Bus {
     pub fn set_cia_model(&mut self, model: CiaModel) {
         self.cia1.set_model(model);
         self.cia2.set_model(model);
-        self.next_interrupt_check = self.now;
+        self.interrupts_changed();
     }
 
     /// The lines the port drives into the PLA: output bits as written, input bits pulled
@@ -286,6 +315,7 @@ impl C64Bus {
     fn io_read(&mut self, addr: u16) -> u8 {
         let now = self.now;
         self.next_interrupt_check = now;
+        self.touched |= source_at(addr);
         match addr {
             0xD000..=0xD3FF => self.vic.read((addr & 0x3F) as u8, now),
             0xD400..=0xD7FF => self.sid.read((addr & 0x1F) as u8, now),
@@ -328,6 +358,7 @@ impl C64Bus {
 
     fn io_write(&mut self, addr: u16, value: u8, now: u64) {
         self.next_interrupt_check = now;
+        self.touched |= source_at(addr);
         match addr {
             0xD000..=0xD3FF => self.vic.write((addr & 0x3F) as u8, value, now),
             DEBUG_CART_REGISTER if self.debug_cart => {
@@ -344,8 +375,30 @@ impl C64Bus {
     /// Recomputes the interrupt lines from the chips and when they can next change.
     fn update_interrupts(&mut self) {
         let now = self.now;
-        let irq = self.cia1.irq(now) || self.vic.irq(now);
-        let nmi = self.cia2.irq(now) || self.restore_pressed;
+        // A source's output cannot change before `changes_at` unless it was touched.
+        let stale = |s: &Source, bit: u8, touched: u8| touched & bit != 0 || now >= s.changes_at;
+        if stale(&self.sources[0], CIA1, self.touched) {
+            self.sources[0] = Source {
+                asserted: self.cia1.irq(now),
+                changes_at: self.cia1.next_event(),
+            };
+        }
+        if stale(&self.sources[1], CIA2, self.touched) {
+            self.sources[1] = Source {
+                asserted: self.cia2.irq(now),
+                changes_at: self.cia2.next_event(),
+            };
+        }
+        if stale(&self.sources[2], VIC, self.touched) {
+            self.sources[2] = Source {
+                asserted: self.vic.irq(now),
+                changes_at: self.vic.next_event(),
+            };
+        }
+        self.touched = 0;
+        let [cia1, cia2, vic] = self.sources;
+        let irq = cia1.asserted || vic.asserted;
+        let nmi = cia2.asserted || self.restore_pressed;
         self.lines.irq = irq;
         if nmi && !self.nmi_level {
             self.lines.nmi_edge = true;
@@ -360,11 +413,10 @@ impl C64Bus {
             }
             self.ram[1] = self.port_read_value(now);
         }
-        self.next_interrupt_check = self
-            .cia1
-            .next_event()
-            .min(self.cia2.next_event())
-            .min(self.vic.next_event())
+        self.next_interrupt_check = cia1
+            .changes_at
+            .min(cia2.changes_at)
+            .min(vic.changes_at)
             .min(self.port_fades_at().max(now + 1));
         if self.restore_pressed {
             self.next_interrupt_check = now;
@@ -375,6 +427,7 @@ impl C64Bus {
     /// chip state behind the bus's back).
     pub fn interrupts_changed(&mut self) {
         self.next_interrupt_check = self.now;
+        self.touched = ALL_SOURCES;
     }
 }
 
