@@ -330,10 +330,7 @@ impl C64Bus {
                 // pulse: latch the edge before the read releases the line (an IRQ that
                 // short is rightly never taken, so only the NMI needs this).
                 let nmi = self.cia2.irq(now) || self.restore_pressed;
-                if nmi && !self.nmi_level {
-                    self.lines.nmi_edge = true;
-                }
-                self.nmi_level = nmi;
+                self.set_nmi_level(nmi);
                 self.cia2.read(register, now)
             }
             _ => OPEN_BUS,
@@ -376,51 +373,50 @@ impl C64Bus {
     fn update_interrupts(&mut self) {
         let now = self.now;
         // A source's output cannot change before `changes_at` unless it was touched.
-        let stale = |s: &Source, bit: u8, touched: u8| touched & bit != 0 || now >= s.changes_at;
-        if stale(&self.sources[0], CIA1, self.touched) {
-            self.sources[0] = Source {
-                asserted: self.cia1.irq(now),
-                changes_at: self.cia1.next_event(),
+        macro_rules! refresh {
+            ($i:expr, $bit:expr, $chip:ident) => {
+                if self.touched & $bit != 0 || now >= self.sources[$i].changes_at {
+                    self.sources[$i] = Source {
+                        asserted: self.$chip.irq(now),
+                        changes_at: self.$chip.next_event(),
+                    };
+                }
             };
         }
-        if stale(&self.sources[1], CIA2, self.touched) {
-            self.sources[1] = Source {
-                asserted: self.cia2.irq(now),
-                changes_at: self.cia2.next_event(),
-            };
-        }
-        if stale(&self.sources[2], VIC, self.touched) {
-            self.sources[2] = Source {
-                asserted: self.vic.irq(now),
-                changes_at: self.vic.next_event(),
-            };
-        }
+        refresh!(0, CIA1, cia1);
+        refresh!(1, CIA2, cia2);
+        refresh!(2, VIC, vic);
         self.touched = 0;
         let [cia1, cia2, vic] = self.sources;
-        let irq = cia1.asserted || vic.asserted;
-        let nmi = cia2.asserted || self.restore_pressed;
-        self.lines.irq = irq;
-        if nmi && !self.nmi_level {
-            self.lines.nmi_edge = true;
-        }
-        self.nmi_level = nmi;
+        self.lines.irq = cia1.asserted || vic.asserted;
+        self.set_nmi_level(cia2.asserted || self.restore_pressed);
         // The mirror of $0001 in RAM (what every read of it sees) follows a fading charge.
-        if now >= self.port_fades_at() {
+        let mut fade = self.port_fades_at();
+        if now >= fade {
             for c in &mut self.port_charge {
                 if now > c.until {
                     c.value = 0;
                 }
             }
             self.ram[1] = self.port_read_value(now);
+            fade = self.port_fades_at();
         }
         self.next_interrupt_check = cia1
             .changes_at
             .min(cia2.changes_at)
             .min(vic.changes_at)
-            .min(self.port_fades_at().max(now + 1));
+            .min(fade.max(now + 1));
         if self.restore_pressed {
             self.next_interrupt_check = now;
         }
+    }
+
+    /// The NMI line's level now: a rise is an edge the CPU takes (NMI is edge-triggered).
+    fn set_nmi_level(&mut self, level: bool) {
+        if level && !self.nmi_level {
+            self.lines.nmi_edge = true;
+        }
+        self.nmi_level = level;
     }
 
     /// Forces the interrupt lines to be recomputed at the next poll (after a trap changed
