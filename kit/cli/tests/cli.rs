@@ -3,7 +3,8 @@
 mod common;
 
 use common::{
-    assert_stderr_has, c64kit, stderr_of, stdout_of, stub_asm, stub_prg, temp_dir, write,
+    assert_stderr_has, c64kit, debug_cart_value, stderr_of, stdout_of, stub_asm, stub_prg,
+    temp_dir, write,
 };
 
 #[test]
@@ -239,10 +240,7 @@ fn cpu_magic_sets_ane_and_lxa_constants() {
         if let Some(m) = magic {
             cmd.args(["--cpu-magic", m]);
         }
-        let out = cmd.assert();
-        let err = stderr_of(&out);
-        let at = err.find("debug cartridge: $").expect("the program reports") + 18;
-        err[at..at + 2].to_string()
+        debug_cart_value(&cmd.assert())
     };
     assert_eq!(value(&ane, None), "EF");
     assert_eq!(value(&lxa, None), "EE");
@@ -281,9 +279,7 @@ fn cia_selects_the_old_or_new_chip() {
             .args(["run", "--debugcart", &prg])
             .args(args)
             .assert();
-        let err = stderr_of(&out);
-        let at = err.find("debug cartridge: $").expect("the program reports") + 18;
-        err[at..at + 2].to_string()
+        debug_cart_value(&out)
     };
     assert_eq!(value(&[]), "01");
     assert_eq!(value(&["--cia", "6526"]), "01");

@@ -50,6 +50,16 @@ pub fn assert_stderr_has(out: &assert_cmd::assert::Assert, text: &str) {
     assert!(stderr.contains(text), "stderr lacks {text:?}:\n{stderr}");
 }
 
+/// The value a `--debugcart` run reported ("debug cartridge: $81" -> "81").
+pub fn debug_cart_value(out: &assert_cmd::assert::Assert) -> String {
+    let err = stderr_of(out);
+    let at = err
+        .find("debug cartridge: $")
+        .unwrap_or_else(|| panic!("the program reports nothing:\n{err}"))
+        + 18;
+    err[at..at + 2].to_string()
+}
+
 pub fn stdout_of(out: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&out.get_output().stdout).to_string()
 }
