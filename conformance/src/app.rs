@@ -138,6 +138,8 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
             }
         }
     }
+    // Every fact with where the whole suite checks it, for the reports.
+    let published = crate::published_facts(&scenarios);
     let mut scenarios: Vec<Scenario> = scenarios.into_iter().filter(|s| args.selects(s)).collect();
     // In the order of the published facts (F5 before F11), then as the files declare them.
     scenarios.sort_by_key(|s| fact_number(&s.fact));
@@ -177,7 +179,6 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
         }
     }
     let list: Vec<Outcome> = outcomes.into_iter().map(|(_, o)| o).collect();
-    let published = crate::published_facts();
     let title = match (judged, &args.as_name) {
         (Some(p), Some(n)) => format!("{tool}: {} judged as {n}", p.display()),
         _ => format!("{tool}: our programs"),

@@ -83,7 +83,8 @@ fn every_published_fact_holds_and_every_transcript_matches() {
 
 #[test]
 fn every_published_fact_has_a_scenario() {
-    let facts = c64kit_conformance::published_facts();
+    let facts =
+        c64kit_conformance::published_facts(&all_scenarios().expect("scenario files parse"));
     let ids: Vec<&str> = facts.iter().map(|f| f.id.as_str()).collect();
     let expected: Vec<String> = (1..=19).map(|n| format!("F{n}")).collect();
     assert_eq!(
