@@ -123,10 +123,6 @@ impl Programs {
         self.built.remove(name);
     }
 
-    pub fn is_replaced(&self, name: &str) -> bool {
-        self.overrides.contains_key(name)
-    }
-
     /// The names of our programs ("ramunder", "ryg-v15", ..., "ryg3-v11").
     pub fn names() -> Vec<&'static str> {
         c64kit_programs::BUILT_IN.iter().map(|b| b.name).collect()
@@ -231,10 +227,6 @@ impl Outcome {
 
     pub fn golden_transcript(&self) -> Option<&Check> {
         self.transcript_check(Kind::GoldenTranscript)
-    }
-
-    pub fn golden_matches(&self) -> bool {
-        self.golden_transcript().is_none_or(|c| !c.failed())
     }
 
     /// The scenario has a golden file that differs or is missing (what UPDATE_GOLDENFILES=1
