@@ -212,7 +212,9 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
     }
 }
 
-fn run_parallel(
+/// Runs the scenarios on `threads` threads (default: the cores), with a progress line per
+/// running scenario on a terminal; the outcomes come back in the jobs' order.
+pub fn run_parallel(
     jobs: Vec<(Scenario, Result<Program, String>)>,
     threads: Option<usize>,
 ) -> Vec<(Scenario, Outcome)> {

@@ -5,8 +5,7 @@
 //! and never under CI (`golden_update_requested`, the rule `conform` follows too).
 
 use c64kit_conformance::{
-    all_scenarios, golden_update_requested, run_scenario, update_golden, Outcome, Programs,
-    Scenario,
+    all_scenarios, golden_update_requested, update_golden, Outcome, Programs, Scenario,
 };
 
 fn run_all() -> Vec<(Scenario, Outcome)> {
@@ -20,20 +19,7 @@ fn run_all() -> Vec<(Scenario, Outcome)> {
             (s, p)
         })
         .collect();
-    let next = std::sync::Mutex::new(jobs);
-    let done = std::sync::Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..2 {
-            scope.spawn(|| loop {
-                let Some((s, p)) = next.lock().unwrap().pop() else {
-                    break;
-                };
-                let o = run_scenario(&s, p, |_| {});
-                done.lock().unwrap().push((s, o));
-            });
-        }
-    });
-    let mut done = done.into_inner().unwrap();
+    let mut done = c64kit_conformance::app::run_parallel(jobs, Some(2));
     done.sort_by(|a, b| a.0.name.cmp(&b.0.name));
     done
 }
