@@ -227,10 +227,7 @@ pub fn run(test: &Test) -> Outcome {
     // that install one and return report from it).
     m.kernal.after_return = AfterReturn::Wait;
     if let Err(e) = m.load_and_run_prg(&prg) {
-        return na(format!(
-            "starts without a SYS (VICE types RUN into its BASIC; c64kit has no BASIC \
-             interpreter): {e}"
-        ));
+        return na(format!("VICE types RUN into its BASIC: {e}"));
     }
     let stop = m.run(test.cycles);
     let cycles = m.cycles();

@@ -204,9 +204,9 @@ fn machine_load() -> String {
 fn bench_workload(w: &Workload, args: &BenchArgs) -> Result<Vec<Row>, String> {
     println!("{}", w.label);
     let prg = c64kit_programs::build(w.program)?;
-    let sys = prg
-        .sys_address()
-        .ok_or_else(|| format!("{} has no SYS line", w.program))?;
+    let sys = c64kit_basic::find_sys(&prg.to_bytes(), |_| 0)
+        .map_err(|e| format!("{}: {e}", w.program))?
+        .address;
     let events = c64kit_basic::parse_key_script(&w.keys).map_err(|e| e.to_string())?;
     let keys: Vec<u8> = events
         .iter()

@@ -189,7 +189,7 @@ fn load_with(name: &str, path: &str, data: &[u8], options: &[(String, String)]) 
         for seg in &program.segments {
             let mut prg = seg.address.to_le_bytes().to_vec();
             prg.extend_from_slice(&seg.bytes);
-            let _ = c64kit_basic::find_sys_address(&prg);
+            let _ = c64kit_basic::find_sys(&prg, |a| a as u8);
         }
     }
 }
@@ -204,8 +204,8 @@ fn directory_with(name: &str, path: &str, data: &[u8]) {
 pub fn prg(data: &[u8]) {
     if let Ok(p) = c64kit_machine::Prg::parse(data, "fuzz.prg") {
         let _ = p.end_address();
-        let _ = p.sys_address();
-        let _ = p.to_bytes();
+        let mut m = c64kit_machine::Machine::builtin();
+        let _ = m.load_and_run_prg(&p);
     }
     probe_all("fuzz.prg", data);
     load_with("prg", "fuzz.prg", data, &[]);
@@ -214,7 +214,7 @@ pub fn prg(data: &[u8]) {
         let _ = c64kit_basic::list_program(data);
         let _ = c64kit_basic::relink(data);
     }
-    let _ = c64kit_basic::find_sys_address(data);
+    let _ = c64kit_basic::find_sys(data, |a| a as u8);
 }
 
 /// BASIC V2 text: the tokenizer (`c64kit tokenize`), the BASIC loader, and the listing of
@@ -254,7 +254,7 @@ pub fn asm(data: &[u8]) {
         Ok(asm) => {
             // What the asm loader and `c64kit asm` do with a result.
             let prg = asm.prg();
-            let _ = c64kit_basic::find_sys_address(&prg);
+            let _ = c64kit_basic::find_sys(&prg, |a| a as u8);
             let _ = asm.vice_labels();
         }
         Err(e) => {

@@ -34,7 +34,6 @@ pub const PI: u8 = 0xff;
 const TOKEN_DATA: u8 = 0x83;
 const TOKEN_REM: u8 = 0x8f;
 const TOKEN_PRINT: u8 = 0x99;
-const TOKEN_SYS: u8 = 0x9e;
 
 /// Longest line body we emit: the KERNAL/BASIC walk a line with an 8-bit index, so header,
 /// text and terminator must stay below 256 bytes.
@@ -85,7 +84,7 @@ pub struct BasicLine<'a> {
 /// Walks the lines of a PRG in file order, the way the C64's LINKPRG does, stopping at the end
 /// marker. Stored links are returned but not checked; see [`program_lines`] for the checked walk.
 /// On a malformed file, returns the lines read before the problem along with the error.
-fn walk_lines(prg: &[u8]) -> (Vec<BasicLine<'_>>, Result<(), ListError>) {
+pub(crate) fn walk_lines(prg: &[u8]) -> (Vec<BasicLine<'_>>, Result<(), ListError>) {
     let mut lines = Vec::new();
     let result = walk_into(prg, &mut lines);
     (lines, result)
@@ -513,44 +512,6 @@ fn char_to_petscii(c: char, petcat_case: bool) -> Option<u8> {
     }
 }
 
-/// The address of the first `SYS` in the program, when it is followed by a plain number:
-/// `SYS2080`, `SYS 2080` and `SYS(2080)` all give 2080. `None` if there is no SYS, the first
-/// one has an expression, or the file is not a BASIC program. Stale links are tolerated (the
-/// lines are walked as the C64 relinks them), and so is damage after the SYS line.
-pub fn find_sys_address(prg: &[u8]) -> Option<u16> {
-    let (lines, _) = walk_lines(prg);
-    for line in lines {
-        let mut quote = false;
-        for (i, &b) in line.text.iter().enumerate() {
-            match b {
-                b'"' => quote = !quote,
-                TOKEN_REM if !quote => break,
-                TOKEN_SYS if !quote => return parse_sys_argument(&line.text[i + 1..]),
-                _ => {}
-            }
-        }
-    }
-    None
-}
-
-fn parse_sys_argument(rest: &[u8]) -> Option<u16> {
-    let rest: Vec<u8> = rest
-        .iter()
-        .copied()
-        .skip_while(|&b| b == b' ' || b == b'(')
-        .collect();
-    let digits: Vec<u8> = rest
-        .iter()
-        .copied()
-        .filter(|&b| b != b' ')
-        .take_while(u8::is_ascii_digit)
-        .collect();
-    if digits.is_empty() || digits.len() > 5 {
-        return None;
-    }
-    std::str::from_utf8(&digits).ok()?.parse::<u16>().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -580,28 +541,6 @@ mod tests {
         assert_eq!(tokenize("10 SYS2080\n", 0x0801).unwrap(), SYS2080);
         assert_eq!(tokenize("10 sys2080", 0x0801).unwrap(), SYS2080);
         assert_eq!(list_program(&SYS2080).unwrap(), "10 sys2080\n");
-        assert_eq!(find_sys_address(&SYS2080), Some(2080));
-    }
-
-    #[test]
-    fn sys_argument_forms() {
-        for (src, want) in [
-            ("10 SYS 2080", Some(2080)),
-            ("10 SYS(2080)", Some(2080)),
-            ("10 SYS ( 49152 )", Some(49152)),
-            ("10 PRINT \"SYS1\":SYS 4096:SYS 5", Some(4096)),
-            ("10 REM SYS 1234\n20 SYS 4321", Some(4321)),
-            ("10 SYS A", None),
-            ("10 SYS 99999", None),
-            ("10 PRINT 1", None),
-        ] {
-            let prg = tokenize(src, 0x0801).unwrap();
-            assert_eq!(find_sys_address(&prg), want, "{src}");
-        }
-        assert_eq!(find_sys_address(&[0x01]), None);
-        // A SYS line followed by a cut-off line still gives its address.
-        let prg = tokenize("10 SYS 2064\n20 PRINT", 0x0801).unwrap();
-        assert_eq!(find_sys_address(&prg[..prg.len() - 4]), Some(2064));
     }
 
     #[test]
@@ -724,7 +663,7 @@ mod tests {
             .message
             .contains("expected $080b"));
         assert_eq!(relink(&stale).unwrap(), SYS2080);
-        assert_eq!(find_sys_address(&stale), Some(2080));
+        assert_eq!(crate::find_sys(&stale, |_| 0).map(|s| s.address), Ok(2080));
         // Too short for a load address.
         assert_eq!(list_program(&[1]).unwrap_err().offset, 0);
     }

@@ -3,16 +3,19 @@
 //! - [`petscii`]: screen codes as the KERNAL's CHROUT computes them, rendering PETSCII for
 //!   humans with petcat's `{name}` control-code names, and scripted keyboard input.
 //! - [`basic`]: the BASIC V2 token table, a `petcat -2` style lister, a `petcat -w2` style
-//!   tokenizer and the `SYS` address of a BASIC loader.
+//!   tokenizer.
+//! - [`find_sys`]: the SYS that RUN executes first, its argument evaluated.
 
 pub mod basic;
 mod keyscript;
 pub mod petscii;
+mod sys;
 
 pub use basic::{
-    find_sys_address, list_program, program_lines, relink, tokenize, tokenize_with, BasicLine,
+    list_program, program_lines, relink, tokenize, tokenize_with, BasicLine,
     LetterCase, ListError, TokenizeError, TokenizeOptions,
 };
+pub use sys::{find_sys, starts_with_sys, NoSys, SysStatement};
 pub use petscii::{
     joy, parse_key_script, petscii_to_screen_code, render_petscii, Hold, KeyEvent, RenderOptions,
     RenderStyle, ScriptError, DEFAULT_JOYSTICK_HOLD,

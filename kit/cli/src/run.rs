@@ -379,15 +379,8 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
                 start = Some(addr);
             }
             (None, Start::Run) => {
-                let sys = first.sys_address().ok_or_else(|| {
-                    anyhow::anyhow!(
-                        "{}: no SYS in the BASIC program at ${:04X}; give the start address \
-                         with --start",
-                        file.display(),
-                        first.load_address
-                    )
-                })?;
-                m.start_at(sys, first.end_address());
+                m.run_loaded_prg(&first)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
             }
         }
     }

@@ -11,7 +11,7 @@ use crate::kernal::vars::*;
 use crate::kernal::{Kernal, Trap};
 use crate::memory::{C64Bus, PORT_DATA_POWER_ON, PORT_DDR_POWER_ON};
 use crate::pla::Region;
-use c64kit_basic::basic::keyword;
+use c64kit_basic::SysStatement;
 use c64kit_cpu::Cpu;
 
 /// BASIC's memory top with the BASIC ROM in: the start of the ROM.
@@ -272,19 +272,12 @@ pub fn set_load_name(bus: &mut C64Bus, name: &[u8]) {
 /// pointer when the SYS is in the BASIC program, the stack as SYS leaves it, and the
 /// registers from SAREG/SXREG/SYREG/SPREG ($030C-$030F, all zero after RUN).
 pub fn enter_sys(cpu: &mut Cpu, bus: &mut C64Bus, sys: u16, program_end: u16) {
-    poke16(bus, TXTTAB, BASIC_START);
-    for at in [VARTAB, ARYTAB, STREND] {
-        poke16(bus, at, program_end);
-    }
-    for at in [FRETOP, FRESPC, BASIC_MEMSIZ] {
-        poke16(bus, at, BASIC_MEMORY_TOP);
-    }
-    poke16(bus, EAL, program_end);
-    bus.ram[BSOUR1 as usize] = bus.ram[program_end.wrapping_sub(1) as usize];
+    set_run_pointers(bus, program_end);
     poke16(bus, LINNUM, sys);
-    if let Some(statement) = sys_statement(bus, sys, program_end) {
+    if let Some(statement) = sys_statement(bus, program_end).filter(|s| s.address == sys) {
         poke16(bus, CURLIN, statement.line);
-        poke16(bus, OLDTXT, statement.before_line);
+        // OLDTXT: the byte before the line (the previous line's $00, or TXTTAB - 1).
+        poke16(bus, OLDTXT, statement.line_address.wrapping_sub(1));
         poke16(bus, TXTPTR, statement.after_argument);
     }
     bus.ram[0x01F7..0x0200].copy_from_slice(&SYS_STACK);
@@ -298,80 +291,27 @@ pub fn enter_sys(cpu: &mut Cpu, bus: &mut C64Bus, sys: u16, program_end: u16) {
     cpu.jammed = false;
 }
 
-/// Where a SYS statement is in the BASIC program.
-#[derive(Debug, PartialEq, Eq)]
-struct SysStatement {
-    /// Its line's number (CURLIN).
-    line: u16,
-    /// The byte before its line: the previous line's $00, or TXTTAB - 1 (OLDTXT).
-    before_line: u16,
-    /// The first byte after its argument that is not a space, where CHRGOT stands after
-    /// evaluating it (TXTPTR).
-    after_argument: u16,
+/// BASIC's pointers as LOAD and RUN leave them for a program ending at `program_end` (what
+/// a SYS argument's PEEKs see).
+pub fn set_run_pointers(bus: &mut C64Bus, program_end: u16) {
+    poke16(bus, TXTTAB, BASIC_START);
+    for at in [VARTAB, ARYTAB, STREND] {
+        poke16(bus, at, program_end);
+    }
+    for at in [FRETOP, FRESPC, BASIC_MEMSIZ] {
+        poke16(bus, at, BASIC_MEMORY_TOP);
+    }
+    poke16(bus, EAL, program_end);
+    bus.ram[BSOUR1 as usize] = bus.ram[program_end.wrapping_sub(1) as usize];
 }
 
-/// The first `SYS sys` in the BASIC program in RAM from TXTTAB (not in quotes or after REM),
-/// found as [`c64kit_basic::find_sys_address`] finds the SYS address.
-fn sys_statement(bus: &C64Bus, sys: u16, program_end: u16) -> Option<SysStatement> {
-    let ram: &[u8] = &bus.ram[..];
+/// The SYS RUN executes first in the BASIC program in RAM from TXTTAB to `program_end`,
+/// found and evaluated as [`c64kit_basic::find_sys`] does.
+fn sys_statement(bus: &C64Bus, program_end: u16) -> Option<SysStatement> {
     let end = program_end.max(BASIC_START) as usize;
-    let mut line = BASIC_START as usize;
-    while line + 4 < end {
-        let link = u16::from_le_bytes([ram[line], ram[line + 1]]);
-        if link >> 8 == 0 {
-            return None;
-        }
-        let number = u16::from_le_bytes([ram[line + 2], ram[line + 3]]);
-        let text = line + 4;
-        let text_end = text + ram[text..end].iter().position(|&b| b == 0)?;
-        let mut quote = false;
-        for at in text..text_end {
-            if ram[at] == b'"' {
-                quote = !quote;
-                continue;
-            }
-            if quote {
-                continue;
-            }
-            match keyword(ram[at]) {
-                Some("rem") => break,
-                Some("sys") => {
-                    let (value, after) = sys_argument(ram, at + 1, text_end)?;
-                    return (value == sys).then_some(SysStatement {
-                        line: number,
-                        before_line: (line - 1) as u16,
-                        after_argument: after as u16,
-                    });
-                }
-                _ => {}
-            }
-        }
-        line = text_end + 1;
-    }
-    None
-}
-
-/// SYS's argument from `at` to `end` as the SYS finder reads it (spaces and an opening
-/// parenthesis first, digits with spaces between), and the first address after it that is
-/// not a space.
-fn sys_argument(ram: &[u8], at: usize, end: usize) -> Option<(u16, usize)> {
-    let mut i = at;
-    while i < end && matches!(ram[i], b' ' | b'(') {
-        i += 1;
-    }
-    let mut value: u32 = 0;
-    let mut digits = 0;
-    while i < end && (ram[i].is_ascii_digit() || ram[i] == b' ') {
-        if ram[i] != b' ' {
-            value = value * 10 + u32::from(ram[i] - b'0');
-            digits += 1;
-        }
-        i += 1;
-    }
-    if digits == 0 || digits > 5 {
-        return None;
-    }
-    Some((u16::try_from(value).ok()?, i))
+    let mut image = BASIC_START.to_le_bytes().to_vec();
+    image.extend_from_slice(&bus.ram[BASIC_START as usize..end]);
+    c64kit_basic::find_sys(&image, |a| bus.peek(a)).ok()
 }
 
 /// A little-endian word into RAM (KERNAL and BASIC pointers).

@@ -61,11 +61,6 @@ impl Prg {
         v.extend_from_slice(&self.data);
         v
     }
-
-    /// The start address of a program with a BASIC stub: the first SYS in it.
-    pub fn sys_address(&self) -> Option<u16> {
-        c64kit_basic::find_sys_address(&self.to_bytes())
-    }
 }
 
 #[cfg(test)]
@@ -80,7 +75,6 @@ mod tests {
         let prg = Prg::parse(&bytes, "t.prg").unwrap();
         assert_eq!(prg.load_address, 0x0801);
         assert_eq!(prg.end_address(), 0x080D);
-        assert_eq!(prg.sys_address(), Some(2080));
     }
 
     #[test]

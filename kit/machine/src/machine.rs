@@ -10,7 +10,7 @@ use crate::memory::C64Bus;
 use crate::pla::Region;
 use crate::roms::Roms;
 use crate::stop::StopReason;
-use c64kit_basic::KeyEvent;
+use c64kit_basic::{KeyEvent, NoSys};
 use c64kit_chips::PAL_CYCLES_PER_FRAME;
 use c64kit_cpu::{flag, Cpu, IRQ_VECTOR, NMI_VECTOR};
 
@@ -83,16 +83,23 @@ impl Machine {
         }
     }
 
-    /// LOAD then RUN: follow the BASIC stub's SYS. Errors if the program has no SYS line.
+    /// LOAD then RUN: follow the BASIC stub's SYS. Errors if RUN would not go straight to a
+    /// SYS (c64kit has no BASIC interpreter).
     pub fn load_and_run_prg(&mut self, prg: &Prg) -> Result<u16, String> {
         self.load_prg(prg);
-        let sys = prg.sys_address().ok_or_else(|| {
-            format!(
-                "no SYS in the BASIC program at ${:04X}; give the start address with --start",
-                prg.load_address
-            )
-        })?;
-        boot::enter_sys(&mut self.cpu, &mut self.bus, sys, prg.end_address());
+        self.run_loaded_prg(prg)
+    }
+
+    /// RUN for a program already loaded: the SYS its first statement makes, with its argument
+    /// evaluated against memory as RUN leaves it (`SYS PEEK(43)+256*PEEK(44)+26` works).
+    pub fn run_loaded_prg(&mut self, prg: &Prg) -> Result<u16, String> {
+        let end = prg.end_address();
+        boot::set_run_pointers(&mut self.bus, end);
+        let bus = &self.bus;
+        let sys = c64kit_basic::find_sys(&prg.to_bytes(), |a| bus.peek(a))
+            .map_err(|e| no_sys_message(&e, prg.load_address))?
+            .address;
+        boot::enter_sys(&mut self.cpu, &mut self.bus, sys, end);
         Ok(sys)
     }
 
@@ -380,4 +387,13 @@ pub fn trace_line(cpu: &Cpu, peek: impl Fn(u16) -> u8, cycles: u64) -> String {
         cpu.s,
         cycles
     )
+}
+
+/// Why a program cannot be RUN, and what to do instead.
+fn no_sys_message(e: &NoSys, load_address: u16) -> String {
+    let what = match e {
+        NoSys::Missing => format!("no SYS in the BASIC program at ${load_address:04X}"),
+        _ => format!("the BASIC program at ${load_address:04X}: {e}"),
+    };
+    format!("{what}; give the start address with --start")
 }

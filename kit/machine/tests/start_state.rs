@@ -198,11 +198,11 @@ fn chrgot_after_sys_reads_the_byte_after_the_argument() {
 
 #[test]
 fn the_sys_line_is_found_only_outside_quotes_and_rem() {
-    // 10 PRINT"SYS2080":REM SYS / 20 SYS 2080  : the second line is the one run.
+    // 10 :REM"SYS2080":SYS / 20 SYS 2080  : the second line is the one run.
     let mut data = vec![
-        0x11, 0x08, 0x0A, 0x00, 0x99, b'"', 0x9E, b'2', b'0', b'8', b'0',
+        0x11, 0x08, 0x0A, 0x00, b':', 0x8F, b'"', 0x9E, b'2', b'0', b'8', b'0',
     ];
-    data.extend_from_slice(&[b'"', b':', 0x8F, 0x9E, 0]);
+    data.extend_from_slice(&[b'"', b':', 0x9E, 0]);
     data.extend_from_slice(&[0x1E, 0x08, 0x14, 0x00, 0x9E, b' ', b'2', b'0', b'8', b'0']);
     data.extend_from_slice(&[b' ', b' ', 0, 0, 0]);
     data.resize(0x0820 - 0x0801, 0);
@@ -216,6 +216,11 @@ fn the_sys_line_is_found_only_outside_quotes_and_rem() {
     assert_eq!(word(&m, 0x39), 20, "CURLIN");
     assert_eq!(word(&m, 0x3D), 0x0810, "OLDTXT: the first line's $00");
     assert_eq!(word(&m, 0x7A), 0x081D, "TXTPTR: the $00 after the spaces");
+    // A statement other than REM before the SYS needs BASIC: refused, naming the line.
+    let mut basic_first = prg.clone();
+    basic_first.data[4] = 0x99; // PRINT
+    let e = Machine::builtin().load_and_run_prg(&basic_first).unwrap_err();
+    assert!(e.contains("line 10 runs BASIC (PRINT)"), "{e}");
     // Started elsewhere (no SYS line for it): RUN's text pointer, before the program.
     let mut m = Machine::builtin();
     m.start_at(0xC000, 0x0801);

@@ -28,7 +28,7 @@ impl ProgramLoader for AsmLoader {
         let start = match options.number("start")? {
             Some(a) if a <= 0xFFFF => Start::At(a as u16),
             Some(a) => return Err(format!("option start: ${a:X} is beyond $FFFF")),
-            None if c64kit_basic::find_sys_address(&asm.prg()).is_some() => Start::Run,
+            None if c64kit_basic::starts_with_sys(&asm.prg()) => Start::Run,
             None => Start::At(asm.load_address),
         };
         let end = asm.load_address as usize + asm.bytes.len();
