@@ -229,6 +229,7 @@ pub fn run(test: &Test) -> Outcome {
     if let Err(e) = m.load_and_run_prg(&prg) {
         return na(format!("VICE types RUN into its BASIC: {e}"));
     }
+    m.set_load_name_from_path(Path::new(&test.prg));
     let stop = m.run(test.cycles);
     let cycles = m.cycles();
     let detail = format!("{stop} after {cycles} cycles");

@@ -359,6 +359,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
         for seg in &program.segments {
             m.load_raw(seg.address, &seg.bytes);
         }
+        m.set_load_name_from_path(file);
         let first = &program.segments[0];
         let first = Prg {
             load_address: first.address,

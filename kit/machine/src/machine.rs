@@ -103,6 +103,22 @@ impl Machine {
         Ok(sys)
     }
 
+    /// Leaves the file name LOAD was given as a LOAD of this file would (VICE's autostart
+    /// loads a PRG by its name without the extension): upper-case PETSCII, at most 16
+    /// characters, where programs can find it (FNADR/FNLEN, under MEMSIZ).
+    pub fn set_load_name_from_path(&mut self, path: &std::path::Path) {
+        let stem = path.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
+        let name: Vec<u8> = stem
+            .chars()
+            .take(16)
+            .map(|c| match c.to_ascii_uppercase() {
+                c @ ' '..='_' => c as u8,
+                _ => b'?',
+            })
+            .collect();
+        boot::set_load_name(&mut self.bus, &name);
+    }
+
     /// Starts at `addr` as if called by SYS from BASIC (RTS returns to BASIC).
     pub fn start_at(&mut self, addr: u16, program_end: u16) {
         boot::enter_sys(&mut self.cpu, &mut self.bus, addr, program_end);

@@ -238,6 +238,10 @@ fn the_load_name_goes_under_memsiz() {
         (0x9FFC, 4),
         "FNADR, FNLEN"
     );
+    // From a file's path as VICE's autostart names it: the stem, upper case.
+    m.set_load_name_from_path(std::path::Path::new("tests/my-game~1.prg"));
+    assert_eq!(&m.bus.ram[0x9FF7..0xA000], b"MY-GAME?1");
+    assert_eq!((word(&m, 0xBB), m.bus.ram[0xB7]), (0x9FF7, 9));
     // A program reaching $9FFE came in after the name: its bytes stay.
     let mut data = stub_prg(&[0x60]).data;
     data.resize(0x9FFE - 0x0801, 0xEA);
