@@ -30,6 +30,15 @@ pub trait Bus {
         false
     }
 
+    /// How many reads so far waited for the bus (RDY held low: on a C64, the VIC-II's bad
+    /// lines and sprite fetches). The unstable stores (SHA, SHX, SHY, TAS) lose their
+    /// "AND high byte + 1" when the read before their write waited. The default is a bus
+    /// nothing else uses.
+    #[inline(always)]
+    fn stall_count(&self) -> u64 {
+        0
+    }
+
     /// Plain memory the CPU may use directly, without a call per cycle, for as long as no
     /// device could tell (see [`DirectMemory`]); `None` while the bus needs every cycle (an
     /// interrupt line may change at the next poll, an NMI edge is waiting). The default is a

@@ -714,13 +714,18 @@ impl Cpu {
     #[inline(always)]
     fn store_and_high<B: Bus>(&mut self, bus: &mut B, base: u16, index: u8, value: u8) {
         let ea = base.wrapping_add(index as u16);
+        let stalls = bus.stall_count();
         bus.read((base & 0xFF00) | (ea & 0x00FF));
-        let v = value & ((base >> 8) as u8).wrapping_add(1);
+        let anded = value & ((base >> 8) as u8).wrapping_add(1);
+        // A page crossing puts the ANDed value on the address's high byte.
         let addr = if (base ^ ea) & 0xFF00 != 0 {
-            ((v as u16) << 8) | (ea & 0x00FF)
+            ((anded as u16) << 8) | (ea & 0x00FF)
         } else {
             ea
         };
+        // When the read before the write waited for the bus (DMA), the AND drops off (as
+        // VICE's x64sc has it; the SHA/SHX/SHY tests of its collection check this).
+        let v = if bus.stall_count() != stalls { value } else { anded };
         self.write_last(bus, addr, v);
     }
 

@@ -125,6 +125,11 @@ pub struct C64Bus {
     pub debug_cart: bool,
     /// The first value written to the debug cartridge's register, once written.
     pub debug_cart_value: Option<u8>,
+    /// Reads before this cycle cannot find BA low (the VIC-II's next bad line or sprite
+    /// fetch, as far as its registers say now): the one check a read makes.
+    ba_check_at: u64,
+    /// Reads that waited for the VIC-II so far (the CPU's unstable stores look).
+    stalls: u64,
 }
 
 impl C64Bus {
@@ -153,6 +158,8 @@ impl C64Bus {
             restore_pressed: false,
             debug_cart: false,
             debug_cart_value: None,
+            ba_check_at: 0,
+            stalls: 0,
         };
         bus.update_map();
         bus
@@ -357,7 +364,11 @@ impl C64Bus {
         self.next_interrupt_check = now;
         self.touched |= source_at(addr);
         match addr {
-            0xD000..=0xD3FF => self.vic.write((addr & 0x3F) as u8, value, now),
+            0xD000..=0xD3FF => {
+                self.vic.write((addr & 0x3F) as u8, value, now);
+                // The write may start or end a bad line or a sprite's DMA.
+                self.ba_check_at = self.vic.next_ba_low(now + 1);
+            }
             DEBUG_CART_REGISTER if self.debug_cart => {
                 self.debug_cart_value.get_or_insert(value);
             }
@@ -367,6 +378,25 @@ impl C64Bus {
             0xDD00..=0xDDFF => self.cia2.write((addr & 0x0F) as u8, value, now),
             _ => {}
         }
+    }
+
+    /// A read in cycle `now` finds BA low or may: it completes in the first cycle BA is
+    /// high (the CPU waits, RDY low), and the next check is set at the next BA fall.
+    #[cold]
+    fn wait_for_bus(&mut self) {
+        let free = self.vic.bus_free_from(self.now);
+        if free > self.now {
+            self.now = free;
+            self.stalls += 1;
+        }
+        self.ba_check_at = self.vic.next_ba_low(self.now + 1);
+    }
+
+    /// The last cycle up to which the CPU may run on its own: interrupt lines quiet and no
+    /// read meeting BA low.
+    fn quiet_until(&self) -> u64 {
+        self.next_interrupt_check
+            .min(self.ba_check_at.saturating_sub(1))
     }
 
     /// Recomputes the interrupt lines from the chips and when they can next change.
@@ -431,6 +461,9 @@ impl Bus for C64Bus {
     #[inline(always)]
     fn read(&mut self, addr: u16) -> u8 {
         self.now += 1;
+        if self.now >= self.ba_check_at {
+            self.wait_for_bus();
+        }
         if self.ram_readable & (1 << (addr >> 12)) != 0 {
             self.ram[addr as usize]
         } else {
@@ -463,11 +496,16 @@ impl Bus for C64Bus {
         self.nmi_level
     }
 
+    fn stall_count(&self) -> u64 {
+        self.stalls
+    }
+
     /// RAM for the CPU's direct path while the interrupt lines are known not to change: the
     /// banking says which regions are plain RAM; $0000/$0001 are the port.
     #[inline(always)]
     fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
-        if self.now >= self.next_interrupt_check || self.lines.nmi_edge {
+        let quiet_until = self.quiet_until();
+        if self.now >= quiet_until || self.lines.nmi_edge {
             return None;
         }
         Some(DirectMemory {
@@ -476,7 +514,7 @@ impl Bus for C64Bus {
             writable: self.ram_writable,
             write_floor: 2,
             cycles: &mut self.now,
-            quiet_until: self.next_interrupt_check,
+            quiet_until,
             irq: self.lines.irq,
         })
     }

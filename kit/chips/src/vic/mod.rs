@@ -23,10 +23,16 @@
 //! registers $D01E/$D01F clear on read; since nothing is drawn they stay 0,
 //! as do the light pen latches $D013/$D014 and $D019 bits 1-3.
 //!
-//! Not modelled: drawing, bad lines and sprite DMA cycle stealing (see
-//! [`Vic::is_bad_line`] for a helper), collisions, light pen.
+//! Cycle stealing: bad lines and sprite DMA hold BA low ([`dma`] has the rules);
+//! [`Vic::bus_free_from`] says when a CPU read started in a cycle completes and
+//! [`Vic::next_ba_low`] when BA next falls.
+//!
+//! Not modelled: drawing, collisions, light pen.
+
+mod dma;
 
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+use dma::BusClaims;
 
 /// Number of VIC-II registers ($D000-$D02E).
 pub const REGISTER_COUNT: usize = 0x2F;
@@ -41,6 +47,8 @@ pub struct Vic {
     irq_mask: u8,
     /// First cycle whose raster compare has not been evaluated yet.
     pending_from: u64,
+    /// Bad lines and sprite DMA: when BA is low.
+    claims: BusClaims,
 }
 
 impl Default for Vic {
@@ -60,6 +68,7 @@ impl Vic {
             irq_flags: 0,
             irq_mask: 0,
             pending_from: 0,
+            claims: BusClaims::default(),
         }
     }
 
@@ -69,6 +78,8 @@ impl Vic {
         let pending_from = self.pending_from;
         *self = Vic::new();
         self.pending_from = pending_from;
+        self.claims.sprites = dma::SpriteDma::starting_at(pending_from);
+        self.claims.d011_since = pending_from;
     }
 
     /// Cycles per PAL frame.
@@ -147,6 +158,18 @@ impl Vic {
         d011 & 0x10 != 0 && (0x30..=0xF7).contains(&line) && line & 7 == u16::from(d011 & 7)
     }
 
+    /// The first cycle from `t` on in which BA is high: a CPU read started in cycle `t`
+    /// completes then (bad lines and sprite DMA stall it until then).
+    pub fn bus_free_from(&mut self, t: u64) -> u64 {
+        self.claims.bus_free_from(t)
+    }
+
+    /// The first cycle from `from` on in which BA will be low while the registers stay as
+    /// they are (`u64::MAX`: not within two frames).
+    pub fn next_ba_low(&self, from: u64) -> u64 {
+        self.claims.next_ba_low(from)
+    }
+
     /// Reads register `reg & 0x3F` at cycle `now` (collision registers clear).
     pub fn read(&mut self, reg: u8, now: u64) -> u8 {
         self.catch_up(now);
@@ -169,6 +192,16 @@ impl Vic {
     pub fn write(&mut self, reg: u8, value: u8, now: u64) {
         self.catch_up(now);
         let reg = reg & 0x3F;
+        self.claims.before_write(now);
+        match reg {
+            0x11 => self.claims.set_d011(value, now),
+            0x15 => self.claims.regs.enabled = value,
+            0x17 => self.claims.regs.y_expand = value,
+            0x01 | 0x03 | 0x05 | 0x07 | 0x09 | 0x0B | 0x0D | 0x0F => {
+                self.claims.regs.sprite_y[usize::from(reg >> 1)] = value
+            }
+            _ => {}
+        }
         match reg {
             0x11 | 0x12 => {
                 let old = self.raster_compare();

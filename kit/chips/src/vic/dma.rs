@@ -1,0 +1,261 @@
+//! The VIC-II's claims on the bus (6569, PAL): bad lines and sprite DMA pull BA low, and the
+//! CPU's reads wait while it is low. Writes go on: the VIC takes the bus only 3 cycles after
+//! BA falls, and the 6510 never makes more than 3 writes in a row.
+//!
+//! Cycles here are the machine's line cycles 0-62; the usual descriptions of the chip (and
+//! VICE) count 1-63, so "cycle 55" there is 54 here.
+//!
+//! - **Bad lines:** a line $30-$F7 whose low 3 bits equal YSCROLL, in a frame where DEN was
+//!   set during some cycle of line $30. BA is low in cycles 11-53 while that holds (the
+//!   condition is looked at every cycle, so a $D011 write can start or end it mid-line).
+//! - **Sprites:** sprite n's pointer and data fetches need BA low for 5 cycles from cycle
+//!   54 + 2n (sprites 5-7 and the ends of 3 and 4 fall into the next line's first cycles).
+//!   Its DMA turns on in cycle 54 or 55 when it is enabled, its Y equals the raster line's
+//!   low 8 bits and it is off; MCBASE then restarts at 0. In cycles 14 and 15 MCBASE advances
+//!   by 2 and 1 where the Y-expansion flip-flop is set, and at 63 the DMA turns off. The
+//!   flip-flop is set while the sprite is not Y-expanded, toggles in cycle 54 when it is, and
+//!   is cleared when its DMA turns on.
+
+use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE};
+
+/// BA is low for a bad line's character fetches in these line cycles.
+const BAD_LINE_BA: std::ops::RangeInclusive<u64> = 11..=53;
+/// The first line cycle of sprite 0's BA window; sprite n's starts 2n cycles later.
+const SPRITE_BA_START: u64 = 54;
+/// BA is low this many cycles for a sprite's fetches (3 cycles' warning, then 2 fetching).
+const SPRITE_BA_CYCLES: u64 = 5;
+/// The line cycles at which the sprite DMA logic acts.
+const MCBASE_ADD_2: u64 = 14;
+const MCBASE_ADD_1: u64 = 15;
+const DMA_CHECK_1: u64 = 54;
+const DMA_CHECK_2: u64 = 55;
+/// The line whose DEN decides whether the frame has bad lines.
+const DEN_LINE: u64 = 0x30;
+/// MCBASE's value after a sprite's last line.
+const MCBASE_END: u8 = 63;
+
+/// The registers the DMA logic reads.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct DmaRegisters {
+    pub d011: u8,
+    pub enabled: u8,
+    pub y_expand: u8,
+    pub sprite_y: [u8; 8],
+}
+
+/// The sprite DMA state, advanced lazily through the events of each line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct SpriteDma {
+    /// Bit n: sprite n's DMA is on.
+    on: u8,
+    /// Bit n: sprite n's Y-expansion flip-flop is set (MCBASE advances).
+    expand_ff: u8,
+    mcbase: [u8; 8],
+    /// Events at cycles below this have been applied.
+    done_until: u64,
+}
+
+impl SpriteDma {
+    /// No sprite on, nothing to do before `t`.
+    pub fn starting_at(t: u64) -> Self {
+        SpriteDma {
+            done_until: t,
+            ..SpriteDma::default()
+        }
+    }
+
+    /// Applies every event at a cycle up to and including `to`.
+    pub fn advance(&mut self, regs: &DmaRegisters, to: u64) {
+        if to < self.done_until {
+            return;
+        }
+        // Nothing can start or change while no sprite is on or enabled.
+        if self.on == 0 && regs.enabled == 0 {
+            self.done_until = to + 1;
+            return;
+        }
+        let mut t = self.done_until;
+        while t <= to {
+            let line_start = t - t % PAL_CYCLES_PER_LINE;
+            let mut event = None;
+            for c in [MCBASE_ADD_2, MCBASE_ADD_1, DMA_CHECK_1, DMA_CHECK_2] {
+                let at = line_start + c;
+                if at >= t && at <= to {
+                    event = Some(at);
+                    break;
+                }
+            }
+            match event {
+                Some(at) => {
+                    self.event(regs, at);
+                    t = at + 1;
+                }
+                None => t = line_start + PAL_CYCLES_PER_LINE,
+            }
+            if self.on == 0 && regs.enabled == 0 {
+                break;
+            }
+        }
+        self.done_until = to + 1;
+    }
+
+    fn event(&mut self, regs: &DmaRegisters, at: u64) {
+        // The flip-flop stays set while a sprite is not expanded.
+        self.expand_ff |= !regs.y_expand;
+        match at % PAL_CYCLES_PER_LINE {
+            MCBASE_ADD_2 | MCBASE_ADD_1 => {
+                let step = if at % PAL_CYCLES_PER_LINE == MCBASE_ADD_2 { 2 } else { 1 };
+                for n in 0..8 {
+                    let bit = 1 << n;
+                    if self.on & bit != 0 && self.expand_ff & bit != 0 {
+                        self.mcbase[n] = (self.mcbase[n] + step) & 0x3F;
+                    }
+                    if step == 1 && self.mcbase[n] == MCBASE_END {
+                        self.on &= !bit;
+                    }
+                }
+            }
+            c => {
+                if c == DMA_CHECK_1 {
+                    self.expand_ff ^= regs.y_expand;
+                }
+                let line = (at / PAL_CYCLES_PER_LINE % crate::PAL_LINES) as u8;
+                for n in 0..8 {
+                    let bit = 1 << n;
+                    if regs.enabled & bit != 0 && regs.sprite_y[n] == line && self.on & bit == 0 {
+                        self.on |= bit;
+                        self.mcbase[n] = 0;
+                        self.expand_ff &= !(regs.y_expand & bit);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether a sprite's fetches hold BA low in cycle `t` (events up to `t` applied).
+    fn holds_ba(&self, t: u64) -> bool {
+        if self.on == 0 {
+            return false;
+        }
+        let c = t % PAL_CYCLES_PER_LINE;
+        (0..8u64).any(|n| {
+            self.on & (1 << n) != 0 && {
+                let start = SPRITE_BA_START + 2 * n;
+                // Cycles since the window's start, counted into the next line if needed.
+                let since = (c + PAL_CYCLES_PER_LINE - start % PAL_CYCLES_PER_LINE)
+                    % PAL_CYCLES_PER_LINE;
+                since < SPRITE_BA_CYCLES
+            }
+        })
+    }
+}
+
+/// Whether DEN was set during line $30 of the frame of cycle `t`, given the $D011 written at
+/// `d011_since` (unchanged since) and the frame an earlier value latched (`latched_frame`).
+pub(super) fn den_latched(regs: &DmaRegisters, d011_since: u64, latched_frame: u64, t: u64) -> bool {
+    let frame = t / PAL_CYCLES_PER_FRAME;
+    if latched_frame == frame + 1 {
+        return true;
+    }
+    let line_30 = frame * PAL_CYCLES_PER_FRAME + DEN_LINE * PAL_CYCLES_PER_LINE;
+    regs.d011 & 0x10 != 0 && t >= line_30 && d011_since < line_30 + PAL_CYCLES_PER_LINE
+}
+
+/// The frame (plus one; 0 = none) whose line $30 saw DEN set while the $D011 written at
+/// `d011_since` held, up to cycle `now`: what to remember before $D011 changes.
+pub(super) fn den_latch_before_write(regs: &DmaRegisters, d011_since: u64, now: u64) -> Option<u64> {
+    den_latched(regs, d011_since, 0, now).then_some(now / PAL_CYCLES_PER_FRAME + 1)
+}
+
+/// Whether cycle `t` is in a bad line's BA window.
+fn bad_line_ba(regs: &DmaRegisters, den: bool, t: u64) -> bool {
+    let line = t / PAL_CYCLES_PER_LINE % crate::PAL_LINES;
+    den && (0x30..=0xF7).contains(&line)
+        && line & 7 == u64::from(regs.d011 & 7)
+        && BAD_LINE_BA.contains(&(t % PAL_CYCLES_PER_LINE))
+}
+
+/// The whole bus state the VIC keeps for BA.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct BusClaims {
+    pub regs: DmaRegisters,
+    pub sprites: SpriteDma,
+    /// When $D011 was last written.
+    pub d011_since: u64,
+    /// The frame + 1 whose line $30 saw DEN under an earlier $D011 (0: none).
+    pub den_frame: u64,
+}
+
+/// How far ahead [`BusClaims::next_ba_low`] looks before saying "not soon" (two frames: every
+/// enabled sprite's Y comes round once a frame).
+const LOOKAHEAD_LINES: u64 = 2 * crate::PAL_LINES;
+
+impl BusClaims {
+    /// Brings the sprite logic up to cycle `now` under the registers before a write in it.
+    pub fn before_write(&mut self, now: u64) {
+        self.sprites.advance(&self.regs, now);
+    }
+
+    /// $D011 written in cycle `now`: remember whether the old value already gave this
+    /// frame its bad lines.
+    pub fn set_d011(&mut self, value: u8, now: u64) {
+        if let Some(frame) = den_latch_before_write(&self.regs, self.d011_since, now) {
+            self.den_frame = frame;
+        }
+        self.regs.d011 = value;
+        self.d011_since = now;
+    }
+
+    /// Whether BA is low in cycle `t` (advancing the sprite logic to `t`).
+    pub fn ba_low(&mut self, t: u64) -> bool {
+        self.sprites.advance(&self.regs, t);
+        self.sprites.holds_ba(t) || {
+            let den = den_latched(&self.regs, self.d011_since, self.den_frame, t);
+            bad_line_ba(&self.regs, den, t)
+        }
+    }
+
+    /// The first cycle from `t` on in which BA is high: where a read the CPU starts in
+    /// cycle `t` completes.
+    pub fn bus_free_from(&mut self, mut t: u64) -> u64 {
+        while self.ba_low(t) {
+            t += 1;
+        }
+        t
+    }
+
+    /// The first cycle from `from` on in which BA is low, if the registers stay as they
+    /// are (`u64::MAX`: not within two frames).
+    pub fn next_ba_low(&self, from: u64) -> u64 {
+        let mut ahead = *self;
+        let first_line = from / PAL_CYCLES_PER_LINE;
+        for line in first_line..first_line + LOOKAHEAD_LINES {
+            let line_start = line * PAL_CYCLES_PER_LINE;
+            let start = from.max(line_start);
+            if ahead.line_is_quiet(line_start) {
+                continue;
+            }
+            for t in start..line_start + PAL_CYCLES_PER_LINE {
+                if ahead.ba_low(t) {
+                    return t;
+                }
+            }
+        }
+        u64::MAX
+    }
+
+    /// Whether no cycle of the line starting at `line_start` can have BA low: no bad line, no
+    /// sprite DMA on, none turning on in it.
+    fn line_is_quiet(&mut self, line_start: u64) -> bool {
+        let den = den_latched(&self.regs, self.d011_since, self.den_frame, line_start + 11);
+        if bad_line_ba(&self.regs, den, line_start + 11) {
+            return false;
+        }
+        self.sprites.advance(&self.regs, line_start);
+        if self.sprites.on != 0 {
+            return false;
+        }
+        let line = (line_start / PAL_CYCLES_PER_LINE % crate::PAL_LINES) as u8;
+        !(0..8).any(|n| self.regs.enabled & (1 << n) != 0 && self.regs.sprite_y[n] == line)
+    }
+}
