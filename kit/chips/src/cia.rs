@@ -67,11 +67,16 @@
 //! out) or rises (the register shifts); an underflow in the cycle right
 //! after another is missed. Four cycles after the underflow that puts out
 //! the last bit ICR bit 3 is set, with bit 7 and the line in the same cycle,
-//! and a queued byte follows without a gap. Switching the direction drops
-//! the byte; switching to input mid-byte leaves a "done" that arrives three
-//! cycles after the switch back to output (the old 6526 as VICE models it,
-//! which matches the CIAs with date code 4485). The SP data goes nowhere
-//! (no user-port device), and nothing drives CNT in input mode.
+//! and a queued byte follows without a gap. A byte taken in after that, in
+//! the last bit's low half, sets CNT high again at once: its bit 7 goes out
+//! at the next underflow (cia-sdr-load). Switching the direction drops the
+//! byte; switching to input mid-byte leaves a "done" that arrives three
+//! cycles after the switch back to output: mid-byte means CNT was low in
+//! the last three cycles on the 6526 (VICE's old CIA, as the CIAs with date
+//! code 4485), in the two before the last on the 6526A (the other CIAs), or
+//! an edge other than the last but one is due. In input mode an SDR write
+//! only sets the register; the SP data goes nowhere (no user-port device),
+//! and nothing drives CNT, so no byte ever comes in.
 //!
 //! # 6526A
 //!
@@ -79,8 +84,10 @@
 //! ciacore models it: after a timer underflow the IRQ line and ICR bit 7 come
 //! in the underflow cycle itself, not one cycle later (but one cycle later
 //! when the ICR was read in the cycle just before); enabling a pending source
-//! in the mask asserts one cycle sooner; and there is no timer B bug. The
-//! serial port and TOD alarm timing are the same on both.
+//! in the mask asserts one cycle sooner; and there is no timer B bug. A
+//! switch of the serial port to input misses a CNT that fell in the last
+//! cycle (see above); the rest of the serial port and the TOD alarm timing
+//! are the same on both.
 //!
 //! Not modelled: CNT-pin counting (CNT is never pulsed from outside here, so
 //! CNT modes never count), the FLAG pin (ICR bit 4), the PC handshake line,
@@ -802,7 +809,11 @@ impl Cia {
             // To input in the middle of a byte (CNT low within the last
             // three cycles, or an edge due now that is not the last but one)
             // keeps a "done" pending for the switch back to output.
-            let wanted = SR_CNT_HISTORY & !(1 << 15);
+            let wanted = match self.model {
+                CiaModel::Mos6526 => SR_CNT_HISTORY & !(1 << 15),
+                // The 6526A does not yet see a CNT that fell in the last cycle.
+                CiaModel::Mos6526A => SR_CNT_HISTORY & !(1 << 15) & !SR_CNT_NOW,
+            };
             let mut finish = self.sr_delay & wanted != wanted;
             if !finish
                 && self.sr_bits != 2
@@ -841,7 +852,13 @@ impl Cia {
         if due & SR_LOAD_0 != 0 {
             match self.sr_bits {
                 0 => self.sr_bits = 16,
-                1 => self.sr_bits = 17, // straight on after the last bit
+                1 => {
+                    // Loaded in the last bit's low half: CNT goes back high
+                    // at once and the next underflow puts out bit 7, so the
+                    // byte does not wait out the old one's tail (cia-sdr-load).
+                    self.sr_bits = 16;
+                    self.cnt_out = true;
+                }
                 _ => self.sdr_valid = true,
             }
         }

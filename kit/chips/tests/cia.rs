@@ -583,3 +583,75 @@ fn reset_keeps_the_model() {
     assert_eq!(cia.model(), CiaModel::Mos6526A);
     assert_eq!(CiaModel::Mos6526A.name(), "6526A");
 }
+
+// The serial port (SDR, CRA bit 6 = output, timer A clocking it).
+
+const SDR: u8 = 0x0C;
+
+/// A chip of `model` with timer A (latch 9) started at cycle 1 with the
+/// serial port in output mode, a byte written at cycle 2; returns it with
+/// the cycles of the first `count` timer A underflows (found by peeking).
+fn sending(model: CiaModel, count: usize) -> (Cia, Vec<u64>) {
+    let mut cia = cia_with_timer_a(9);
+    cia.set_model(model);
+    cia.write(CRA, 0x51, 1); // start, force load, output
+    cia.write(SDR, 0x55, 2);
+    let mut underflows = Vec::new();
+    let mut probe = cia.clone();
+    let mut cycle = 3;
+    while underflows.len() < count {
+        if probe.read(ICR, cycle) & 0x01 != 0 {
+            underflows.push(cycle);
+        }
+        cycle += 1;
+    }
+    (cia, underflows)
+}
+
+/// The cycles, from `from` to `until`, at which ICR bit 3 (serial port
+/// done) is seen, reading the ICR every cycle.
+fn serial_done(cia: &mut Cia, from: u64, until: u64) -> Vec<u64> {
+    (from..until)
+        .filter(|&cycle| cia.read(ICR, cycle) & 0x08 != 0)
+        .collect()
+}
+
+#[test]
+fn serial_input_switch_just_after_cnt_fell_is_missed_by_the_6526a() {
+    // Timer A's third underflow drops CNT two cycles later (bit 6 out).
+    // Switching to input mid-byte leaves a "done" that comes three cycles
+    // after the switch back to output; in the very cycle CNT fell only the
+    // 6526 (VICE's model, the CIAs dated 4485) sees it, the 6526A does not.
+    for model in both_models() {
+        let (cia, underflows) = sending(model, 3);
+        let pending = |delay: u64| {
+            let mut cia = cia.clone();
+            let at = underflows[2] + delay;
+            cia.write(CRA, 0x01, at);
+            assert_eq!(cia.read(ICR, at + 1) & 0x08, 0, "{model:?}");
+            cia.write(CRA, 0x41, at + 100);
+            serial_done(&mut cia, at + 101, at + 110)
+        };
+        let new = model == CiaModel::Mos6526A;
+        assert_eq!(pending(1), vec![underflows[2] + 104], "{model:?}: edge due");
+        let fell = pending(2);
+        assert_eq!(fell.is_empty(), new, "{model:?}: {fell:?}");
+        assert_eq!(pending(3), vec![underflows[2] + 106], "{model:?}: CNT low");
+    }
+}
+
+#[test]
+fn serial_byte_written_after_the_last_bit_starts_at_the_next_underflow() {
+    // The first byte's last bit goes out at its 15th underflow (done four
+    // cycles later); CNT rises again at the 16th. A byte written in between
+    // is taken at once and its bit 7 goes out at the 16th underflow, so it
+    // is done after underflow 15 + 15, not one underflow later.
+    for model in both_models() {
+        let (mut cia, underflows) = sending(model, 32);
+        let done = serial_done(&mut cia, 3, underflows[14] + 6);
+        assert_eq!(done, vec![underflows[14] + 4], "{model:?}");
+        cia.write(SDR, 0xAA, underflows[14] + 6);
+        let done = serial_done(&mut cia, underflows[14] + 7, underflows[31] + 10);
+        assert_eq!(done, vec![underflows[29] + 4], "{model:?}");
+    }
+}
