@@ -365,9 +365,12 @@ impl C64Bus {
         self.touched |= source_at(addr);
         match addr {
             0xD000..=0xD3FF => {
-                self.vic.write((addr & 0x3F) as u8, value, now);
-                // The write may start or end a bad line or a sprite's DMA.
-                self.ba_check_at = self.vic.next_ba_low(now + 1);
+                let reg = (addr & 0x3F) as u8;
+                self.vic.write(reg, value, now);
+                if Vic::claims_bus(reg) {
+                    // The write may start or end a bad line or a sprite's DMA.
+                    self.ba_check_at = self.vic.next_ba_low(now + 1);
+                }
             }
             DEBUG_CART_REGISTER if self.debug_cart => {
                 self.debug_cart_value.get_or_insert(value);

@@ -29,8 +29,10 @@ const MCBASE_ADD_2: u64 = 14;
 const MCBASE_ADD_1: u64 = 15;
 const DMA_CHECK_1: u64 = 54;
 const DMA_CHECK_2: u64 = 55;
-/// The line whose DEN decides whether the frame has bad lines.
+/// The line whose DEN decides whether the frame has bad lines; the first that can be one.
 const DEN_LINE: u64 = 0x30;
+/// The last line that can be a bad line.
+const LAST_BAD_LINE: u64 = 0xF7;
 /// MCBASE's value after a sprite's last line.
 const MCBASE_END: u8 = 63;
 
@@ -170,7 +172,7 @@ pub(super) fn den_latch_before_write(regs: &DmaRegisters, d011_since: u64, now: 
 /// Whether cycle `t` is in a bad line's BA window.
 fn bad_line_ba(regs: &DmaRegisters, den: bool, t: u64) -> bool {
     let line = t / PAL_CYCLES_PER_LINE % crate::PAL_LINES;
-    den && (0x30..=0xF7).contains(&line)
+    den && (DEN_LINE..=LAST_BAD_LINE).contains(&line)
         && line & 7 == u64::from(regs.d011 & 7)
         && BAD_LINE_BA.contains(&(t % PAL_CYCLES_PER_LINE))
 }
@@ -215,9 +217,25 @@ impl BusClaims {
         }
     }
 
+    /// No sprite fetches now or to come while the registers stay: only bad lines claim
+    /// the bus, and both questions have closed answers (the common case, kept cheap: it is
+    /// asked at every bad line).
+    fn sprites_idle(&self) -> bool {
+        self.sprites.on == 0 && self.regs.enabled == 0
+    }
+
     /// The first cycle from `t` on in which BA is high: where a read the CPU starts in
     /// cycle `t` completes.
     pub fn bus_free_from(&mut self, mut t: u64) -> u64 {
+        if self.sprites_idle() {
+            self.sprites.advance(&self.regs, t);
+            let den = den_latched(&self.regs, self.d011_since, self.den_frame, t);
+            return if bad_line_ba(&self.regs, den, t) {
+                t - t % PAL_CYCLES_PER_LINE + BAD_LINE_BA.end() + 1
+            } else {
+                t
+            };
+        }
         while self.ba_low(t) {
             t += 1;
         }
@@ -227,6 +245,9 @@ impl BusClaims {
     /// The first cycle from `from` on in which BA is low, if the registers stay as they
     /// are (`u64::MAX`: not within two frames).
     pub fn next_ba_low(&self, from: u64) -> u64 {
+        if self.sprites_idle() {
+            return self.next_bad_line_ba(from);
+        }
         let mut ahead = *self;
         let first_line = from / PAL_CYCLES_PER_LINE;
         for line in first_line..first_line + LOOKAHEAD_LINES {
@@ -239,6 +260,36 @@ impl BusClaims {
                 if ahead.ba_low(t) {
                     return t;
                 }
+            }
+        }
+        u64::MAX
+    }
+
+    /// [`BusClaims::next_ba_low`] when only bad lines can claim the bus.
+    fn next_bad_line_ba(&self, from: u64) -> u64 {
+        let yscroll = u64::from(self.regs.d011 & 7);
+        let first_frame = from / PAL_CYCLES_PER_FRAME;
+        for frame in first_frame..first_frame + 2 {
+            let frame_start = frame * PAL_CYCLES_PER_FRAME;
+            let first_line = if frame == first_frame {
+                (from - frame_start) / PAL_CYCLES_PER_LINE
+            } else {
+                0
+            }
+            .max(DEN_LINE);
+            // The first line from there whose low bits equal YSCROLL.
+            let mut line = first_line + ((yscroll + 8 - (first_line & 7)) & 7);
+            while line <= LAST_BAD_LINE {
+                let line_start = frame_start + line * PAL_CYCLES_PER_LINE;
+                if line_start + BAD_LINE_BA.end() >= from {
+                    let t = from.max(line_start + BAD_LINE_BA.start());
+                    // DEN's latch is the same for every bad line of a frame.
+                    if den_latched(&self.regs, self.d011_since, self.den_frame, t) {
+                        return t;
+                    }
+                    break;
+                }
+                line += 8;
             }
         }
         u64::MAX
@@ -257,5 +308,109 @@ impl BusClaims {
         }
         let line = (line_start / PAL_CYCLES_PER_LINE % crate::PAL_LINES) as u8;
         !(0..8).any(|n| self.regs.enabled & (1 << n) != 0 && self.regs.sprite_y[n] == line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::PAL_LINES;
+
+    const LINE: u64 = PAL_CYCLES_PER_LINE;
+
+    /// The cycles of `range` in which BA is low, by brute force.
+    fn low_cycles(claims: &mut BusClaims, range: std::ops::Range<u64>) -> Vec<u64> {
+        range.filter(|&t| claims.ba_low(t)).collect()
+    }
+
+    fn screen_on(yscroll: u8) -> BusClaims {
+        let mut c = BusClaims::default();
+        c.set_d011(0x18 | yscroll, 0);
+        c
+    }
+
+    #[test]
+    fn a_bad_line_holds_ba_in_cycles_11_to_53() {
+        let mut c = screen_on(3);
+        let line = 0x33 * LINE;
+        assert_eq!(low_cycles(&mut c, line..line + LINE), (line + 11..=line + 53).collect::<Vec<_>>());
+        assert!(low_cycles(&mut c, 0x34 * LINE..0x3B * LINE).is_empty());
+        assert_eq!(c.bus_free_from(line + 20), line + 54);
+        assert_eq!(c.bus_free_from(line + 54), line + 54);
+        // Bad lines stop after $F7 and need DEN in line $30.
+        assert!(low_cycles(&mut c, 0xF8 * LINE..PAL_LINES * LINE).is_empty());
+        let mut off = BusClaims::default();
+        off.set_d011(0x03, 0);
+        assert_eq!(off.next_ba_low(0), u64::MAX);
+    }
+
+    #[test]
+    fn den_counts_only_if_set_during_line_30() {
+        let mut c = BusClaims::default();
+        c.set_d011(0x03, 0);
+        // Set in line $31: no bad lines this frame; the next frame has them.
+        c.set_d011(0x13, 0x31 * LINE + 5);
+        assert!(low_cycles(&mut c, 0x33 * LINE..0x34 * LINE).is_empty());
+        assert_eq!(c.next_ba_low(0x31 * LINE + 6), PAL_CYCLES_PER_FRAME + 0x33 * LINE + 11);
+        // Set during line $30 and cleared later: this frame keeps its bad lines.
+        let mut c = BusClaims::default();
+        c.set_d011(0x13, 0x30 * LINE + 62);
+        c.set_d011(0x03, 0x31 * LINE);
+        assert!(c.ba_low(0x33 * LINE + 11));
+        assert!(!c.ba_low(PAL_CYCLES_PER_FRAME + 0x33 * LINE + 11));
+    }
+
+    #[test]
+    fn the_closed_form_agrees_with_the_cycle_scan() {
+        // Every YSCROLL and DEN history, from many starting cycles.
+        for d011 in [0x00u8, 0x10, 0x13, 0x17, 0x1B] {
+            for since in [0, 0x30 * LINE + 30, 0x40 * LINE] {
+                let mut c = BusClaims::default();
+                c.set_d011(d011 ^ 0x10, 0);
+                c.set_d011(d011, since);
+                for from in (since..since + PAL_CYCLES_PER_FRAME * 2).step_by(97) {
+                    let scanned = (from..from + 2 * PAL_CYCLES_PER_FRAME)
+                        .find(|&t| c.clone().ba_low(t))
+                        .unwrap_or(u64::MAX);
+                    let closed = c.next_ba_low(from);
+                    // The closed form looks two frames ahead from the frame's start.
+                    if closed != u64::MAX || scanned < from - from % PAL_CYCLES_PER_FRAME + 2 * PAL_CYCLES_PER_FRAME {
+                        assert_eq!(closed, scanned, "d011 {d011:02x} since {since} from {from}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn sprite_dma_takes_five_cycles_per_sprite_for_21_lines() {
+        let mut c = BusClaims::default();
+        c.regs.enabled = 0x81; // sprites 0 and 7
+        c.regs.sprite_y[0] = 100;
+        c.regs.sprite_y[7] = 100;
+        let line = 100 * LINE;
+        // Sprite 0: cycles 54-58 of line 100; sprite 7: cycles 5-9 of the next line.
+        assert_eq!(low_cycles(&mut c.clone(), line..line + LINE), (line + 54..=line + 58).collect::<Vec<_>>());
+        assert_eq!(c.next_ba_low(0), line + 54);
+        let mut run = c;
+        assert_eq!(
+            low_cycles(&mut run, line..line + 2 * LINE),
+            (line + 54..=line + 58)
+                .chain(line + LINE + 5..=line + LINE + 9)
+                .chain(line + LINE + 54..=line + LINE + 58)
+                .collect::<Vec<_>>()
+        );
+        // 21 lines of fetches: sprite 0 in lines 100-120, sprite 7's in 101-121.
+        let mut run = c;
+        let lines_with_dma: Vec<u64> = (95..130)
+            .filter(|l| run.ba_low(l * LINE + 54))
+            .collect();
+        assert_eq!(lines_with_dma, (100..=120).collect::<Vec<_>>());
+        // Y-expanded: 42 lines.
+        let mut c2 = c;
+        c2.regs.y_expand = 0x01;
+        c2.regs.enabled = 0x01;
+        let lines_with_dma = (95..150).filter(|l| c2.ba_low(l * LINE + 54)).count();
+        assert_eq!(lines_with_dma, 42);
     }
 }
