@@ -39,6 +39,15 @@ pub trait Bus {
         0
     }
 
+    /// After a read that waited (see [`Bus::stall_count`]): the interrupt inputs as they were
+    /// in the last cycle of the wait, NMI edge included (taken once, as by `poll_interrupts`).
+    /// The 6510 goes on sampling its inputs while RDY holds it, so an interrupt that arrives
+    /// while the last cycle of an instruction waits is taken after that instruction.
+    #[inline(always)]
+    fn poll_interrupts_after_stall(&mut self) -> Interrupts {
+        self.poll_interrupts()
+    }
+
     /// Plain memory the CPU may use directly, without a call per cycle, for as long as no
     /// device could tell (see [`DirectMemory`]); `None` while the bus needs every cycle (an
     /// interrupt line may change at the next poll, an NMI edge is waiting). The default is a

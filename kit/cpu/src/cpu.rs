@@ -273,7 +273,21 @@ impl Cpu {
     #[inline(always)]
     fn read_last<B: Bus>(&mut self, bus: &mut B, addr: u16) -> u8 {
         self.poll(bus);
-        bus.read(addr)
+        let stalls = bus.stall_count();
+        let v = bus.read(addr);
+        if bus.stall_count() != stalls {
+            self.poll_after_stall(bus);
+        }
+        v
+    }
+
+    /// The poll again, with the inputs as they were at the end of a wait in the last cycle
+    /// (never clearing what the first poll latched).
+    #[cold]
+    fn poll_after_stall<B: Bus>(&mut self, bus: &mut B) {
+        let lines = bus.poll_interrupts_after_stall();
+        self.nmi_latched |= lines.nmi_edge;
+        self.irq_pending |= self.nmi_latched || (lines.irq && !self.iflag);
     }
 
     /// The last cycle of an instruction, a write.
@@ -685,9 +699,21 @@ impl Cpu {
 
     /// Two-cycle implied instruction: the dummy read of the next byte is the last cycle.
     #[inline(always)]
-    fn implied<B: Bus>(&mut self, bus: &mut B) {
+    fn implied_start<B: Bus>(&mut self, bus: &mut B) -> u64 {
         self.poll(bus);
+        let stalls = bus.stall_count();
         bus.read(self.pc);
+        stalls
+    }
+
+    /// After a two-cycle implied instruction's operation: if its last cycle waited, poll
+    /// again now, so an IRQ that arrives while CLI waits is taken right after it and one
+    /// that arrives while SEI waits is not (as in VICE's x64sc).
+    #[inline(always)]
+    fn implied_end<B: Bus>(&mut self, bus: &mut B, stalls: u64) {
+        if bus.stall_count() != stalls {
+            self.poll_after_stall(bus);
+        }
     }
 
     #[inline(always)]
@@ -828,8 +854,9 @@ impl Cpu {
         }
         macro_rules! rmw {
             (acc, $f:ident) => {{
-                c.implied(bus);
+                let stalls = c.implied_start(bus);
                 c.a = c.$f(c.a);
+                c.implied_end(bus, stalls);
             }};
             ($mode:ident, $f:ident) => {{
                 let ea = write_address!($mode);
@@ -837,12 +864,14 @@ impl Cpu {
             }};
         }
         macro_rules! implied {
-            () => {
-                c.implied(bus)
-            };
+            () => {{
+                let stalls = c.implied_start(bus);
+                c.implied_end(bus, stalls);
+            }};
             ($body:expr) => {{
-                c.implied(bus);
+                let stalls = c.implied_start(bus);
                 $body;
+                c.implied_end(bus, stalls);
             }};
         }
         macro_rules! branch {

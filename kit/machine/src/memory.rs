@@ -389,6 +389,11 @@ impl C64Bus {
     fn wait_for_bus(&mut self) {
         let free = self.vic.bus_free_from(self.now);
         if free > self.now {
+            // The interrupt lines as the wait's last cycle leaves them (the CPU may ask).
+            self.now = free - 1;
+            if self.now >= self.next_interrupt_check {
+                self.update_interrupts();
+            }
             self.now = free;
             self.stalls += 1;
         }
@@ -501,6 +506,12 @@ impl Bus for C64Bus {
 
     fn stall_count(&self) -> u64 {
         self.stalls
+    }
+
+    fn poll_interrupts_after_stall(&mut self) -> Interrupts {
+        let lines = self.lines;
+        self.lines.nmi_edge = false;
+        lines
     }
 
     /// RAM for the CPU's direct path while the interrupt lines are known not to change: the
