@@ -201,7 +201,7 @@ fn quit_returns_to_basic_and_reads_nothing_more() {
         assert_eq!(out, "? .Q\nQUIT\n", "v{v}");
         assert_eq!(s.stop, StopReason::ReturnedToBasic, "v{v}");
         assert_eq!(
-            s.m.kernal.input.pending_keys(),
+            s.m.bus.input.pending_keys(),
             3,
             "`.h` + RETURN were never read"
         );

@@ -18,9 +18,20 @@
 //!   `c` (cycles). The script goes on when the hold ends: `{JOY2 FIRE 2f}{JOY2 FIRE 2f}`
 //!   presses fire twice. A hold starts when the script reaches it (the keys before it taken
 //!   by the program, the waits before it over), whether or not the program reads the keys.
+//! - `{RESTORE}` presses RESTORE, which pulls the CPU's NMI line (a program's NMI handler
+//!   runs), for the key hold (3 frames unless set) or a time: `{RESTORE 10f}`. Like a
+//!   joystick hold it starts when the script reaches it and the script goes on at its end.
+//! - SHIFT, C= and CTRL combinations: `{SHIFT-A}`, `{CBM-K}` (petcat's names), and for any
+//!   key `{SHIFT-1}`, `{CBM-1}` (or `{C=-1}`), `{CTRL-9}`, `{CTRL-A}`: the code the KERNAL
+//!   makes of that combination (an error if it makes none).
+//!
+//! Every key is also pressed in CIA 1's keyboard matrix (see `c64kit_basic::keyboard` for
+//! which key and modifier type each code), so programs that scan the keyboard themselves
+//! see it.
 
 use std::fmt;
 
+use crate::keyboard::{self, KeyPress, Modifier};
 use crate::petscii::code_for_name;
 use c64kit_files::quote;
 
@@ -64,6 +75,8 @@ pub enum KeyEvent {
     WaitForPoll,
     /// Hold joystick `port` (1 or 2) with these lines pressed ([`joy`]) for a while.
     Joystick { port: u8, lines: u8, hold: Hold },
+    /// Hold RESTORE (the NMI line) for a while; `None`: as long as a key is held.
+    Restore { hold: Option<Hold> },
 }
 
 /// A key script that could not be parsed; `line` and `column` are 1-based (columns in characters).
@@ -198,6 +211,15 @@ fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
             events.push(joystick(port, rest)?);
             Ok(())
         }
+        ["restore", rest @ ..] => {
+            let hold = match rest {
+                [] => None,
+                [time] => Some(parse_hold(time).map_err(|e| format!("{{RESTORE ...}}: {e}"))?),
+                _ => return Err("write {RESTORE} or {RESTORE 10f}".into()),
+            };
+            events.push(KeyEvent::Restore { hold });
+            Ok(())
+        }
         [count, rest @ ..] if !rest.is_empty() && count.bytes().all(|b| b.is_ascii_digit()) => {
             let times: usize = count
                 .parse()
@@ -213,12 +235,70 @@ fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
             Ok(())
         }
         _ => {
-            let code = code_for_name(inner)
-                .ok_or_else(|| format!("unknown key name {{{}}}", quote(inner.trim())))?;
+            let code = match code_for_name(inner) {
+                Some(code) => code,
+                None => combination(inner)?
+                    .ok_or_else(|| format!("unknown key name {{{}}}", quote(inner.trim())))?,
+            };
             events.push(KeyEvent::Key(code));
             Ok(())
         }
     }
+}
+
+/// `SHIFT-x`, `CBM-x` / `C=-x`, `CTRL-x` for a key x: the code the KERNAL makes of it.
+/// None: not a combination.
+fn combination(name: &str) -> Result<Option<u8>, String> {
+    let upper = name.trim().to_uppercase();
+    let Some((modifier, key)) = [
+        ("SHIFT-", Modifier::Shift),
+        ("CBM-", Modifier::Cbm),
+        ("C=-", Modifier::Cbm),
+        ("CTRL-", Modifier::Ctrl),
+    ]
+    .iter()
+    .find_map(|(prefix, m)| upper.strip_prefix(prefix).map(|k| (*m, k))) else {
+        return Ok(None);
+    };
+    let Some(key) = keyboard::key_named(key) else {
+        return Ok(None);
+    };
+    KeyPress { key, modifier }
+        .petscii()
+        .map(Some)
+        .ok_or_else(|| format!("{{{}}} types nothing on a C64", quote(name.trim())))
+}
+
+/// A hold time: `25f` (PAL frames), `500ms` or `3000c` (cycles), as the joystick holds,
+/// RESTORE and `--key-hold` take it.
+pub fn parse_hold(word: &str) -> Result<Hold, String> {
+    let w = word.to_ascii_lowercase();
+    let (digits, unit) = w.split_at(
+        w.find(|c: char| !c.is_ascii_digit() && c != '_')
+            .unwrap_or(w.len()),
+    );
+    let n: u64 = digits
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("{:?} is not a time like 25f, 500ms or 3000c", quote(word)))?;
+    let too_long = |max: u64| -> Result<u64, String> {
+        if n > max {
+            Err(format!("{} is longer than a run can count", quote(word)))
+        } else {
+            Ok(n)
+        }
+    };
+    Ok(match unit {
+        "f" => Hold::Frames(too_long(MAX_WAIT_CYCLES / 20_000)?),
+        "ms" => Hold::Millis(too_long(MAX_WAIT_CYCLES / 1_000)?),
+        "c" => Hold::Cycles(too_long(MAX_WAIT_CYCLES)?),
+        _ => {
+            return Err(format!(
+                "{:?}: times are frames (25f), milliseconds (500ms) or cycles (3000c)",
+                quote(word)
+            ))
+        }
+    })
 }
 
 /// `{JOY2 UP FIRE 25f}`: the words after JOY1/JOY2 (lower case).
@@ -234,43 +314,18 @@ fn joystick(port: &str, words: &[&str]) -> Result<KeyEvent, String> {
             "right" => joy::RIGHT,
             "fire" => joy::FIRE,
             _ => {
-                let (digits, unit) = w.split_at(
-                    w.find(|c: char| !c.is_ascii_digit() && c != '_')
-                        .unwrap_or(w.len()),
-                );
-                let n: u64 = digits.replace('_', "").parse().map_err(|_| {
-                    format!(
-                        "{{JOY{port} ...}}: {:?} is not UP, DOWN, LEFT, RIGHT, FIRE or a time \
-                         like 25f, 500ms or 3000c",
-                        quote(w)
-                    )
-                })?;
-                if hold.is_some() {
-                    return Err(format!("{{JOY{port} ...}} gives two times"));
+                if w.starts_with(|c: char| c.is_ascii_digit()) {
+                    if hold.is_some() {
+                        return Err(format!("{{JOY{port} ...}} gives two times"));
+                    }
+                    hold = Some(parse_hold(w).map_err(|e| format!("{{JOY{port} ...}}: {e}"))?);
+                    continue;
                 }
-                let too_long = |max: u64| -> Result<u64, String> {
-                    if n > max {
-                        Err(format!(
-                            "{{JOY{port} ... {}}} is longer than a run can count",
-                            quote(w)
-                        ))
-                    } else {
-                        Ok(n)
-                    }
-                };
-                hold = Some(match unit {
-                    "f" => Hold::Frames(too_long(MAX_WAIT_CYCLES / 20_000)?),
-                    "ms" => Hold::Millis(too_long(MAX_WAIT_CYCLES / 1_000)?),
-                    "c" => Hold::Cycles(too_long(MAX_WAIT_CYCLES)?),
-                    _ => {
-                        return Err(format!(
-                            "{{JOY{port} ...}}: {:?}: times are frames (25f), milliseconds \
-                             (500ms) or cycles (3000c)",
-                            quote(w)
-                        ))
-                    }
-                });
-                continue;
+                return Err(format!(
+                    "{{JOY{port} ...}}: {:?} is not UP, DOWN, LEFT, RIGHT, FIRE or a time \
+                     like 25f, 500ms or 3000c",
+                    quote(w)
+                ));
             }
         };
         lines |= line;
@@ -448,11 +503,46 @@ mod tests {
             ("{JOY2 UP 5s}", "times are frames"),
             ("{JOY2 UP 5f 6f}", "two times"),
             ("{JOY3 UP}", "unknown key name"),
-            ("{JOY2 UP 99999999999999999999f}", "not UP, DOWN"),
+            ("{JOY2 UP 99999999999999999999f}", "is not a time"),
             ("{JOY2 UP 999999999999999f}", "longer than a run can count"),
         ] {
             let e = parse_key_script(bad).unwrap_err();
             assert!(e.message.contains(says), "{bad}: {}", e.message);
         }
+    }
+
+    #[test]
+    fn restore_and_key_combinations() {
+        assert_eq!(
+            parse_key_script("{RESTORE}{restore 10f}{RESTORE 200c}").unwrap(),
+            vec![
+                Restore { hold: None },
+                Restore {
+                    hold: Some(Hold::Frames(10))
+                },
+                Restore {
+                    hold: Some(Hold::Cycles(200))
+                },
+            ]
+        );
+        // petcat's names, and any key with SHIFT, C= or CTRL: the code the KERNAL makes.
+        assert_eq!(
+            parse_key_script("{SHIFT-A}{CBM-K}{SHIFT-1}{C=-1}{cbm-2}{CTRL-9}{ctrl-a}{CTRL-2}")
+                .unwrap(),
+            keys(&[0xC1, 0xA1, b'!', 0x81, 0x95, 0x12, 0x01, 0x05])
+        );
+        for (bad, says) in [
+            ("{RESTORE 5s}", "times are frames"),
+            ("{RESTORE 1f 2f}", "write {RESTORE}"),
+            ("{CTRL-+}", "types nothing"),
+            ("{CTRL-NOKEY}", "unknown key name"),
+        ] {
+            let e = parse_key_script(bad).unwrap_err();
+            assert!(e.message.contains(says), "{bad}: {}", e.message);
+        }
+        assert_eq!(parse_hold("3f"), Ok(Hold::Frames(3)));
+        assert_eq!(parse_hold("20MS"), Ok(Hold::Millis(20)));
+        assert_eq!(parse_hold("1_000c"), Ok(Hold::Cycles(1000)));
+        assert!(parse_hold("3").is_err());
     }
 }

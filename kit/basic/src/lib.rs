@@ -5,8 +5,10 @@
 //! - [`basic`]: the BASIC V2 token table, a `petcat -2` style lister, a `petcat -w2` style
 //!   tokenizer.
 //! - [`find_sys`]: the SYS that RUN executes first, its argument evaluated.
+//! - [`keyboard`]: the C64 keyboard matrix and the PETSCII each key gives.
 
 pub mod basic;
+pub mod keyboard;
 mod keyscript;
 pub mod petscii;
 mod sys;
@@ -17,6 +19,6 @@ pub use basic::{
 };
 pub use sys::{find_sys, starts_with_sys, NoSys, SysStatement};
 pub use petscii::{
-    joy, parse_key_script, petscii_to_screen_code, render_petscii, Hold, KeyEvent, RenderOptions,
-    RenderStyle, ScriptError, DEFAULT_JOYSTICK_HOLD,
+    joy, parse_hold, parse_key_script, petscii_to_screen_code, render_petscii, Hold, KeyEvent,
+    RenderOptions, RenderStyle, ScriptError, DEFAULT_JOYSTICK_HOLD,
 };

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 pub use crate::keyscript::{
-    joy, parse_key_script, Hold, KeyEvent, ScriptError, DEFAULT_JOYSTICK_HOLD,
+    joy, parse_hold, parse_key_script, Hold, KeyEvent, ScriptError, DEFAULT_JOYSTICK_HOLD,
 };
 
 /// Converts a printable PETSCII code to the screen code the KERNAL's CHROUT stores in screen
@@ -187,6 +187,15 @@ const SHIFT_KEYS: &[(u8, &str)] = &[
     (0xdd, "SHIFT--"),
     (0xdf, "CBM-*"),
 ];
+
+/// petcat's key name for $A1-$BF and the shifted keys it spells out (`CBM-K`, `SHIFT-*`).
+#[cfg(test)]
+pub(crate) fn petcat_key_name(code: u8) -> Option<&'static str> {
+    match code {
+        0xa1..=0xbf => Some(CBM_KEYS[(code & 0x1f) as usize]),
+        _ => SHIFT_KEYS.iter().find(|(c, _)| *c == code).map(|(_, n)| *n),
+    }
+}
 
 /// Looks up the byte for the inside of a `{...}` escape: a control-code name (any case, petcat
 /// names and aliases), `CBM-x`/`SHIFT-x`, `SHIFT-a`..`SHIFT-z` (shifted letters), `$xx` hex or a

@@ -10,6 +10,7 @@
 //! cpu_magic = "$EF,$EE"           # ANE's and LXA's magic constants (one value: both)
 //! cia = "6526a"                   # the CIAs: "6526" (old, the default) or "6526a" (new)
 //! after_return = "wait"           # a return to BASIC idles (default: "return" ends the run)
+//! key_hold = "3f"                 # how long a scripted key is down in the matrix (f, ms, c)
 //!
 //! [roms]
 //! chargen = "roms/chargen.bin"
@@ -50,6 +51,7 @@ struct Raw {
     cpu_magic: Option<String>,
     cia: Option<String>,
     after_return: Option<String>,
+    key_hold: Option<String>,
     #[serde(default)]
     roms: RawRoms,
     #[serde(default)]
@@ -87,6 +89,8 @@ pub struct Config {
     pub cia: Option<CiaModel>,
     /// "return" or "wait" (`after_return`).
     pub after_return: Option<String>,
+    /// How long a scripted key is held in the keyboard matrix, in cycles (`key_hold`).
+    pub key_hold: Option<u64>,
     pub basic_rom: Option<PathBuf>,
     pub kernal_rom: Option<PathBuf>,
     pub chargen_rom: Option<PathBuf>,
@@ -191,6 +195,11 @@ impl Config {
                     c64kit_files::quote(other)
                 ),
             },
+            key_hold: raw
+                .key_hold
+                .map(|t| c64kit_basic::parse_hold(&t).map(c64kit_machine::input::hold_cycles))
+                .transpose()
+                .map_err(|e| anyhow::anyhow!("{shown}: key_hold: {e}"))?,
             basic_rom: raw.roms.basic.map(rel),
             kernal_rom: raw.roms.kernal.map(rel),
             chargen_rom: raw.roms.chargen.map(rel),
@@ -257,5 +266,15 @@ mod tests {
         assert!(format!("{e:#}").contains("unknown field `colour`"), "{e:#}");
         let e = Config::parse("max_cycles = true\n", Path::new("my.toml")).unwrap_err();
         assert!(format!("{e:#}").contains("max_cycles"), "{e:#}");
+    }
+
+    #[test]
+    fn key_hold_takes_a_time() {
+        let c = Config::parse("key_hold = \"5f\"", Path::new("c.toml")).unwrap();
+        assert_eq!(c.key_hold, Some(5 * 19_656));
+        let c = Config::parse("key_hold = \"1000c\"", Path::new("c.toml")).unwrap();
+        assert_eq!(c.key_hold, Some(1000));
+        let e = Config::parse("key_hold = \"5\"", Path::new("c.toml")).unwrap_err();
+        assert!(format!("{e:#}").contains("c.toml: key_hold: "), "{e:#}");
     }
 }

@@ -42,7 +42,7 @@ enum Command {
     Run(run::RunArgs),
     /// Load a program and RUN it in real time in the terminal, for a person at the keyboard
     /// (Esc or Ctrl-C quits).
-    Play(run::RunArgs),
+    Play(run::PlayArgs),
     /// List the display and loader plugins: built-in and loaded, with versions.
     Plugins,
     /// Print the directory of a disk or tape image (.d64, .t64).
@@ -78,8 +78,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Conform(args) => return c64kit_conformance::app::run(&args, "c64kit conform"),
-        Command::Run(args) => run::run(args, &cli.global, run::Mode::Run),
-        Command::Play(args) => run::run(args, &cli.global, run::Mode::Play),
+        Command::Run(args) => run::run(args, &cli.global, run::Mode::Run, false),
+        Command::Play(args) => run::run(args.run, &cli.global, run::Mode::Play, args.joy_keys),
         Command::Plugins => plugins(&cli.global).map(|_| 0),
         Command::Dir { file, loader } => dir(&cli.global, &file, loader.as_deref()).map(|_| 0),
         Command::Asm(args) => asm::asm(args).map(|_| 0),

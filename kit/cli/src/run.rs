@@ -30,7 +30,8 @@ pub struct RunArgs {
     file: Option<PathBuf>,
     /// Keys to type: text (a newline is RETURN; letters are sent as the unshifted PETSCII
     /// codes a C64 keyboard gives), {NAME} for special keys ({RETURN}, {DEL}, {F1}...),
-    /// {WAIT n} to wait n cycles, {WAITINPUT} to wait until the program asks.
+    /// {WAIT n} to wait n cycles, {WAITINPUT} to wait until the program asks, {SHIFT-1},
+    /// {CBM-K}, {CTRL-9} for combinations, {RESTORE}, {JOY2 UP FIRE 25f} for joysticks.
     #[arg(long, conflicts_with = "input_file")]
     input: Option<String>,
     /// Read the key script from a file.
@@ -74,6 +75,12 @@ pub struct RunArgs {
     /// default of `play`).
     #[arg(long, value_name = "return|wait", value_parser = ["return", "wait"])]
     after_return: Option<String>,
+    /// How long each scripted (or typed) key is held down in the C64's keyboard matrix, for
+    /// programs that scan the keyboard themselves: frames (3f, the default), milliseconds
+    /// (60ms) or cycles (59000c). The next key a program's own scan can take comes one frame
+    /// after the release; the KERNAL's GETIN still takes keys when it asks.
+    #[arg(long, value_name = "TIME", value_parser = parse_key_hold)]
+    key_hold: Option<u64>,
     /// Plug in VICE's debug cartridge: the program's first write to $D7FF ends the run with
     /// that value ("debug cartridge: $00"; exit code 0 for $00, 11 for any other value).
     /// Off by default: $D7FF is a SID mirror on a real C64.
@@ -116,6 +123,23 @@ pub struct RunArgs {
 
 fn parse_cycles(s: &str) -> Result<u64, String> {
     c64kit::parse_number(s).map_err(|e| e.to_string())
+}
+
+/// A key hold (`3f`, `60ms`, `59000c`) in cycles.
+pub fn parse_key_hold(s: &str) -> Result<u64, String> {
+    c64kit_basic::parse_hold(s).map(c64kit_machine::input::hold_cycles)
+}
+
+/// `c64kit play`: `run`'s options, and the keys a person uses as a joystick.
+#[derive(clap::Args)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Use the keyboard as joystick 2: the cursor keys are up, down, left and right, the
+    /// space bar is fire; each press holds the line for 6 frames (a terminal's key repeat
+    /// keeps it held). Those keys then type nothing; the other keys type as usual.
+    #[arg(long)]
+    pub joy_keys: bool,
 }
 
 fn parse_addr(s: &str) -> Result<u16, String> {
@@ -292,7 +316,7 @@ pub fn load_program(
     Ok((program, loader.name.clone()))
 }
 
-pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
+pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Result<i32> {
     let config = Config::find(global.config.as_deref())?;
     let registry = Registry::new(&config, &global.plugins)?;
     let cli = cli_options(&args, &registry)?;
@@ -417,6 +441,9 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
     if let Some(model) = args.cia.or(config.cia) {
         m.bus.set_cia_model(model);
     }
+    if let Some(cycles) = args.key_hold.or(config.key_hold) {
+        m.bus.input.key_hold = cycles;
+    }
     if mode == Mode::Play {
         // A person types when they like: an empty keyboard buffer is not the end.
         m.kernal.idle_poll_limit = u32::MAX;
@@ -441,6 +468,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode) -> Result<i32> {
         sink: &mut sink,
         chargen: chargen.as_deref(),
         realtime: mode == Mode::Play,
+        joy_keys,
     };
     let outcome = drive.run(&mut m, max_cycles);
     m.kernal.drive.finish();
@@ -659,6 +687,9 @@ fn refuse_c64_options(args: &RunArgs, specs: &[(String, Vec<(String, String)>)])
     }
     if args.cia.is_some() {
         given.push("--cia (a bare 6502 has no CIA)");
+    }
+    if args.key_hold.is_some() {
+        given.push("--key-hold (a bare 6502 has no keyboard)");
     }
     if args.basic_rom.is_some() || args.kernal_rom.is_some() || args.chargen_rom.is_some() {
         given.push("ROM images (a bare 6502 has flat RAM only)");

@@ -114,6 +114,26 @@ pub struct Drive<'a> {
     pub chargen: Option<&'a [u8; 0x1000]>,
     /// Pace to 50 frames a second even if no display asked (`c64kit play`).
     pub realtime: bool,
+    /// Typed cursor keys and space are joystick 2 (`play --joy-keys`).
+    pub joy_keys: bool,
+}
+
+/// How long a key typed as a joystick line holds it: 6 frames, long enough that a
+/// terminal's key repeat (about 30 a second once it starts) keeps a held key held.
+pub const JOY_KEY_HOLD: u64 = 6 * CYCLES_PER_FRAME;
+
+/// The joystick line a typed key stands for under `play --joy-keys`: the cursor keys
+/// (PETSCII 145, 17, 157, 29) and the space bar for fire.
+pub fn joy_key_line(petscii: u8) -> Option<u8> {
+    use c64kit_basic::joy;
+    match petscii {
+        145 => Some(joy::UP),
+        17 => Some(joy::DOWN),
+        157 => Some(joy::LEFT),
+        29 => Some(joy::RIGHT),
+        b' ' => Some(joy::FIRE),
+        _ => None,
+    }
 }
 
 fn failed(d: &Shown, e: impl std::fmt::Display) -> anyhow::Error {
@@ -162,8 +182,13 @@ impl Drive<'_> {
                         d.instance.poll_input(self.sink).map_err(|e| failed(d, e))?;
                     }
                 }
+                // Typed keys go through the script's queue: to the KERNAL when it asks,
+                // and into the keyboard matrix.
                 for k in self.sink.keys.drain(..) {
-                    m.kernal.input.push_key(k);
+                    match joy_key_line(k).filter(|_| self.joy_keys) {
+                        Some(line) => m.bus.input.press_joystick(line, m.cycles(), JOY_KEY_HOLD),
+                        None => m.bus.input.push_key(k),
+                    }
                 }
                 if self.sink.quit {
                     return Ok(Outcome::Quit);

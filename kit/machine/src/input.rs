@@ -1,10 +1,28 @@
 //! The scripted keyboard and joysticks: keys from a key script become available to the
 //! program one at a time, when it asks, honouring the script's waits; joystick holds start
 //! when the script reaches them, whether or not the program asks (games read the port).
+//!
+//! Every key taken is also held down in CIA 1's keyboard matrix (with its SHIFT, C= or CTRL)
+//! for the key hold, so programs that scan the keyboard themselves see it. A key is taken
+//! either by the KERNAL (GETIN, CHRIN, its keyboard scan: [`InputQueue::take`], at once, as
+//! it always was) or by the program's own matrix scan ([`InputQueue::scan`]: a read of a
+//! port while a line of the other one is driven low), which takes the next key only when no
+//! scripted key is held and the release gap after the last one is over, so a program that
+//! waits for a release and then a press sees each key, the same key twice included.
 
+use c64kit_basic::keyboard::{self, KeyPress};
 use c64kit_basic::{Hold, KeyEvent};
 use c64kit_chips::PAL_CYCLES_PER_FRAME;
 use std::collections::VecDeque;
+
+/// How long a scripted key is held down in the matrix unless set (`--key-hold`): 3 PAL
+/// frames, about 60 ms, a quick typist's press.
+pub const DEFAULT_KEY_HOLD: u64 = 3 * PAL_CYCLES_PER_FRAME;
+
+/// After a scripted key is released, how long the matrix stays empty before a scan may take
+/// the next key: one PAL frame, longer than the KERNAL's 1/60 s scan interval, so every
+/// scanner running once a frame or more often sees the release.
+pub const RELEASE_GAP: u64 = PAL_CYCLES_PER_FRAME;
 
 /// What the keyboard has for the program right now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,7 +34,19 @@ pub enum KeyAvailability {
     Exhausted,
 }
 
-#[derive(Default, Debug)]
+/// A scripted key down in the matrix.
+#[derive(Clone, Copy, Debug)]
+struct Held {
+    code: u8,
+    matrix: [u8; 8],
+    /// Released at this cycle.
+    until: u64,
+    /// The KERNAL has it (a key a scan took goes to the KERNAL's next look at the keyboard
+    /// while it is down, as the real KERNAL's scan would find it).
+    delivered: bool,
+}
+
+#[derive(Debug)]
 pub struct InputQueue {
     events: VecDeque<KeyEvent>,
     /// The cycle at which the previous key was taken (waits count from there).
@@ -24,16 +54,42 @@ pub struct InputQueue {
     available_from: u64,
     /// The joystick lines held now (bits of `c64kit_basic::joy`), ports 1 and 2.
     joysticks: [u8; 2],
-    /// When the current hold ends.
+    /// RESTORE is held now (the NMI line).
+    restore: bool,
+    /// When the current hold (joystick or RESTORE) ends.
     hold_until: Option<u64>,
-    /// Joystick holds still queued (so the run loop need not search the queue).
+    /// Joystick and RESTORE holds still queued (so the run loop need not search the queue).
     queued_holds: usize,
     /// A key script was given (even one now used up).
     fed: bool,
+    /// How long a key stays down in the matrix, in cycles.
+    pub key_hold: u64,
+    held: Option<Held>,
+    /// Joystick 2 lines held by a person (`play --joy-keys`): when each line (bit 0-4) is
+    /// released, 0 if not held.
+    live_until: [u64; 5],
+}
+
+impl Default for InputQueue {
+    fn default() -> Self {
+        InputQueue {
+            events: VecDeque::new(),
+            last_key_at: 0,
+            available_from: 0,
+            joysticks: [0, 0],
+            restore: false,
+            hold_until: None,
+            queued_holds: 0,
+            fed: false,
+            key_hold: DEFAULT_KEY_HOLD,
+            held: None,
+            live_until: [0; 5],
+        }
+    }
 }
 
 /// A hold in cycles of a PAL C64.
-fn hold_cycles(hold: Hold) -> u64 {
+pub fn hold_cycles(hold: Hold) -> u64 {
     match hold {
         Hold::Cycles(n) => n,
         Hold::Frames(n) => n.saturating_mul(PAL_CYCLES_PER_FRAME),
@@ -41,11 +97,15 @@ fn hold_cycles(hold: Hold) -> u64 {
     }
 }
 
+fn is_hold(e: &KeyEvent) -> bool {
+    matches!(e, KeyEvent::Joystick { .. } | KeyEvent::Restore { .. })
+}
+
 impl InputQueue {
     pub fn push_events(&mut self, events: impl IntoIterator<Item = KeyEvent>) {
         for e in events {
             self.fed = true;
-            self.queued_holds += matches!(e, KeyEvent::Joystick { .. }) as usize;
+            self.queued_holds += is_hold(&e) as usize;
             self.events.push_back(e);
         }
     }
@@ -63,30 +123,73 @@ impl InputQueue {
         self.events.is_empty() && self.hold_until.is_none()
     }
 
-    /// The joystick lines held now, ports 1 and 2 (set bits pressed).
+    /// The joystick lines held now, ports 1 and 2 (set bits pressed): the script's, and a
+    /// person's on port 2.
     pub fn joysticks(&self) -> [u8; 2] {
-        self.joysticks
+        let live = (0..5)
+            .filter(|&i| self.live_until[i] != 0)
+            .fold(0, |lines, i| lines | 1 << i);
+        [self.joysticks[0], self.joysticks[1] | live]
     }
 
-    /// Whether any joystick hold is under way or still to come: the machine then calls
-    /// [`InputQueue::advance_joysticks`] at the cycles it names.
+    /// RESTORE is held now.
+    pub fn restore(&self) -> bool {
+        self.restore
+    }
+
+    /// Whether any joystick or RESTORE hold is under way or still to come: the machine then
+    /// calls [`InputQueue::advance_joysticks`] at the cycles it names.
     pub fn has_joystick_work(&self) -> bool {
-        self.hold_until.is_some() || self.queued_holds > 0
+        self.hold_until.is_some() || self.queued_holds > 0 || self.live_until != [0; 5]
     }
 
-    /// Ends a hold that is over and starts the next one the script has reached by `now`.
+    /// A person holds joystick 2's `lines` from `now` for `cycles` (each line until its own
+    /// end, so pressing again extends it); [`InputQueue::advance_joysticks`] applies it.
+    pub fn press_joystick(&mut self, lines: u8, now: u64, cycles: u64) {
+        for (i, until) in self.live_until.iter_mut().enumerate() {
+            if lines & (1 << i) != 0 {
+                *until = now.saturating_add(cycles).max(1);
+            }
+        }
+    }
+
+    /// Ends the holds that are over and starts the next one the script has reached by `now`.
     /// Returns the cycle at which to look again (None: nothing to do until the program
     /// takes a key; the machine then looks again every frame).
     pub fn advance_joysticks(&mut self, now: u64) -> Option<u64> {
+        for until in &mut self.live_until {
+            if *until != 0 && *until <= now {
+                *until = 0;
+            }
+        }
+        let live = self.live_until.iter().filter(|&&u| u != 0).min().copied();
+        let script = self.advance_script(now);
+        match (script, live) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (None, Some(b)) if self.queued_holds > 0 => {
+                Some(b.min(now.saturating_add(PAL_CYCLES_PER_FRAME)))
+            }
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn advance_script(&mut self, now: u64) -> Option<u64> {
         if let Some(end) = self.hold_until {
             if now < end {
                 return Some(end);
             }
             self.joysticks = [0, 0];
             self.hold_until = None;
-            // What follows a hold counts from its end.
+            // What follows a hold counts from its end; after RESTORE, from its release gap,
+            // so that a second press is a second edge on the NMI line.
+            let end_gap = if self.restore {
+                end.saturating_add(RELEASE_GAP)
+            } else {
+                end
+            };
+            self.restore = false;
             self.last_key_at = end;
-            self.available_from = self.available_from.max(end);
+            self.available_from = self.available_from.max(end_gap);
         }
         loop {
             match self.events.front().copied() {
@@ -107,6 +210,18 @@ impl InputQueue {
                     self.hold_until = Some(end);
                     return Some(end);
                 }
+                Some(KeyEvent::Restore { hold }) => {
+                    if now < self.available_from {
+                        return Some(self.available_from);
+                    }
+                    self.events.pop_front();
+                    self.queued_holds -= 1;
+                    self.restore = true;
+                    let cycles = hold.map_or(self.key_hold, hold_cycles);
+                    let end = now.saturating_add(cycles.max(1));
+                    self.hold_until = Some(end);
+                    return Some(end);
+                }
                 _ => return None,
             }
         }
@@ -120,10 +235,58 @@ impl InputQueue {
             .count()
     }
 
-    /// Takes the next key if it is available at cycle `now`. `empty_poll` says the program is
-    /// asking with an empty keyboard buffer, which releases a `{WAITINPUT}`.
+    /// The KERNAL takes the next key if it is available at cycle `now` (a key a scan took
+    /// and the KERNAL has not had yet comes first, while it is down); it is held down in the
+    /// matrix from now. `empty_poll` says the program is asking with an empty keyboard
+    /// buffer, which releases a `{WAITINPUT}`.
     pub fn take(&mut self, now: u64, empty_poll: bool) -> KeyAvailability {
-        // Nothing comes while a joystick is held.
+        if let Some(h) = self.held.as_mut().filter(|h| !h.delivered && now < h.until) {
+            h.delivered = true;
+            return KeyAvailability::Key(h.code);
+        }
+        let got = self.next_key(now, empty_poll);
+        if let KeyAvailability::Key(k) = got {
+            self.press(k, now, true);
+        }
+        got
+    }
+
+    /// The keys down in the matrix at `now` (`matrix[column]` bit `row`).
+    pub fn matrix(&self, now: u64) -> [u8; 8] {
+        match self.held {
+            Some(h) if now < h.until => h.matrix,
+            _ => [0; 8],
+        }
+    }
+
+    /// The program scans the matrix at `now`: with no scripted key down and the release gap
+    /// over, the next key, if available, is pressed now. `empty_buffer` says the KERNAL's
+    /// keyboard buffer is empty (a scan then releases a `{WAITINPUT}` as a GETIN would).
+    /// Returns the keys down.
+    pub fn scan(&mut self, now: u64, empty_buffer: bool) -> [u8; 8] {
+        if let Some(h) = self.held {
+            if now < h.until.saturating_add(RELEASE_GAP) {
+                return self.matrix(now);
+            }
+        }
+        if let KeyAvailability::Key(k) = self.next_key(now, empty_buffer) {
+            self.press(k, now, false);
+        }
+        self.matrix(now)
+    }
+
+    fn press(&mut self, code: u8, now: u64, delivered: bool) {
+        self.held = Some(Held {
+            code,
+            // A code no key types is taken but shows nothing in the matrix.
+            matrix: keyboard::press_for(code).map_or([0; 8], KeyPress::matrix),
+            until: now.saturating_add(self.key_hold),
+            delivered,
+        });
+    }
+
+    fn next_key(&mut self, now: u64, empty_poll: bool) -> KeyAvailability {
+        // Nothing comes while a joystick or RESTORE is held.
         if self.hold_until.is_some() {
             return KeyAvailability::NotYet;
         }
@@ -141,8 +304,10 @@ impl InputQueue {
                     }
                     self.events.pop_front();
                 }
-                // A joystick hold comes first: the machine starts and ends it.
-                Some(KeyEvent::Joystick { .. }) => return KeyAvailability::NotYet,
+                // A hold comes first: the machine starts and ends it.
+                Some(KeyEvent::Joystick { .. } | KeyEvent::Restore { .. }) => {
+                    return KeyAvailability::NotYet
+                }
                 Some(KeyEvent::Key(k)) => {
                     if now < self.available_from {
                         return KeyAvailability::NotYet;
@@ -237,5 +402,142 @@ mod tests {
         // Frames and milliseconds are PAL cycles.
         assert_eq!(hold_cycles(Hold::Frames(2)), 2 * 19_656);
         assert_eq!(hold_cycles(Hold::Millis(1000)), 985_248);
+    }
+
+    /// A's place in the matrix: column 1, row 2.
+    const A: [u8; 8] = [0, 4, 0, 0, 0, 0, 0, 0];
+
+    #[test]
+    fn a_scan_takes_a_key_holds_it_then_waits_for_the_release_gap() {
+        let mut q = InputQueue {
+            key_hold: 100,
+            ..InputQueue::default()
+        };
+        q.push_events([
+            KeyEvent::Key(b'A'),
+            KeyEvent::Key(b'A'),
+            KeyEvent::Key(0xC1),
+        ]);
+        // The first scan presses A for 100 cycles.
+        assert_eq!(q.scan(10, true), A);
+        assert_eq!(q.scan(109, true), A);
+        // Released, then the gap: nothing, even for scans.
+        assert_eq!(q.scan(110, true), [0; 8]);
+        assert_eq!(q.scan(110 + RELEASE_GAP - 1, true), [0; 8]);
+        // The same key again, then SHIFT A (the left SHIFT is column 1, row 7).
+        let second = 110 + RELEASE_GAP;
+        assert_eq!(q.scan(second, true), A);
+        assert_eq!(q.matrix(second + 99), A);
+        assert_eq!(q.matrix(second + 100), [0; 8]);
+        let third = second + 100 + RELEASE_GAP;
+        assert_eq!(q.scan(third, true)[1], 0x84);
+        assert_eq!(q.scan(third + 100 + RELEASE_GAP, true), [0; 8]);
+        assert!(q.is_exhausted());
+    }
+
+    #[test]
+    fn the_kernal_takes_keys_at_once_and_each_is_held_in_the_matrix() {
+        let mut q = InputQueue::default();
+        q.push_events([KeyEvent::Key(b'A'), KeyEvent::Key(b'B')]);
+        assert_eq!(q.take(0, true), KeyAvailability::Key(b'A'));
+        assert_eq!(q.matrix(1), A);
+        // No hold or gap for the KERNAL: its timing is what it always was.
+        assert_eq!(q.take(5, true), KeyAvailability::Key(b'B'));
+        assert_eq!(q.matrix(6)[3], 0x10, "B: column 3, row 4");
+        assert_eq!(q.matrix(5 + DEFAULT_KEY_HOLD), [0; 8]);
+        // A scan while a key is held takes nothing.
+        q.push_key(b'C');
+        assert_eq!(q.scan(10, true)[3], 0x10);
+        assert_eq!(q.pending_keys(), 1);
+    }
+
+    #[test]
+    fn a_key_a_scan_took_goes_to_the_kernal_while_it_is_down() {
+        let mut q = InputQueue::default();
+        q.push_events([KeyEvent::Key(b'A'), KeyEvent::Key(b'B')]);
+        assert_eq!(q.scan(0, true), A);
+        assert_eq!(q.take(10, true), KeyAvailability::Key(b'A'));
+        // Once only: the next take is the next key.
+        assert_eq!(q.take(20, true), KeyAvailability::Key(b'B'));
+        // Released before the KERNAL looked: lost, as on a C64 with its scan stopped.
+        q.push_events([KeyEvent::Key(b'C'), KeyEvent::Key(b'D')]);
+        let t = 20 + DEFAULT_KEY_HOLD + RELEASE_GAP;
+        assert_ne!(q.scan(t, true), [0; 8]);
+        assert_eq!(
+            q.take(t + DEFAULT_KEY_HOLD, true),
+            KeyAvailability::Key(b'D')
+        );
+    }
+
+    #[test]
+    fn scans_honour_waits_and_waitinput() {
+        let mut q = InputQueue::default();
+        q.push_events([
+            KeyEvent::WaitCycles(1000),
+            KeyEvent::Key(b'A'),
+            KeyEvent::WaitForPoll,
+            KeyEvent::Key(b'A'),
+        ]);
+        assert_eq!(q.scan(999, true), [0; 8]);
+        assert_eq!(q.scan(1000, true), A);
+        let later = 1000 + DEFAULT_KEY_HOLD + RELEASE_GAP;
+        // {WAITINPUT}: a scan with keys in the KERNAL's buffer is not asking.
+        assert_eq!(q.scan(later, false), [0; 8]);
+        assert_eq!(q.scan(later + 1, true), A);
+        // A code no key types is taken and shows nothing.
+        q.push_key(0x7B);
+        let t = later + 1 + DEFAULT_KEY_HOLD + RELEASE_GAP;
+        assert_eq!(q.scan(t, true), [0; 8]);
+        assert_eq!(q.pending_keys(), 0);
+    }
+
+    #[test]
+    fn restore_is_a_hold_that_starts_when_reached() {
+        let mut q = InputQueue {
+            key_hold: 50,
+            ..InputQueue::default()
+        };
+        q.push_events([
+            KeyEvent::Key(b'A'),
+            KeyEvent::Restore { hold: None },
+            KeyEvent::Restore {
+                hold: Some(Hold::Cycles(7)),
+            },
+            KeyEvent::Key(b'B'),
+        ]);
+        assert!(q.has_joystick_work());
+        assert_eq!(q.advance_joysticks(0), None);
+        assert_eq!(q.take(5, true), KeyAvailability::Key(b'A'));
+        assert_eq!(q.advance_joysticks(6), Some(56));
+        assert!(q.restore());
+        assert_eq!(q.take(10, true), KeyAvailability::NotYet);
+        // Released for the gap, then pressed again: a second edge.
+        let again = 56 + RELEASE_GAP;
+        assert_eq!(q.advance_joysticks(56), Some(again));
+        assert!(!q.restore());
+        assert_eq!(q.advance_joysticks(again), Some(again + 7));
+        assert!(q.restore());
+        assert_eq!(q.advance_joysticks(again + 7), None);
+        assert!(!q.restore());
+        assert_eq!(q.take(again + 7, true), KeyAvailability::NotYet);
+        assert_eq!(
+            q.take(again + 7 + RELEASE_GAP, true),
+            KeyAvailability::Key(b'B')
+        );
+    }
+
+    #[test]
+    fn a_persons_joystick_lines_are_held_each_to_its_own_end() {
+        let mut q = InputQueue::default();
+        q.press_joystick(c64kit_basic::joy::UP, 100, 50);
+        q.press_joystick(c64kit_basic::joy::FIRE, 120, 50);
+        assert!(q.has_joystick_work());
+        assert_eq!(q.advance_joysticks(120), Some(150));
+        assert_eq!(q.joysticks(), [0, 0x11]);
+        assert_eq!(q.advance_joysticks(150), Some(170));
+        assert_eq!(q.joysticks(), [0, 0x10]);
+        assert_eq!(q.advance_joysticks(170), None);
+        assert_eq!(q.joysticks(), [0, 0]);
+        assert!(!q.has_joystick_work());
     }
 }

@@ -134,7 +134,7 @@ impl Machine {
     }
 
     pub fn feed_keys(&mut self, events: impl IntoIterator<Item = KeyEvent>) {
-        self.kernal.input.push_events(events);
+        self.bus.input.push_events(events);
     }
 
     pub fn set_breakpoint(&mut self, addr: u16) {
@@ -155,7 +155,7 @@ impl Machine {
     pub fn run(&mut self, max_cycles: u64) -> StopReason {
         let limit = self.bus.now.saturating_add(max_cycles);
         // Joystick holds start and end on their own cycles: run in slices up to each.
-        while self.kernal.input.has_joystick_work() {
+        while self.bus.input.has_joystick_work() {
             let next = self.advance_joysticks();
             // Behind a key the program has not taken yet: look again every frame.
             let until = next
@@ -169,14 +169,20 @@ impl Machine {
         self.run_to(limit)
     }
 
-    /// Starts and ends the script's joystick holds due now: CIA 1 reads joystick 2 on
-    /// port A ($DC00) and joystick 1 on port B ($DC01), pressed lines low. Returns when to
-    /// look again.
+    /// Starts and ends the script's joystick and RESTORE holds due now: CIA 1 reads
+    /// joystick 2 on port A ($DC00) and joystick 1 on port B ($DC01), pressed lines low;
+    /// RESTORE pulls the NMI line (shared with CIA 2's interrupt; an edge is an NMI).
+    /// Returns when to look again.
     fn advance_joysticks(&mut self) -> Option<u64> {
-        let next = self.kernal.input.advance_joysticks(self.bus.now);
-        let [port1, port2] = self.kernal.input.joysticks();
+        let next = self.bus.input.advance_joysticks(self.bus.now);
+        let [port1, port2] = self.bus.input.joysticks();
         self.bus.cia1.set_port_b_input(!port1);
         self.bus.cia1.set_port_a_input(!port2);
+        let restore = self.bus.input.restore();
+        if restore != self.bus.restore_pressed {
+            self.bus.restore_pressed = restore;
+            self.bus.interrupts_changed();
+        }
         next
     }
 

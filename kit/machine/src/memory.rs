@@ -1,6 +1,8 @@
 //! The C64's address space as the CPU sees it: 64 KiB RAM, the 6510 port at $0000/$0001,
 //! the PLA's banking of ROMs and I/O over the RAM, colour RAM and the I/O chips.
 
+use crate::input::InputQueue;
+use crate::kernal::vars::NDX;
 use crate::pla::{self, Region};
 use crate::roms::Roms;
 use c64kit_chips::cia::CiaModel;
@@ -119,8 +121,11 @@ pub struct C64Bus {
     touched: u8,
     lines: Interrupts,
     nmi_level: bool,
-    /// The RESTORE key's line into NMI, for front ends.
+    /// The RESTORE key's line into NMI (held by the key script's `{RESTORE}`).
     pub restore_pressed: bool,
+    /// The scripted keyboard and joysticks: CIA 1's port reads see its keys (and take the
+    /// next one when they scan the matrix), the KERNAL's traps take keys from it.
+    pub input: InputQueue,
     /// VICE's debug cartridge is plugged in: a write to $D7FF ends the run.
     pub debug_cart: bool,
     /// The first value written to the debug cartridge's register, once written.
@@ -156,6 +161,7 @@ impl C64Bus {
             lines: Interrupts::NONE,
             nmi_level: false,
             restore_pressed: false,
+            input: InputQueue::default(),
             debug_cart: false,
             debug_cart_value: None,
             ba_check_at: 0,
@@ -277,7 +283,17 @@ impl C64Bus {
             0xD000..=0xD3FF => self.vic.peek((addr & 0x3F) as u8, self.now),
             0xD400..=0xD7FF => self.sid.peek((addr & 0x1F) as u8, self.now),
             0xD800..=0xDBFF => self.colour_read(addr),
-            0xDC00..=0xDCFF => self.cia1.peek((addr & 0x0F) as u8, self.now),
+            0xDC00..=0xDCFF => {
+                let register = (addr & 0x0F) as u8;
+                let keys = self.input.matrix(self.now);
+                if register < 2 && keys != self.cia1.keyboard_matrix() {
+                    // The keys as they are now, without taking one.
+                    let mut cia1 = self.cia1.clone();
+                    cia1.set_keyboard_matrix(keys);
+                    return cia1.peek(register, self.now);
+                }
+                self.cia1.peek(register, self.now)
+            }
             0xDD00..=0xDDFF => self.cia2.peek((addr & 0x0F) as u8, self.now),
             _ => OPEN_BUS,
         }
@@ -327,7 +343,13 @@ impl C64Bus {
             0xD000..=0xD3FF => self.vic.read((addr & 0x3F) as u8, now),
             0xD400..=0xD7FF => self.sid.read((addr & 0x1F) as u8, now),
             0xD800..=0xDBFF => self.colour_read(addr),
-            0xDC00..=0xDCFF => self.cia1.read((addr & 0x0F) as u8, now),
+            0xDC00..=0xDCFF => {
+                let register = (addr & 0x0F) as u8;
+                if register < 2 {
+                    self.keyboard_lines(register, now);
+                }
+                self.cia1.read(register, now)
+            }
             0xDD00..=0xDDFF => {
                 let register = (addr & 0x0F) as u8;
                 if register == 0 {
@@ -342,6 +364,24 @@ impl C64Bus {
             }
             _ => OPEN_BUS,
         }
+    }
+
+    /// The keys down as CIA 1's port `register` (0 = A, 1 = B) is read at `now`. A read of
+    /// one port while a line of the other is low (driven by the CIA or a joystick) scans the
+    /// matrix, which may press the script's next key ([`InputQueue::scan`]).
+    fn keyboard_lines(&mut self, register: u8, now: u64) {
+        self.cia1.set_keyboard_matrix([0; 8]);
+        let other = if register == 1 {
+            self.cia1.port_a_pins()
+        } else {
+            self.cia1.port_b_pins()
+        };
+        let keys = if other != 0xFF {
+            self.input.scan(now, self.ram[NDX as usize] == 0)
+        } else {
+            self.input.matrix(now)
+        };
+        self.cia1.set_keyboard_matrix(keys);
     }
 
     /// The serial bus as CIA 2's port A reads it: CLK IN (PA6) and DATA IN (PA7) see the bus

@@ -5,7 +5,7 @@ use super::rom::{BASIC_IDLE, IRQ_EXIT, NMI_EXIT};
 use super::vars::*;
 use super::Trap;
 use crate::drive::Drive;
-use crate::input::{InputQueue, KeyAvailability};
+use crate::input::KeyAvailability;
 use crate::memory::C64Bus;
 use crate::stop::StopReason;
 use c64kit_cpu::{Bus, Cpu};
@@ -24,11 +24,9 @@ pub enum TrapOutcome {
     Stop(StopReason),
 }
 
-/// The KERNAL's state that lives outside RAM: the screen editor, the scripted keyboard,
-/// the transcript of everything printed, and drive 8 on the serial bus.
+/// The KERNAL's state that lives outside RAM: the screen editor, the transcript of everything printed, and drive 8 on the serial bus.
 pub struct Kernal {
     pub screen: ScreenEditor,
-    pub input: InputQueue,
     /// Every byte sent to the screen through CHROUT, in order (output to files is not).
     pub transcript: Vec<u8>,
     /// Device 8: by default it reads the current folder and cannot write.
@@ -77,7 +75,6 @@ impl Kernal {
     pub fn new() -> Self {
         Kernal {
             screen: ScreenEditor::new(),
-            input: InputQueue::default(),
             transcript: Vec::new(),
             drive: Drive::default(),
             idle_polls: 0,
@@ -185,8 +182,8 @@ impl Kernal {
                 // Idling after the program returned: the script's end is the run's end
                 // (with no script, only the budget ends it; with a person at the keyboard,
                 // `play`, never).
-                let scripted = self.input.was_fed() && self.idle_poll_limit < u32::MAX;
-                if self.returned && scripted && self.input.is_exhausted() {
+                let scripted = bus.input.was_fed() && self.idle_poll_limit < u32::MAX;
+                if self.returned && scripted && bus.input.is_exhausted() {
                     return TrapOutcome::Stop(StopReason::InputExhausted);
                 }
                 // Reading ICR acknowledges CIA 1's timer interrupt, as the real handler does.
@@ -268,7 +265,7 @@ impl Kernal {
         if count != 0 {
             return KeyAvailability::NotYet;
         }
-        let got = self.input.take(bus.now, empty_poll);
+        let got = bus.input.take(bus.now, empty_poll);
         if let KeyAvailability::Key(k) = got {
             let max = bus.ram[XMAX as usize].clamp(1, 10);
             if count < max {
