@@ -219,7 +219,10 @@ fn start_up_stub_and_memory_configuration() {
             &[0x0B, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'8', b'0', 0, 0, 0]
         );
         assert_eq!(prg.data[0x0820 - 0x0801], 0x4C, "JMP at $0820");
-        assert_eq!(c64kit_basic::find_sys(&prg.to_bytes(), |_| 0).map(|s| s.address), Ok(0x0820));
+        assert_eq!(
+            c64kit_basic::find_sys(&prg.to_bytes(), |_| 0).map(|s| s.address),
+            Ok(0x0820)
+        );
         // the program ends below the tree base
         assert!(prg.end_address() < TREE_BASE as u16);
         let (stop, _, m) = run_game(v, "");

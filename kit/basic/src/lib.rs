@@ -14,11 +14,11 @@ pub mod petscii;
 mod sys;
 
 pub use basic::{
-    list_program, program_lines, relink, tokenize, tokenize_with, BasicLine,
-    LetterCase, ListError, TokenizeError, TokenizeOptions,
+    list_program, program_lines, relink, tokenize, tokenize_with, BasicLine, LetterCase, ListError,
+    TokenizeError, TokenizeOptions,
 };
-pub use sys::{find_sys, starts_with_sys, NoSys, SysStatement};
 pub use petscii::{
     joy, parse_hold, parse_key_script, petscii_to_screen_code, render_petscii, Hold, KeyEvent,
     RenderOptions, RenderStyle, ScriptError, DEFAULT_JOYSTICK_HOLD,
 };
+pub use sys::{find_sys, starts_with_sys, NoSys, SysStatement};

@@ -339,7 +339,13 @@ mod tests {
         );
         let e = run("10 REM\n20 A=1\n30 SYS 4096").unwrap_err();
         assert_eq!(e.to_string(), "line 20 runs BASIC (an assignment) before any SYS, and c64kit has no BASIC interpreter");
-        assert_eq!(run("10 PRINT 1\n"), Err(NoSys::BasicFirst { line: 10, statement: "PRINT".into() }));
+        assert_eq!(
+            run("10 PRINT 1\n"),
+            Err(NoSys::BasicFirst {
+                line: 10,
+                statement: "PRINT".into()
+            })
+        );
         assert_eq!(run("10 REM HI"), Err(NoSys::Missing));
         assert_eq!(find_sys(&[0x01], |_| 0), Err(NoSys::Missing));
     }
@@ -354,7 +360,10 @@ mod tests {
             ("10 SYS (1", "not closed"),
             ("10 SYS", "missing"),
             ("10 SYS RND(1)", "RND is not supported"),
-            ("10 SYS ((((((((((((((((((1))))))))))))))))))", "nested too deeply"),
+            (
+                "10 SYS ((((((((((((((((((1))))))))))))))))))",
+                "nested too deeply",
+            ),
         ] {
             let e = run(src).unwrap_err();
             assert!(matches!(e, NoSys::Argument { line: 10, .. }), "{src}: {e}");
@@ -372,7 +381,10 @@ mod tests {
         assert_eq!(s.after_argument, 0x080B + 7, "at the colon");
         // Damage after the SYS line is never reached.
         let prg = tokenize("10 SYS 2064\n20 PRINT", 0x0801).unwrap();
-        assert_eq!(find_sys(&prg[..prg.len() - 4], |_| 0).unwrap().address, 2064);
+        assert_eq!(
+            find_sys(&prg[..prg.len() - 4], |_| 0).unwrap().address,
+            2064
+        );
         assert!(starts_with_sys(&prg));
         assert!(!starts_with_sys(&tokenize("10 PRINT", 0x0801).unwrap()));
     }

@@ -751,7 +751,11 @@ impl Cpu {
         };
         // When the read before the write waited for the bus (DMA), the AND drops off (as
         // VICE's x64sc has it; the SHA/SHX/SHY tests of its collection check this).
-        let v = if bus.stall_count() != stalls { value } else { anded };
+        let v = if bus.stall_count() != stalls {
+            value
+        } else {
+            anded
+        };
         self.write_last(bus, addr, v);
     }
 

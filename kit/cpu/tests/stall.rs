@@ -54,7 +54,7 @@ impl Bus for StallingBus {
 
     fn poll_interrupts_after_stall(&mut self) -> Interrupts {
         Interrupts {
-            irq: self.cycles - 1 >= self.irq_from,
+            irq: self.cycles > self.irq_from, // at cycles - 1
             nmi_edge: false,
         }
     }

@@ -107,7 +107,10 @@ impl Machine {
     /// loads a PRG by its name without the extension): upper-case PETSCII, at most 16
     /// characters, where programs can find it (FNADR/FNLEN, under MEMSIZ).
     pub fn set_load_name_from_path(&mut self, path: &std::path::Path) {
-        let stem = path.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
+        let stem = path
+            .file_stem()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default();
         let name: Vec<u8> = stem
             .chars()
             .take(16)

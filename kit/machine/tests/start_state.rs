@@ -219,7 +219,9 @@ fn the_sys_line_is_found_only_outside_quotes_and_rem() {
     // A statement other than REM before the SYS needs BASIC: refused, naming the line.
     let mut basic_first = prg.clone();
     basic_first.data[4] = 0x99; // PRINT
-    let e = Machine::builtin().load_and_run_prg(&basic_first).unwrap_err();
+    let e = Machine::builtin()
+        .load_and_run_prg(&basic_first)
+        .unwrap_err();
     assert!(e.contains("line 10 runs BASIC (PRINT)"), "{e}");
     // Started elsewhere (no SYS line for it): RUN's text pointer, before the program.
     let mut m = Machine::builtin();

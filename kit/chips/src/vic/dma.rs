@@ -106,7 +106,11 @@ impl SpriteDma {
         self.expand_ff |= !regs.y_expand;
         match at % PAL_CYCLES_PER_LINE {
             MCBASE_ADD_2 | MCBASE_ADD_1 => {
-                let step = if at % PAL_CYCLES_PER_LINE == MCBASE_ADD_2 { 2 } else { 1 };
+                let step = if at % PAL_CYCLES_PER_LINE == MCBASE_ADD_2 {
+                    2
+                } else {
+                    1
+                };
                 for n in 0..8 {
                     let bit = 1 << n;
                     if self.on & bit != 0 && self.expand_ff & bit != 0 {
@@ -144,8 +148,8 @@ impl SpriteDma {
             self.on & (1 << n) != 0 && {
                 let start = SPRITE_BA_START + 2 * n;
                 // Cycles since the window's start, counted into the next line if needed.
-                let since = (c + PAL_CYCLES_PER_LINE - start % PAL_CYCLES_PER_LINE)
-                    % PAL_CYCLES_PER_LINE;
+                let since =
+                    (c + PAL_CYCLES_PER_LINE - start % PAL_CYCLES_PER_LINE) % PAL_CYCLES_PER_LINE;
                 since < SPRITE_BA_CYCLES
             }
         })
@@ -154,7 +158,12 @@ impl SpriteDma {
 
 /// Whether DEN was set during line $30 of the frame of cycle `t`, given the $D011 written at
 /// `d011_since` (unchanged since) and the frame an earlier value latched (`latched_frame`).
-pub(super) fn den_latched(regs: &DmaRegisters, d011_since: u64, latched_frame: u64, t: u64) -> bool {
+pub(super) fn den_latched(
+    regs: &DmaRegisters,
+    d011_since: u64,
+    latched_frame: u64,
+    t: u64,
+) -> bool {
     let frame = t / PAL_CYCLES_PER_FRAME;
     if latched_frame == frame + 1 {
         return true;
@@ -165,7 +174,11 @@ pub(super) fn den_latched(regs: &DmaRegisters, d011_since: u64, latched_frame: u
 
 /// The frame (plus one; 0 = none) whose line $30 saw DEN set while the $D011 written at
 /// `d011_since` held, up to cycle `now`: what to remember before $D011 changes.
-pub(super) fn den_latch_before_write(regs: &DmaRegisters, d011_since: u64, now: u64) -> Option<u64> {
+pub(super) fn den_latch_before_write(
+    regs: &DmaRegisters,
+    d011_since: u64,
+    now: u64,
+) -> Option<u64> {
     den_latched(regs, d011_since, 0, now).then_some(now / PAL_CYCLES_PER_FRAME + 1)
 }
 
@@ -333,7 +346,10 @@ mod tests {
     fn a_bad_line_holds_ba_in_cycles_11_to_53() {
         let mut c = screen_on(3);
         let line = 0x33 * LINE;
-        assert_eq!(low_cycles(&mut c, line..line + LINE), (line + 11..=line + 53).collect::<Vec<_>>());
+        assert_eq!(
+            low_cycles(&mut c, line..line + LINE),
+            (line + 11..=line + 53).collect::<Vec<_>>()
+        );
         assert!(low_cycles(&mut c, 0x34 * LINE..0x3B * LINE).is_empty());
         assert_eq!(c.bus_free_from(line + 20), line + 54);
         assert_eq!(c.bus_free_from(line + 54), line + 54);
@@ -351,7 +367,10 @@ mod tests {
         // Set in line $31: no bad lines this frame; the next frame has them.
         c.set_d011(0x13, 0x31 * LINE + 5);
         assert!(low_cycles(&mut c, 0x33 * LINE..0x34 * LINE).is_empty());
-        assert_eq!(c.next_ba_low(0x31 * LINE + 6), PAL_CYCLES_PER_FRAME + 0x33 * LINE + 11);
+        assert_eq!(
+            c.next_ba_low(0x31 * LINE + 6),
+            PAL_CYCLES_PER_FRAME + 0x33 * LINE + 11
+        );
         // Set during line $30 and cleared later: this frame keeps its bad lines.
         let mut c = BusClaims::default();
         c.set_d011(0x13, 0x30 * LINE + 62);
@@ -374,7 +393,9 @@ mod tests {
                         .unwrap_or(u64::MAX);
                     let closed = c.next_ba_low(from);
                     // The closed form looks two frames ahead from the frame's start.
-                    if closed != u64::MAX || scanned < from - from % PAL_CYCLES_PER_FRAME + 2 * PAL_CYCLES_PER_FRAME {
+                    if closed != u64::MAX
+                        || scanned < from - from % PAL_CYCLES_PER_FRAME + 2 * PAL_CYCLES_PER_FRAME
+                    {
                         assert_eq!(closed, scanned, "d011 {d011:02x} since {since} from {from}");
                     }
                 }
@@ -390,7 +411,10 @@ mod tests {
         c.regs.sprite_y[7] = 100;
         let line = 100 * LINE;
         // Sprite 0: cycles 54-58 of line 100; sprite 7: cycles 5-9 of the next line.
-        assert_eq!(low_cycles(&mut c.clone(), line..line + LINE), (line + 54..=line + 58).collect::<Vec<_>>());
+        assert_eq!(
+            low_cycles(&mut c.clone(), line..line + LINE),
+            (line + 54..=line + 58).collect::<Vec<_>>()
+        );
         assert_eq!(c.next_ba_low(0), line + 54);
         let mut run = c;
         assert_eq!(
@@ -402,9 +426,7 @@ mod tests {
         );
         // 21 lines of fetches: sprite 0 in lines 100-120, sprite 7's in 101-121.
         let mut run = c;
-        let lines_with_dma: Vec<u64> = (95..130)
-            .filter(|l| run.ba_low(l * LINE + 54))
-            .collect();
+        let lines_with_dma: Vec<u64> = (95..130).filter(|l| run.ba_low(l * LINE + 54)).collect();
         assert_eq!(lines_with_dma, (100..=120).collect::<Vec<_>>());
         // Y-expanded: 42 lines.
         let mut c2 = c;

@@ -161,7 +161,10 @@ impl Vic {
     /// Whether a write to register `reg` can change when BA is low ($D011, the sprite
     /// Y positions, $D015, $D017).
     pub const fn claims_bus(reg: u8) -> bool {
-        matches!(reg & 0x3F, 0x11 | 0x15 | 0x17 | 0x01 | 0x03 | 0x05 | 0x07 | 0x09 | 0x0B | 0x0D | 0x0F)
+        matches!(
+            reg & 0x3F,
+            0x11 | 0x15 | 0x17 | 0x01 | 0x03 | 0x05 | 0x07 | 0x09 | 0x0B | 0x0D | 0x0F
+        )
     }
 
     /// The first cycle from `t` on in which BA is high: a CPU read started in cycle `t`
