@@ -275,9 +275,7 @@ impl Cpu {
         self.poll(bus);
         let stalls = bus.stall_count();
         let v = bus.read(addr);
-        if bus.stall_count() != stalls {
-            self.poll_after_stall(bus);
-        }
+        self.poll_again_if_waited(bus, stalls);
         v
     }
 
@@ -706,11 +704,11 @@ impl Cpu {
         stalls
     }
 
-    /// After a two-cycle implied instruction's operation: if its last cycle waited, poll
-    /// again now, so an IRQ that arrives while CLI waits is taken right after it and one
-    /// that arrives while SEI waits is not (as in VICE's x64sc).
+    /// After an instruction's last read (and, for an implied one, its operation): if that
+    /// read waited, poll again now, so an IRQ that arrives while CLI waits is taken right
+    /// after it and one that arrives while SEI waits is not (as in VICE's x64sc).
     #[inline(always)]
-    fn implied_end<B: Bus>(&mut self, bus: &mut B, stalls: u64) {
+    fn poll_again_if_waited<B: Bus>(&mut self, bus: &mut B, stalls: u64) {
         if bus.stall_count() != stalls {
             self.poll_after_stall(bus);
         }
@@ -860,7 +858,7 @@ impl Cpu {
             (acc, $f:ident) => {{
                 let stalls = c.implied_start(bus);
                 c.a = c.$f(c.a);
-                c.implied_end(bus, stalls);
+                c.poll_again_if_waited(bus, stalls);
             }};
             ($mode:ident, $f:ident) => {{
                 let ea = write_address!($mode);
@@ -870,12 +868,12 @@ impl Cpu {
         macro_rules! implied {
             () => {{
                 let stalls = c.implied_start(bus);
-                c.implied_end(bus, stalls);
+                c.poll_again_if_waited(bus, stalls);
             }};
             ($body:expr) => {{
                 let stalls = c.implied_start(bus);
                 $body;
-                c.implied_end(bus, stalls);
+                c.poll_again_if_waited(bus, stalls);
             }};
         }
         macro_rules! branch {

@@ -440,6 +440,14 @@ impl C64Bus {
         self.ba_check_at = self.vic.next_ba_low(self.now + 1);
     }
 
+    /// The interrupt lines as last computed, for the CPU: an NMI edge is reported once.
+    #[inline(always)]
+    fn take_lines(&mut self) -> Interrupts {
+        let lines = self.lines;
+        self.lines.nmi_edge = false;
+        lines
+    }
+
     /// The last cycle up to which the CPU may run on its own: interrupt lines quiet and no
     /// read meeting BA low.
     fn quiet_until(&self) -> u64 {
@@ -535,9 +543,7 @@ impl Bus for C64Bus {
         if self.now >= self.next_interrupt_check {
             self.update_interrupts();
         }
-        let lines = self.lines;
-        self.lines.nmi_edge = false;
-        lines
+        self.take_lines()
     }
 
     fn nmi_line(&mut self) -> bool {
@@ -548,10 +554,9 @@ impl Bus for C64Bus {
         self.stalls
     }
 
+    /// The lines `wait_for_bus` computed for the wait's last cycle.
     fn poll_interrupts_after_stall(&mut self) -> Interrupts {
-        let lines = self.lines;
-        self.lines.nmi_edge = false;
-        lines
+        self.take_lines()
     }
 
     /// RAM for the CPU's direct path while the interrupt lines are known not to change: the

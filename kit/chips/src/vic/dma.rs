@@ -105,12 +105,8 @@ impl SpriteDma {
         // The flip-flop stays set while a sprite is not expanded.
         self.expand_ff |= !regs.y_expand;
         match at % PAL_CYCLES_PER_LINE {
-            MCBASE_ADD_2 | MCBASE_ADD_1 => {
-                let step = if at % PAL_CYCLES_PER_LINE == MCBASE_ADD_2 {
-                    2
-                } else {
-                    1
-                };
+            c @ (MCBASE_ADD_2 | MCBASE_ADD_1) => {
+                let step = if c == MCBASE_ADD_2 { 2 } else { 1 };
                 for n in 0..8 {
                     let bit = 1 << n;
                     if self.on & bit != 0 && self.expand_ff & bit != 0 {
@@ -185,9 +181,13 @@ pub(super) fn den_latch_before_write(
 /// Whether cycle `t` is in a bad line's BA window.
 fn bad_line_ba(regs: &DmaRegisters, den: bool, t: u64) -> bool {
     let line = t / PAL_CYCLES_PER_LINE % crate::PAL_LINES;
-    den && (DEN_LINE..=LAST_BAD_LINE).contains(&line)
-        && line & 7 == u64::from(regs.d011 & 7)
-        && BAD_LINE_BA.contains(&(t % PAL_CYCLES_PER_LINE))
+    is_bad_line(regs.d011, den, line) && BAD_LINE_BA.contains(&(t % PAL_CYCLES_PER_LINE))
+}
+
+/// The bad line condition for raster `line` under $D011 `d011`, `den` saying whether DEN
+/// counts for the frame.
+pub(super) fn is_bad_line(d011: u8, den: bool, line: u64) -> bool {
+    den && (DEN_LINE..=LAST_BAD_LINE).contains(&line) && line & 7 == u64::from(d011 & 7)
 }
 
 /// The whole bus state the VIC keeps for BA.

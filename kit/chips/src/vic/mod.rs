@@ -150,12 +150,11 @@ impl Vic {
     }
 
     /// Bad line condition for `line` with the current $D011: display enabled
-    /// (DEN, checked now rather than latched in line $30), line in
-    /// $30-$F7 and its low 3 bits equal YSCROLL. On such lines the real VIC
-    /// takes 40-43 cycles from the CPU.
+    /// (DEN as it is now; the cycle stealing uses DEN as latched in line $30),
+    /// line in $30-$F7 and its low 3 bits equal YSCROLL.
     pub fn is_bad_line(&self, line: u16) -> bool {
         let d011 = self.regs[0x11];
-        d011 & 0x10 != 0 && (0x30..=0xF7).contains(&line) && line & 7 == u16::from(d011 & 7)
+        dma::is_bad_line(d011, d011 & 0x10 != 0, u64::from(line))
     }
 
     /// Whether a write to register `reg` can change when BA is low ($D011, the sprite
