@@ -30,6 +30,9 @@
 //! Not modelled: drawing, collisions, light pen.
 
 mod dma;
+pub mod picture;
+
+pub use picture::Picture;
 
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 use dma::BusClaims;
@@ -49,6 +52,8 @@ pub struct Vic {
     pending_from: u64,
     /// Bad lines and sprite DMA: when BA is low.
     claims: BusClaims,
+    /// The visible area as drawn so far.
+    picture: Box<Picture>,
 }
 
 impl Default for Vic {
@@ -69,6 +74,7 @@ impl Vic {
             irq_mask: 0,
             pending_from: 0,
             claims: BusClaims::default(),
+            picture: Box::default(),
         }
     }
 
@@ -176,6 +182,11 @@ impl Vic {
     /// they are (`u64::MAX`: not within two frames).
     pub fn next_ba_low(&self, from: u64) -> u64 {
         self.claims.next_ba_low(from)
+    }
+
+    /// The picture as drawn up to the last cycle the chip was brought to.
+    pub fn picture(&self) -> &Picture {
+        &self.picture
     }
 
     /// Reads register `reg & 0x3F` at cycle `now` (collision registers clear).

@@ -1,0 +1,77 @@
+//! The picture the VIC-II draws, as VICE's screenshots crop it: 384x272 pixels of a PAL
+//! frame, the first pixel of the 320x200 text area at (32, 35), each pixel a palette index
+//! 0-15. So a c64kit picture and a VICE screenshot of the same moment compare pixel by pixel.
+//!
+//! The buffer is drawn into line by line as the raster goes (a picture taken mid-frame
+//! shows the new frame above the raster and the previous one below it, as VICE's does).
+
+/// Width of the visible area (PAL), in pixels.
+pub const WIDTH: usize = 384;
+/// Height of the visible area (PAL), in lines.
+pub const HEIGHT: usize = 272;
+/// Where the first pixel of the 320x200 text area is (x, y).
+pub const TEXT_ORIGIN: (usize, usize) = (32, 35);
+/// The first raster line shown (the picture's row 0).
+pub const FIRST_LINE: u16 = 16;
+
+/// A PAL frame's visible area as palette indices, with what each pixel drawn from
+/// character ROM data could have been (for comparisons with pictures taken on a machine
+/// whose character ROM differs from ours: we ship no Commodore ROM).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Picture {
+    pixels: Vec<u8>,
+    rom_colours: Vec<u16>,
+    /// Frames completed since power-on.
+    pub frames: u64,
+}
+
+impl std::fmt::Debug for Picture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Picture({WIDTH}x{HEIGHT}, frame {})", self.frames)
+    }
+}
+
+impl Default for Picture {
+    fn default() -> Self {
+        Picture {
+            pixels: vec![0; WIDTH * HEIGHT],
+            rom_colours: vec![0; WIDTH * HEIGHT],
+            frames: 0,
+        }
+    }
+}
+
+impl Picture {
+    /// All pixels, row by row (palette indices 0-15).
+    pub fn pixels(&self) -> &[u8] {
+        &self.pixels
+    }
+
+    /// The palette index at (x, y); 0 outside the picture.
+    pub fn pixel(&self, x: usize, y: usize) -> u8 {
+        if x < WIDTH && y < HEIGHT {
+            self.pixels[y * WIDTH + x]
+        } else {
+            0
+        }
+    }
+
+    /// For a pixel the graphics drew from character ROM data: bit n set for each colour n
+    /// its cell could show there (the pixel's own colour among them). 0 for every other
+    /// pixel (RAM graphics, sprites, border) and outside the picture.
+    pub fn rom_colours(&self, x: usize, y: usize) -> u16 {
+        if x < WIDTH && y < HEIGHT {
+            self.rom_colours[y * WIDTH + x]
+        } else {
+            0
+        }
+    }
+
+    /// Sets one pixel (the drawing's own access).
+    #[inline]
+    pub(super) fn set(&mut self, x: usize, y: usize, colour: u8, rom_colours: u16) {
+        let i = y * WIDTH + x;
+        self.pixels[i] = colour;
+        self.rom_colours[i] = rom_colours;
+    }
+}
