@@ -360,11 +360,13 @@ impl Machine {
     /// The VIC-II's picture as drawn up to now (384x272 palette indices, VICE's screenshot
     /// area). Drawing costs time, so the machine draws only after [`Machine::enable_picture`].
     pub fn picture(&mut self) -> &c64kit_chips::vic::Picture {
-        self.bus.vic.picture()
+        self.bus.picture()
     }
 
     /// From now on the VIC-II draws its picture.
-    pub fn enable_picture(&mut self) {}
+    pub fn enable_picture(&mut self) {
+        self.bus.enable_picture();
+    }
 
     /// Everything printed so far, as PETSCII bytes.
     pub fn transcript(&self) -> &[u8] {

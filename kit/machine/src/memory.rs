@@ -6,6 +6,7 @@ use crate::kernal::vars::NDX;
 use crate::pla::{self, Region};
 use crate::roms::Roms;
 use c64kit_chips::cia::CiaModel;
+use c64kit_chips::vic::{Picture, VicMemory};
 use c64kit_chips::{Cia, Sid, Vic};
 use c64kit_cpu::{Bus, DirectMemory, Interrupts};
 
@@ -102,8 +103,17 @@ pub struct C64Bus {
     read_map: [Region; 16],
     /// Bit r set: reads of region r ($r000-$rFFF) are plain RAM reads (the fast path).
     ram_readable: u16,
-    /// Bit r set: writes to region r are plain RAM writes (not I/O, not a hole).
+    /// Bit r set: writes to region r are plain RAM writes (not I/O, not a hole), and the
+    /// VIC-II need not see them first (not in `vic_watch`).
     ram_writable: u16,
+    /// Bit r set: writes to region r go to RAM (the PLA's view).
+    pla_writable: u16,
+    /// Bit r set: region r is in the VIC-II's bank while it fetches every cycle, so a write
+    /// there first brings the VIC up to date (it may be about to fetch that byte).
+    vic_watch: u16,
+    /// The last value the CPU wrote to I/O (what a VIC matrix fetch sees in the cycles
+    /// the CPU still has the bus).
+    cpu_bus: u8,
     /// CPU cycles since power-on (every bus access is one).
     pub now: u64,
     pub sid: Sid,
@@ -150,6 +160,9 @@ impl C64Bus {
             read_map: [Region::Ram; 16],
             ram_readable: 0,
             ram_writable: 0,
+            pla_writable: 0,
+            vic_watch: 0,
+            cpu_bus: 0xFF,
             now: 0,
             sid: Sid::new(),
             cia1: Cia::new(),
@@ -250,15 +263,53 @@ impl C64Bus {
         self.ram[0] = self.port_ddr;
         self.ram[1] = self.port_read_value(self.now);
         self.ram_readable = 0;
-        self.ram_writable = 0;
+        self.pla_writable = 0;
         for (r, region) in self.read_map.iter().enumerate() {
             if *region == Region::Ram {
                 self.ram_readable |= 1 << r;
             }
             if !matches!(region, Region::Io | Region::Open) {
-                self.ram_writable |= 1 << r;
+                self.pla_writable |= 1 << r;
             }
         }
+        self.ram_writable = self.pla_writable & !self.vic_watch;
+    }
+
+    /// Brings the VIC-II's fetching and drawing up to cycle `now`.
+    fn catch_up_vic(&mut self, now: u64) {
+        let mem = VicMemory {
+            ram: &self.ram,
+            char_rom: &self.roms.chargen,
+            colour: &self.colour,
+            bank: self.cia2.vic_bank(),
+            cpu_bus: self.cpu_bus,
+        };
+        self.vic.run_to(now, &mem);
+    }
+
+    /// Which RAM writes the VIC-II must see first: its bank's, while it fetches every cycle.
+    fn update_vic_watch(&mut self) {
+        self.vic_watch = if self.vic.reads_memory() {
+            0x000F << (4 * self.cia2.vic_bank())
+        } else {
+            0
+        };
+        self.ram_writable = self.pla_writable & !self.vic_watch;
+    }
+
+    /// From now on the VIC-II draws its picture.
+    pub fn enable_picture(&mut self) {
+        let now = self.now;
+        self.catch_up_vic(now);
+        self.vic.enable_picture();
+        self.update_vic_watch();
+    }
+
+    /// The VIC-II's picture as drawn up to now.
+    pub fn picture(&mut self) -> &Picture {
+        let now = self.now;
+        self.catch_up_vic(now);
+        self.vic.picture()
     }
 
     /// Which region answers a read at `addr` now.
@@ -295,7 +346,7 @@ impl C64Bus {
                 self.cia1.peek(register, self.now)
             }
             0xDD00..=0xDDFF => self.cia2.peek((addr & 0x0F) as u8, self.now),
-            _ => OPEN_BUS,
+            _ => self.vic.peek_last_fetch(),
         }
     }
 
@@ -316,7 +367,11 @@ impl C64Bus {
             1 => self.port_write(self.port_ddr, value, now),
             0xD000..=0xDFFF if self.read_map[0xD] == Region::Io => self.io_write(addr, value, now),
             _ => {
-                if self.ram_writable & (1 << (addr >> 12)) != 0 {
+                let region = 1 << (addr >> 12);
+                if self.pla_writable & region != 0 {
+                    if self.vic_watch & region != 0 {
+                        self.catch_up_vic(now);
+                    }
                     self.ram[addr as usize] = value;
                 }
             }
@@ -340,7 +395,12 @@ impl C64Bus {
         self.next_interrupt_check = now;
         self.touched |= source_at(addr);
         match addr {
-            0xD000..=0xD3FF => self.vic.read((addr & 0x3F) as u8, now),
+            0xD000..=0xD3FF => {
+                if self.vic.access_needs_raster(addr as u8) {
+                    self.catch_up_vic(now);
+                }
+                self.vic.read((addr & 0x3F) as u8, now)
+            }
             0xD400..=0xD7FF => self.sid.read((addr & 0x1F) as u8, now),
             0xD800..=0xDBFF => self.colour_read(addr),
             0xDC00..=0xDCFF => {
@@ -362,7 +422,13 @@ impl C64Bus {
                 self.set_nmi_level(nmi);
                 self.cia2.read(register, now)
             }
-            _ => OPEN_BUS,
+            // Nothing drives the data bus in phi2: it keeps what the VIC-II fetched in phi1.
+            _ => {
+                self.catch_up_vic(now);
+                let value = self.vic.last_fetch();
+                self.update_vic_watch();
+                value
+            }
         }
     }
 
@@ -406,7 +472,12 @@ impl C64Bus {
         match addr {
             0xD000..=0xD3FF => {
                 let reg = (addr & 0x3F) as u8;
+                if self.vic.access_needs_raster(reg) {
+                    self.catch_up_vic(now);
+                }
+                self.cpu_bus = value;
                 self.vic.write(reg, value, now);
+                self.update_vic_watch();
                 if Vic::claims_bus(reg) {
                     // The write may start or end a bad line or a sprite's DMA.
                     self.ba_check_at = self.vic.next_ba_low(now + 1);
@@ -416,9 +487,19 @@ impl C64Bus {
                 self.debug_cart_value.get_or_insert(value);
             }
             0xD400..=0xD7FF => self.sid.write((addr & 0x1F) as u8, value, now),
-            0xD800..=0xDBFF => self.colour[(addr & 0x3FF) as usize] = value & 0x0F,
+            0xD800..=0xDBFF => {
+                if self.vic_watch != 0 {
+                    self.catch_up_vic(now);
+                }
+                self.colour[(addr & 0x3FF) as usize] = value & 0x0F;
+            }
             0xDC00..=0xDCFF => self.cia1.write((addr & 0x0F) as u8, value, now),
-            0xDD00..=0xDDFF => self.cia2.write((addr & 0x0F) as u8, value, now),
+            0xDD00..=0xDDFF => {
+                // Port A chooses the VIC's bank.
+                self.catch_up_vic(now);
+                self.cia2.write((addr & 0x0F) as u8, value, now);
+                self.update_vic_watch();
+            }
             _ => {}
         }
     }
@@ -471,6 +552,11 @@ impl C64Bus {
         }
         refresh!(0, CIA1, cia1);
         refresh!(1, CIA2, cia2);
+        if (self.touched & VIC != 0 || now >= self.sources[2].changes_at) && self.vic.reads_memory()
+        {
+            // A collision may have raised the VIC's interrupt.
+            self.catch_up_vic(now);
+        }
         refresh!(2, VIC, vic);
         self.touched = 0;
         let [cia1, cia2, vic] = self.sources;

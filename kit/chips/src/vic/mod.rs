@@ -31,8 +31,11 @@
 
 mod dma;
 pub mod picture;
+mod raster;
 
 pub use picture::Picture;
+use raster::Raster;
+pub use raster::VicMemory;
 
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 use dma::BusClaims;
@@ -52,8 +55,9 @@ pub struct Vic {
     pending_from: u64,
     /// Bad lines and sprite DMA: when BA is low.
     claims: BusClaims,
-    /// The visible area as drawn so far.
-    picture: Box<Picture>,
+    /// What the chip fetches and draws, cycle by cycle (brought up to date by
+    /// [`Vic::run_to`] before every access).
+    raster: Box<Raster>,
 }
 
 impl Default for Vic {
@@ -74,7 +78,7 @@ impl Vic {
             irq_mask: 0,
             pending_from: 0,
             claims: BusClaims::default(),
-            picture: Box::default(),
+            raster: Box::default(),
         }
     }
 
@@ -184,9 +188,60 @@ impl Vic {
         self.claims.next_ba_low(from)
     }
 
-    /// The picture as drawn up to the last cycle the chip was brought to.
+    /// The picture as drawn up to the last cycle [`Vic::run_to`] brought the chip to.
     pub fn picture(&self) -> &Picture {
-        &self.picture
+        &self.raster.picture
+    }
+
+    /// From now on the chip draws its picture (before, it keeps only what programs can see).
+    pub fn enable_picture(&mut self) {
+        self.raster.picture_on = true;
+    }
+
+    /// Whether the chip now fetches and draws every cycle: then a RAM write in its bank must
+    /// first bring it up to date ([`Vic::run_to`]), as must a change of bank.
+    pub fn reads_memory(&self) -> bool {
+        self.raster.needs_pixels()
+    }
+
+    /// Whether an access to register `reg` must find the raster engine up to date: any, while
+    /// it draws; otherwise only those its counters and sprite DMA depend on ($D011, $D015,
+    /// $D016, $D017, the sprite Ys), those that make it draw ($D01A, the collision
+    /// registers), and $D01E/$D01F.
+    pub fn access_needs_raster(&self, reg: u8) -> bool {
+        self.reads_memory()
+            || matches!(
+                reg & 0x3F,
+                0x01 | 0x03 | 0x05 | 0x07 | 0x09 | 0x0B | 0x0D | 0x0F | 0x11 | 0x15
+                    ..=0x17 | 0x1A | 0x1E | 0x1F
+            )
+    }
+
+    /// What the chip's last phi1 fetch read (what open I/O at $DE00-$DFFF shows). Reading it
+    /// makes the chip fetch every cycle from then on (otherwise it would not know).
+    pub fn last_fetch(&mut self) -> u8 {
+        self.raster.keep_fetching = true;
+        self.raster.last_phi1
+    }
+
+    /// [`Vic::last_fetch`] without side effects.
+    pub fn peek_last_fetch(&self) -> u8 {
+        self.raster.last_phi1
+    }
+
+    /// Brings the fetching and drawing up to cycle `now` (inclusive), reading `mem`.
+    pub fn run_to(&mut self, now: u64, mem: &VicMemory) {
+        self.raster.run_to(&self.regs, mem, now);
+        if self.raster.raised != 0 {
+            self.catch_up(now);
+            self.irq_flags |= self.raster.raised;
+            self.raster.raised = 0;
+        }
+    }
+
+    /// The next cycle [`Vic::run_to`] would step.
+    pub fn drawn_until(&self) -> u64 {
+        self.raster.done
     }
 
     /// Reads register `reg & 0x3F` at cycle `now` (collision registers clear).
@@ -195,14 +250,27 @@ impl Vic {
         let reg = reg & 0x3F;
         let value = self.register_value(reg, now);
         if reg == 0x1E || reg == 0x1F {
-            self.regs[usize::from(reg)] = 0;
+            // Cleared after the next cycle's drawing (a collision in it is lost). From now on
+            // the chip draws: the program looks for collisions.
+            self.raster.clear_collisions = reg;
+            self.raster.keep_fetching = true;
         }
+        self.raster.bus_written(value);
         value
     }
 
     /// What `read` would return at `now`, without changing anything.
     pub fn peek(&self, reg: u8, now: u64) -> u8 {
-        let mut ahead = self.clone();
+        let mut ahead = Vic {
+            regs: self.regs,
+            irq_flags: self.irq_flags,
+            irq_mask: self.irq_mask,
+            pending_from: self.pending_from,
+            claims: self.claims,
+            raster: Box::default(),
+        };
+        ahead.raster.sprite_sprite = self.raster.sprite_sprite;
+        ahead.raster.sprite_background = self.raster.sprite_background;
         ahead.catch_up(now);
         ahead.register_value(reg & 0x3F, now)
     }
@@ -211,6 +279,12 @@ impl Vic {
     pub fn write(&mut self, reg: u8, value: u8, now: u64) {
         self.catch_up(now);
         let reg = reg & 0x3F;
+        self.raster.bus_written(value);
+        match reg {
+            0x17 => self.raster.y_expand_written(self.regs[0x17], value),
+            0x20..=0x2E => self.raster.colour_written(reg, value & 0x0F),
+            _ => {}
+        }
         self.claims.before_write(now);
         match reg {
             0x11 => self.claims.set_d011(value, now),
@@ -233,7 +307,13 @@ impl Vic {
             }
             0x13 | 0x14 | 0x1E | 0x1F => {} // read-only latches
             0x19 => self.irq_flags &= !(value & 0x0F),
-            0x1A => self.irq_mask = value & 0x0F,
+            0x1A => {
+                self.irq_mask = value & 0x0F;
+                if value & 0x06 != 0 {
+                    // Collision interrupts: the chip must draw to find them.
+                    self.raster.keep_fetching = true;
+                }
+            }
             0x20..=0x2E => self.regs[usize::from(reg)] = value & 0x0F,
             0x00..=0x2E => self.regs[usize::from(reg)] = value,
             _ => {}
@@ -250,11 +330,21 @@ impl Vic {
     /// register access (`u64::MAX`: never): the next start of the compare
     /// line while the raster interrupt is enabled and not already pending.
     pub fn next_event(&self) -> u64 {
-        if self.irq_flags & self.irq_mask != 0 || self.irq_mask & 0x01 == 0 {
+        if self.irq_flags & self.irq_mask != 0 {
             return u64::MAX;
+        }
+        // A collision can raise its flag in any cycle the chip draws sprites.
+        let collisions = if self.irq_mask & 0x06 != 0 && self.reads_memory() {
+            self.raster.done
+        } else {
+            u64::MAX
+        };
+        if self.irq_mask & 0x01 == 0 {
+            return collisions;
         }
         self.next_compare_start(self.pending_from)
             .unwrap_or(u64::MAX)
+            .min(collisions)
     }
 
     /// First cycle >= `from` at which the compare line starts, if it can.
@@ -297,6 +387,8 @@ impl Vic {
                 self.irq_flags | 0x70 | if asserted { 0x80 } else { 0 }
             }
             0x1A => self.irq_mask | 0xF0,
+            0x1E => self.raster.sprite_sprite,
+            0x1F => self.raster.sprite_background,
             0x20..=0x2E => stored | 0xF0,
             0x2F..=0x3F => 0xFF,
             _ => stored,

@@ -1,0 +1,1093 @@
+//! The VIC-II's raster engine (6569 PAL), cycle by cycle: what the chip fetches (matrix,
+//! graphics, sprite, refresh and idle accesses), its counters (VC, VCBASE, RC, VMLI, the
+//! idle and display states), the border flip-flops, the sprite DMA and display logic, and
+//! the pixel pipeline that draws the picture and finds the collisions.
+//!
+//! Line cycles `r` are 0-62 (the usual descriptions' cycles 1-63, as in `dma.rs`). One
+//! [`Raster::step`] is the chip's work from the second half of cycle r-1 (the sprite fetches
+//! of phi2) through the second half of cycle r, all before the CPU's access in cycle r: a
+//! CPU write in cycle r is seen from step r+1 on. The drawing works one cycle behind the
+//! fetches (the sequencers shift out the previous cycle's data) and resolves colour
+//! registers a cycle later still, as the chip's pipeline does. VICE's x64sc keeps the same
+//! order, so our picture and its screenshots agree pixel for pixel.
+//!
+//! Two speeds: with the picture off and no sprite enabled or fetching nothing a program can
+//! see depends on what the chip reads or draws, so the engine only keeps its counters
+//! ([`Raster::needs_pixels`] decides); otherwise it fetches and draws every cycle.
+
+use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
+use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+
+/// What the VIC-II can read: the RAM of its 16K bank, the character ROM (at $1000-$1FFF of
+/// banks 0 and 2) and colour RAM.
+pub struct VicMemory<'a> {
+    pub ram: &'a [u8; 0x10000],
+    pub char_rom: &'a [u8; 0x1000],
+    pub colour: &'a [u8; 0x400],
+    /// The bank, 0-3 ($0000, $4000, $8000, $C000), as CIA 2 selects it.
+    pub bank: u8,
+    /// What the CPU put on the data bus last: a matrix fetch in the 3 cycles after BA fell
+    /// reads it (the CPU still has the bus then).
+    pub cpu_bus: u8,
+}
+
+impl VicMemory<'_> {
+    /// A fetch at the VIC's 14-bit address `addr`: the value and whether it came from the
+    /// character ROM.
+    #[inline]
+    fn read(&self, addr: u16) -> (u8, bool) {
+        let a = addr & 0x3FFF;
+        if self.bank & 1 == 0 && a & 0x3000 == 0x1000 {
+            (self.char_rom[usize::from(a & 0x0FFF)], true)
+        } else {
+            (
+                self.ram[usize::from(self.bank & 3) * 0x4000 + usize::from(a)],
+                false,
+            )
+        }
+    }
+
+    fn is_char_rom(&self, addr: u16) -> bool {
+        self.bank & 1 == 0 && addr & 0x3000 == 0x1000
+    }
+}
+
+/// What the chip does in the first half (phi1) of a line cycle.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Phi1 {
+    /// Sprite n's pointer (and in phi2 its first data byte).
+    SpritePointer(usize),
+    /// Sprite n's second data byte (and in phi2 its third).
+    SpriteData(usize),
+    Refresh,
+    Graphics,
+    Idle,
+}
+
+/// Line cycle `r`'s phi1 access.
+const fn phi1_access(r: u64) -> Phi1 {
+    match r {
+        0..=9 => {
+            let n = 3 + (r / 2) as usize;
+            if r & 1 == 0 {
+                Phi1::SpritePointer(n)
+            } else {
+                Phi1::SpriteData(n)
+            }
+        }
+        10..=14 => Phi1::Refresh,
+        15..=54 => Phi1::Graphics,
+        55 | 56 => Phi1::Idle,
+        _ => {
+            let n = ((r - 57) / 2) as usize;
+            if (r - 57) & 1 == 0 {
+                Phi1::SpritePointer(n)
+            } else {
+                Phi1::SpriteData(n)
+            }
+        }
+    }
+}
+
+/// The line cycles whose phi2 may fetch the video matrix (and whose graphics are in the
+/// 40 columns).
+const MATRIX_CYCLES: std::ops::RangeInclusive<u64> = 14..=53;
+/// A bad line holds BA low in these cycles.
+const BAD_LINE_BA: std::ops::RangeInclusive<u64> = 11..=53;
+const UPDATE_VC: u64 = 13;
+const SPRITE_CRUNCH: u64 = 14;
+const UPDATE_MCBASE: u64 = 15;
+/// The left border ends here with 40 columns (CSEL set), one cycle later with 38.
+const BORDER_LEFT_40: u64 = 16;
+const BORDER_LEFT_38: u64 = 17;
+const SPRITE_DMA_1: u64 = 54;
+const SPRITE_DMA_2: u64 = 55;
+const SPRITE_EXPAND: u64 = 55;
+/// The right border starts here with 38 columns, one cycle later with 40.
+const BORDER_RIGHT_38: u64 = 55;
+const BORDER_RIGHT_40: u64 = 56;
+const SPRITE_DISPLAY: u64 = 57;
+const UPDATE_RC: u64 = 57;
+/// The first and last lines that can be bad lines (DEN is looked at during the first).
+const FIRST_DMA_LINE: u16 = 0x30;
+const LAST_DMA_LINE: u16 = 0xF7;
+/// Where the vertical border ends and starts, for 25 and 24 rows.
+const TOP_25: u16 = 0x33;
+const TOP_24: u16 = 0x37;
+const BOTTOM_25: u16 = 0xFB;
+const BOTTOM_24: u16 = 0xF7;
+
+/// The X coordinate the sprite sequencers compare with in the cycle after line cycle `r`
+/// (the X of its phi1, to the 8-pixel cell): cycle 0 is at $194, X wraps at $1F8.
+const fn sprite_x_of(r: u64) -> u16 {
+    (((0x194 + 8 * r) % 0x1F8) & 0x1F8) as u16
+}
+
+/// BA is low in line cycle `r` for sprite n's fetches when bit n is set.
+const fn sprite_ba_mask(r: u64) -> u8 {
+    let mut mask = 0u8;
+    let mut n = 0;
+    while n < 8 {
+        let start = (54 + 2 * n as u64) % PAL_CYCLES_PER_LINE;
+        if (r + PAL_CYCLES_PER_LINE - start) % PAL_CYCLES_PER_LINE < 5 {
+            mask |= 1 << n;
+        }
+        n += 1;
+    }
+    mask
+}
+
+const SPRITE_BA: [u8; 63] = {
+    let mut t = [0u8; 63];
+    let mut r = 0;
+    while r < 63 {
+        t[r] = sprite_ba_mask(r as u64);
+        r += 1;
+    }
+    t
+};
+
+/// Colour codes in the drawing pipeline: 0-15 are colours, these name a register whose
+/// value is looked up when the pixel leaves the pipeline.
+const BORDER: u8 = 0x20;
+const BACKGROUND_0: u8 = 0x21;
+const BACKGROUND_1: u8 = 0x22;
+const BACKGROUND_2: u8 = 0x23;
+const SPRITE_MC_0: u8 = 0x25;
+const SPRITE_MC_1: u8 = 0x26;
+const SPRITE_COLOUR_0: u8 = 0x27;
+
+/// Where a graphics pixel's colour comes from, by mode (ECM, BMM, MCM) and pixel value.
+#[derive(Clone, Copy)]
+enum Source {
+    Black,
+    Register(u8),
+    /// The matrix byte's low or high nibble (bitmap modes).
+    MatrixLow,
+    MatrixHigh,
+    /// The colour RAM nibble, or its low 3 bits (multicolour text).
+    Colour,
+    ColourMc,
+    /// $D021-$D024 chosen by the matrix byte's top 2 bits (extended background colour).
+    Extended,
+}
+
+/// Indexed by `ECM << 4 | BMM << 3 | MCM << 2 | pixel`.
+const SOURCES: [Source; 32] = {
+    use Source::*;
+    [
+        Register(BACKGROUND_0),
+        Register(BACKGROUND_0),
+        Colour,
+        Colour,
+        Register(BACKGROUND_0),
+        Register(BACKGROUND_1),
+        Register(BACKGROUND_2),
+        ColourMc,
+        MatrixLow,
+        MatrixLow,
+        MatrixHigh,
+        MatrixHigh,
+        Register(BACKGROUND_0),
+        MatrixHigh,
+        MatrixLow,
+        Colour,
+        Extended,
+        Extended,
+        Colour,
+        Colour,
+        Black,
+        Black,
+        Black,
+        Black,
+        Black,
+        Black,
+        Black,
+        Black,
+        Black,
+        Black,
+        Black,
+        Black,
+    ]
+};
+
+/// The drawing pipeline's state (everything between the fetches and the picture).
+#[derive(Clone, Default, PartialEq, Eq)]
+struct Pipeline {
+    // Graphics: the fetched bytes go through two pipeline stages, then into the sequencer
+    // at the pixel XSCROLL says.
+    g_pipe: [u8; 2],
+    c_pipe: [u8; 2],
+    v_pipe: [u8; 2],
+    rom_pipe: [bool; 2],
+    xscroll: u8,
+    /// ECM/BMM (bits 4 and 3) and MCM (bit 2) as the sequencer sees them.
+    mode_11: u8,
+    mode_16: u8,
+    mode_16_late: u8,
+    shifter: u8,
+    shifter_rom: bool,
+    mc_flop: bool,
+    pixel: u8,
+    colour: u8,
+    matrix: u8,
+    /// Index into the line's matrix buffer while the 40 columns pass.
+    column: usize,
+    // Sprites.
+    sprite_x: [u16; 8],
+    priority: u8,
+    multicolour: u8,
+    x_expand: u8,
+    pending: u8,
+    active: u8,
+    halted: u8,
+    shift: [u32; 8],
+    sprite_pixel: [u8; 8],
+    x_expand_flops: u8,
+    mc_flops: u8,
+    border: bool,
+    // This cycle's 8 pixels (colour codes), whether each is foreground graphics, and the
+    // colours a character-ROM pixel could have been (0: not from ROM).
+    render: [u8; 8],
+    foreground: [bool; 8],
+    rom: [u16; 8],
+    // The previous cycle's pixels, resolved one pixel ahead of output.
+    out: [u8; 8],
+    out_rom: [u16; 8],
+    /// Colour registers as the output stage sees them (0-15 map to themselves).
+    cregs: ColourRegisters,
+    /// The CPU's last colour register write, and the one the output stage applies next.
+    colour_write: Option<(u8, u8)>,
+    colour_latched: Option<(u8, u8)>,
+}
+
+/// The colour registers as the output stage sees them, by colour code.
+#[derive(Clone, PartialEq, Eq)]
+struct ColourRegisters([u8; 0x2F]);
+
+impl Default for ColourRegisters {
+    /// Codes 0-15 are themselves; the registers start at 0.
+    fn default() -> Self {
+        ColourRegisters(std::array::from_fn(|i| if i < 16 { i as u8 } else { 0 }))
+    }
+}
+
+impl std::ops::Index<usize> for ColourRegisters {
+    type Output = u8;
+    #[inline]
+    fn index(&self, code: usize) -> &u8 {
+        &self.0[code.min(0x2E)]
+    }
+}
+
+/// The engine: fetch state, sprite logic, pipeline and picture.
+#[derive(Clone, PartialEq, Eq)]
+pub(super) struct Raster {
+    /// The next cycle to step.
+    pub done: u64,
+    vc: u16,
+    vcbase: u16,
+    rc: u8,
+    vmli: usize,
+    idle: bool,
+    bad_line: bool,
+    allow_bad_lines: bool,
+    matrix: [u8; 64],
+    colour: [u8; 64],
+    gbuf: u8,
+    gbuf_rom: bool,
+    refresh: u8,
+    /// Counts down the 3 cycles after BA fell, in which the CPU still has the bus.
+    prefetch: u8,
+    /// $D011 as of the previous cycle (a graphics fetch's mode lags by a cycle).
+    d011_delayed: u8,
+    last_bus_phi2: u8,
+    /// What the last phi1 fetch read (what the C64 sees on open I/O).
+    pub last_phi1: u8,
+    vborder: bool,
+    set_vborder: bool,
+    main_border: bool,
+    // Sprites.
+    dma: u8,
+    display: u8,
+    expand_flop: u8,
+    mc: [u8; 8],
+    mcbase: [u8; 8],
+    pointer: [u8; 8],
+    data: [u32; 8],
+    /// The collision latches ($D01E, $D01F).
+    pub sprite_sprite: u8,
+    pub sprite_background: u8,
+    /// A read of $D01E or $D01F clears it after the next cycle's drawing.
+    pub clear_collisions: u8,
+    /// Collision interrupt flags raised ($D019 bits 1 and 2) not yet taken by the chip.
+    pub raised: u8,
+    pipe: Pipeline,
+    pub picture_on: bool,
+    /// A program read open I/O (the last fetch): fetch every cycle from then on.
+    pub keep_fetching: bool,
+    pub picture: Box<Picture>,
+}
+
+impl std::fmt::Debug for Raster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Raster(up to cycle {})", self.done)
+    }
+}
+
+impl Default for Raster {
+    fn default() -> Self {
+        Raster {
+            done: 0,
+            vc: 0,
+            vcbase: 0,
+            rc: 0,
+            vmli: 0,
+            idle: true,
+            bad_line: false,
+            allow_bad_lines: false,
+            matrix: [0; 64],
+            colour: [0; 64],
+            gbuf: 0,
+            gbuf_rom: false,
+            refresh: 0xFF,
+            prefetch: 4,
+            d011_delayed: 0,
+            last_bus_phi2: 0xFF,
+            last_phi1: 0xFF,
+            vborder: true,
+            set_vborder: true,
+            main_border: true,
+            dma: 0,
+            display: 0,
+            expand_flop: 0xFF,
+            mc: [0; 8],
+            mcbase: [0; 8],
+            pointer: [0; 8],
+            data: [0; 8],
+            sprite_sprite: 0,
+            sprite_background: 0,
+            clear_collisions: 0,
+            raised: 0,
+            pipe: Pipeline::default(),
+            picture_on: false,
+            keep_fetching: false,
+            picture: Box::default(),
+        }
+    }
+}
+
+impl Raster {
+    /// Whether the engine must fetch and draw: the picture is wanted, or a program looks at
+    /// what only drawing finds (the collision registers or their interrupts, open I/O), or
+    /// a sprite is still being drawn. Otherwise it keeps only its counters and the sprite
+    /// DMA, which cost little (sprites cost the CPU cycles either way: `dma.rs`).
+    pub fn needs_pixels(&self) -> bool {
+        self.picture_on || self.keep_fetching || self.pipe.active != 0
+    }
+
+    /// Steps every cycle up to and including `to`.
+    pub fn run_to(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
+        if to < self.done {
+            return;
+        }
+        if self.needs_pixels() {
+            while self.done <= to {
+                self.step::<true>(regs, mem, self.done);
+                self.done += 1;
+            }
+            return;
+        }
+        // Counters only. With the registers unchanged, a whole frame leaves them as the
+        // frame before did: after one full frame, skip the frames in between.
+        if to - self.done > 3 * PAL_CYCLES_PER_FRAME {
+            let first = self.done + PAL_CYCLES_PER_FRAME;
+            while self.done < first {
+                self.step::<false>(regs, mem, self.done);
+                self.done += 1;
+            }
+            let frames = (to - self.done) / PAL_CYCLES_PER_FRAME - 1;
+            self.done += frames * PAL_CYCLES_PER_FRAME;
+            self.picture.frames += frames;
+        }
+        while self.done <= to {
+            self.step::<false>(regs, mem, self.done);
+            self.done += 1;
+        }
+    }
+
+    /// A colour register written by the CPU: the output stage takes it two cycles on.
+    pub fn colour_written(&mut self, reg: u8, value: u8) {
+        if !self.needs_pixels() {
+            // Nothing is drawn: the output stage simply has the new value when it starts.
+            self.pipe.cregs.0[usize::from(reg).min(0x2E)] = value;
+            return;
+        }
+        if let Some((older, v)) = self.pipe.colour_write.replace((reg, value)) {
+            // Two writes in one cycle come only from outside the CPU (a loader's pokes):
+            // the older one takes effect at once.
+            if older != reg {
+                self.pipe.cregs.0[usize::from(older).min(0x2E)] = v;
+            }
+        }
+    }
+
+    /// $D017 written in the cycle the engine last stepped: a sprite whose expansion is
+    /// switched off while its flip-flop is clear gets it set, and in cycle 14 its MC is
+    /// mixed with MCBASE (sprite crunching).
+    pub fn y_expand_written(&mut self, old: u8, value: u8) {
+        if old == value {
+            return;
+        }
+        let r = self.done.saturating_sub(1) % PAL_CYCLES_PER_LINE;
+        for n in 0..8 {
+            let bit = 1 << n;
+            if value & bit == 0 && self.expand_flop & bit == 0 {
+                if r == SPRITE_CRUNCH {
+                    let (mc, mcbase) = (self.mc[n], self.mcbase[n]);
+                    self.mc[n] = (0x2A & (mcbase & mc)) | (0x15 & (mcbase | mc));
+                }
+                self.expand_flop |= bit;
+            }
+        }
+    }
+
+    /// A register written in this cycle drives the VIC's internal bus (sprite fetches in the
+    /// 3 cycles after BA fell read it).
+    pub fn bus_written(&mut self, value: u8) {
+        self.last_bus_phi2 = value;
+    }
+
+    /// One cycle (see the module documentation for what a step covers).
+    #[inline]
+    fn step<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, t: u64) {
+        let r = t % PAL_CYCLES_PER_LINE;
+        let line = (t / PAL_CYCLES_PER_LINE % PAL_LINES) as u16;
+        let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
+
+        // Phi2 of the previous cycle: the sprite data fetches that follow a pointer or a
+        // second data byte.
+        match phi1_access(previous) {
+            Phi1::SpritePointer(n) => self.sprite_phi2_fetch::<PIXELS>(mem, n, 16),
+            Phi1::SpriteData(n) => self.sprite_phi2_fetch::<PIXELS>(mem, n, 0),
+            _ => {}
+        }
+
+        // Phi1.
+        self.phi1_fetch::<PIXELS>(regs, mem, r);
+        self.check_side_border(regs, r, line);
+        if PIXELS {
+            let (ss_before, sb_before) = (self.sprite_sprite, self.sprite_background);
+            self.draw(regs, previous, line, r);
+            match self.clear_collisions {
+                0x1E => self.sprite_sprite = 0,
+                0x1F => self.sprite_background = 0,
+                _ => {}
+            }
+            self.clear_collisions = 0;
+            if ss_before == 0 && self.sprite_sprite != 0 {
+                self.raised |= 0x04;
+            }
+            if sb_before == 0 && self.sprite_background != 0 {
+                self.raised |= 0x02;
+            }
+        }
+
+        // Phi2.
+        let d011 = regs[0x11];
+        if r == 0 {
+            // The line that just ended decides.
+            let ended = if line == 0 {
+                PAL_LINES as u16 - 1
+            } else {
+                line - 1
+            };
+            if ended == FIRST_DMA_LINE && d011 & 0x10 != 0 {
+                self.allow_bad_lines = true;
+            }
+            if ended == LAST_DMA_LINE {
+                self.allow_bad_lines = false;
+            }
+            self.bad_line = false;
+            if line == 0 {
+                self.picture.frames += 1;
+            }
+        }
+        if r == 1 && line == 0 {
+            self.refresh = 0xFF;
+            self.allow_bad_lines = false;
+            self.vcbase = 0;
+            self.vc = 0;
+        }
+        // Line 0's count starts a cycle late: its cycle 0 still counts as line 311.
+        let counted = if line == 0 && r == 0 {
+            PAL_LINES as u16 - 1
+        } else {
+            line
+        };
+        self.check_vertical_border(d011, counted);
+        if r == 0 {
+            self.vborder = self.set_vborder;
+        }
+
+        match r {
+            UPDATE_MCBASE => {
+                for n in 0..8 {
+                    if self.expand_flop & (1 << n) != 0 {
+                        self.mcbase[n] = self.mc[n];
+                        if self.mcbase[n] == 63 {
+                            self.dma &= !(1 << n);
+                        }
+                    }
+                }
+            }
+            SPRITE_DMA_1 | SPRITE_DMA_2 => {
+                for n in 0..8 {
+                    let bit = 1 << n;
+                    if regs[0x15] & bit != 0
+                        && u16::from(regs[2 * n + 1]) == counted & 0xFF
+                        && self.dma & bit == 0
+                    {
+                        self.dma |= bit;
+                        self.mcbase[n] = 0;
+                        self.expand_flop |= bit;
+                    }
+                }
+                if r == SPRITE_EXPAND {
+                    self.expand_flop ^= self.dma & regs[0x17];
+                }
+            }
+            SPRITE_DISPLAY => {
+                for n in 0..8 {
+                    let bit = 1 << n;
+                    self.mc[n] = self.mcbase[n];
+                    if self.dma & bit != 0 {
+                        if regs[0x15] & bit != 0 && u16::from(regs[2 * n + 1]) == counted & 0xFF {
+                            self.display |= bit;
+                        }
+                    } else {
+                        self.display &= !bit;
+                    }
+                }
+            }
+            _ => {}
+        }
+
+        if counted == FIRST_DMA_LINE && !self.allow_bad_lines {
+            self.allow_bad_lines = d011 & 0x10 != 0;
+        }
+        if self.allow_bad_lines {
+            self.bad_line = counted & 7 == u16::from(d011 & 7);
+            if self.bad_line {
+                self.idle = false;
+            }
+        }
+        if r == UPDATE_VC {
+            self.vc = self.vcbase;
+            self.vmli = 0;
+            if self.bad_line {
+                self.rc = 0;
+            }
+        }
+        if r == UPDATE_RC {
+            if self.rc == 7 {
+                self.idle = true;
+                self.vcbase = self.vc;
+            }
+            if !self.idle || self.bad_line {
+                self.rc = (self.rc + 1) & 7;
+                self.idle = false;
+            }
+        }
+
+        let ba_low =
+            (self.bad_line && BAD_LINE_BA.contains(&r)) || self.dma & SPRITE_BA[r as usize] != 0;
+        if ba_low {
+            self.prefetch = self.prefetch.saturating_sub(1);
+        } else {
+            self.prefetch = 4;
+        }
+        if self.bad_line && MATRIX_CYCLES.contains(&r) {
+            let i = self.vmli & 63;
+            if !PIXELS {
+                // Nothing reads the matrix buffer while nothing is drawn.
+            } else if self.prefetch != 0 {
+                self.matrix[i] = 0xFF;
+                self.colour[i] = mem.cpu_bus & 0x0F;
+            } else {
+                let base = u16::from(regs[0x18] & 0xF0) << 6;
+                self.matrix[i] = mem.read(base + self.vc).0;
+                self.colour[i] = mem.colour[usize::from(self.vc & 0x3FF)] & 0x0F;
+            }
+        }
+        self.last_bus_phi2 = 0xFF;
+        self.d011_delayed = d011;
+    }
+
+    fn check_vertical_border(&mut self, d011: u8, line: u16) {
+        let rsel = d011 & 0x08 != 0;
+        if line == if rsel { TOP_25 } else { TOP_24 } && d011 & 0x10 != 0 {
+            self.vborder = false;
+            self.set_vborder = false;
+        }
+        if line == if rsel { BOTTOM_25 } else { BOTTOM_24 } {
+            self.set_vborder = true;
+        }
+    }
+
+    fn check_side_border(&mut self, regs: &[u8], r: u64, line: u16) {
+        let csel = regs[0x16] & 0x08 != 0;
+        let left = if csel { BORDER_LEFT_40 } else { BORDER_LEFT_38 };
+        let right = if csel {
+            BORDER_RIGHT_40
+        } else {
+            BORDER_RIGHT_38
+        };
+        if r == left {
+            let rsel = regs[0x11] & 0x08 != 0;
+            if line == if rsel { BOTTOM_25 } else { BOTTOM_24 } {
+                self.set_vborder = true;
+            }
+            self.vborder = self.set_vborder;
+            if !self.vborder {
+                self.main_border = false;
+            }
+        }
+        if r == right {
+            self.main_border = true;
+        }
+    }
+
+    fn phi1_fetch<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, r: u64) {
+        let value = match phi1_access(r) {
+            Phi1::Graphics => {
+                if self.idle {
+                    let addr = if regs[0x11] & 0x40 != 0 {
+                        0x39FF
+                    } else {
+                        0x3FFF
+                    };
+                    let (v, rom) = if PIXELS { mem.read(addr) } else { (0, false) };
+                    self.gbuf = v;
+                    self.gbuf_rom = rom;
+                    v
+                } else {
+                    let v = if PIXELS {
+                        let (v, rom) = mem.read(self.graphics_address(regs, mem));
+                        self.gbuf_rom = rom;
+                        v
+                    } else {
+                        0
+                    };
+                    self.gbuf = v;
+                    self.vmli += 1;
+                    self.vc = (self.vc + 1) & 0x3FF;
+                    v
+                }
+            }
+            _ if !PIXELS => {
+                match phi1_access(r) {
+                    Phi1::Refresh => self.refresh = self.refresh.wrapping_sub(1),
+                    Phi1::SpriteData(n) if self.dma & (1 << n) != 0 => {
+                        self.mc[n] = (self.mc[n] + 1) & 0x3F;
+                    }
+                    _ => {}
+                }
+                return;
+            }
+            Phi1::SpritePointer(n) => {
+                let base = u16::from(regs[0x18] & 0xF0) << 6;
+                self.pointer[n] = mem.read(base + 0x3F8 + n as u16).0;
+                self.pointer[n]
+            }
+            Phi1::SpriteData(n) => {
+                let v = if self.dma & (1 << n) != 0 {
+                    let v = mem
+                        .read((u16::from(self.pointer[n]) << 6) + u16::from(self.mc[n]))
+                        .0;
+                    self.mc[n] = (self.mc[n] + 1) & 0x3F;
+                    v
+                } else {
+                    mem.read(0x3FFF).0
+                };
+                self.data[n] = (self.data[n] & 0xFF_00FF) | (u32::from(v) << 8);
+                v
+            }
+            Phi1::Refresh => {
+                let v = mem.read(0x3F00 | u16::from(self.refresh)).0;
+                self.refresh = self.refresh.wrapping_sub(1);
+                v
+            }
+            Phi1::Idle => mem.read(0x3FFF).0,
+        };
+        self.last_phi1 = value;
+    }
+
+    /// A sprite's phi2 data fetch (the byte at `shift` in its 24 bits): in the 3 cycles after
+    /// BA fell the bus is still the CPU's, and the VIC reads its internal bus instead.
+    fn sprite_phi2_fetch<const PIXELS: bool>(&mut self, mem: &VicMemory, n: usize, shift: u32) {
+        let mut value = self.last_bus_phi2;
+        if self.dma & (1 << n) != 0 {
+            if PIXELS && self.prefetch == 0 {
+                value = mem
+                    .read((u16::from(self.pointer[n]) << 6) + u16::from(self.mc[n]))
+                    .0;
+            }
+            self.mc[n] = (self.mc[n] + 1) & 0x3F;
+        }
+        self.data[n] = (self.data[n] & !(0xFF << shift)) | (u32::from(value) << shift);
+    }
+
+    /// The graphics fetch's address in display state. On the 6569 BMM takes effect a cycle
+    /// early for the fetch; and a switch from a RAM to a character-ROM address keeps the old
+    /// address's low byte.
+    fn graphics_address(&self, regs: &[u8], mem: &VicMemory) -> u16 {
+        let now = regs[0x11];
+        let before = self.d011_delayed;
+        let addr = self.graphics_address_in(regs, now | (before & 0x20));
+        if (now ^ before) & 0x20 != 0 {
+            let from = self.graphics_address_in(regs, before);
+            let to = self.graphics_address_in(regs, now);
+            if !mem.is_char_rom(from) && mem.is_char_rom(to) {
+                return (from & 0xFF) | (to & 0x3F00);
+            }
+        }
+        addr
+    }
+
+    fn graphics_address_in(&self, regs: &[u8], d011: u8) -> u16 {
+        let d018 = u16::from(regs[0x18]);
+        let mut addr = if d011 & 0x20 != 0 {
+            (self.vc << 3) | u16::from(self.rc) | ((d018 & 0x08) << 10)
+        } else {
+            (u16::from(self.matrix[self.vmli & 63]) << 3)
+                | u16::from(self.rc)
+                | ((d018 & 0x0E) << 10)
+        };
+        if d011 & 0x40 != 0 {
+            addr &= 0x39FF;
+        }
+        addr
+    }
+
+    // ---- The drawing pipeline -------------------------------------------------------
+
+    /// Draws the 8 pixels of the cycle after `previous` (whose fetches they show) and puts
+    /// the cycle before's into the picture.
+    fn draw(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
+        self.draw_graphics(regs, previous);
+        self.draw_sprites(regs, previous);
+        self.draw_border(regs);
+        self.draw_colours(line, r);
+    }
+
+    fn draw_graphics(&mut self, regs: &[u8], previous: u64) {
+        let visible = MATRIX_CYCLES.contains(&previous);
+        for i in 0..8 {
+            match i {
+                4 => {
+                    self.pipe.mode_16 = (regs[0x16] & 0x10) >> 2;
+                    // The 6569 sees a rising ECM/BMM edge at pixel 4, a falling one at 6.
+                    self.pipe.mode_11 |= (regs[0x11] & 0x60) >> 2;
+                }
+                6 => self.pipe.mode_11 &= (regs[0x11] & 0x60) >> 2,
+                7 => {
+                    if self.pipe.mode_16 != 0 && self.pipe.mode_16_late == 0 {
+                        self.pipe.mc_flop = false;
+                    }
+                    self.pipe.mode_16_late = self.pipe.mode_16;
+                }
+                _ => {}
+            }
+            self.graphics_pixel(i);
+        }
+        let p = &mut self.pipe;
+        p.g_pipe[1] = p.g_pipe[0];
+        p.c_pipe[1] = p.c_pipe[0];
+        p.v_pipe[1] = p.v_pipe[0];
+        p.rom_pipe[1] = p.rom_pipe[0];
+        if visible && !self.vborder {
+            p.g_pipe[0] = self.gbuf;
+            p.rom_pipe[0] = self.gbuf_rom;
+            p.xscroll = regs[0x16] & 7;
+            let column = p.column.min(63);
+            (p.v_pipe[0], p.c_pipe[0]) = if self.idle {
+                (0, 0)
+            } else {
+                (self.matrix[column], self.colour[column])
+            };
+        } else {
+            p.g_pipe[0] = 0;
+            p.rom_pipe[0] = false;
+        }
+        p.column = if visible { p.column + 1 } else { 0 };
+    }
+
+    #[inline]
+    fn graphics_pixel(&mut self, i: usize) {
+        let picture_on = self.picture_on;
+        let p = &mut self.pipe;
+        if i == usize::from(p.xscroll) {
+            p.matrix = p.v_pipe[1];
+            p.colour = p.c_pipe[1];
+            p.shifter = p.g_pipe[1];
+            p.shifter_rom = p.rom_pipe[1];
+            p.mc_flop = true;
+        }
+        let multicolour_cell = p.mode_11 & 0x08 != 0 || p.colour & 0x08 != 0;
+        let multicolour = p.mode_16_late != 0 && multicolour_cell;
+        let hires_on = if p.mode_16_late == 0 && multicolour_cell {
+            2
+        } else {
+            3
+        };
+        if multicolour {
+            if p.mc_flop {
+                p.pixel = p.shifter >> 6;
+            }
+        } else {
+            p.pixel = if p.shifter & 0x80 != 0 { hires_on } else { 0 };
+        }
+        let px = p.pixel;
+        p.shifter <<= 1;
+        p.mc_flop = !p.mc_flop;
+        let mode = p.mode_11 | p.mode_16;
+        p.render[i] = colour_code(p, mode, px);
+        p.foreground[i] = px & 2 != 0;
+        p.rom[i] = 0;
+        if picture_on && p.shifter_rom {
+            // Every colour the cell could show here, whatever the ROM's bits.
+            let alternatives: &[u8] = if multicolour {
+                &[0, 1, 2, 3]
+            } else {
+                &[0, hires_on]
+            };
+            let mut mask = 0u16;
+            for &alt in alternatives {
+                let code = colour_code(p, mode, alt);
+                mask |= 1 << (p.cregs[usize::from(code)] & 0x0F);
+            }
+            p.rom[i] = mask;
+        }
+    }
+
+    fn draw_sprites(&mut self, regs: &[u8], previous: u64) {
+        let xpos = sprite_x_of(previous);
+        let pointer_cycle = match phi1_access(previous) {
+            Phi1::SpritePointer(n) => 1u8 << n,
+            _ => 0,
+        };
+        let (data_cycle, data_sprite) = match phi1_access(previous) {
+            Phi1::SpriteData(n) => (1u8 << n, n),
+            _ => (0, 0),
+        };
+        let mut candidates = 0u8;
+        for s in 0..8 {
+            if xpos & 0x1F8 == self.pipe.sprite_x[s] & 0x1F8 {
+                candidates |= 1 << s;
+            }
+        }
+        for i in 0..8u16 {
+            match i {
+                2 => self.pipe.active &= !data_cycle,
+                3 => self.pipe.halted |= pointer_cycle,
+                4 => {
+                    if previous == SPRITE_DISPLAY {
+                        self.pipe.pending = self.display;
+                    }
+                    if data_cycle != 0 {
+                        self.pipe.shift[data_sprite] = self.data[data_sprite];
+                    }
+                }
+                6 => {
+                    self.pipe.priority = regs[0x1B];
+                    self.pipe.x_expand = regs[0x1D];
+                }
+                7 => {
+                    // On the 6569 a multicolour switch resets the sprite's pixel pairing.
+                    let toggled = regs[0x1C] ^ self.pipe.multicolour;
+                    self.pipe.mc_flops &= !toggled;
+                    self.pipe.multicolour = regs[0x1C];
+                    self.pipe.halted &= !data_cycle;
+                }
+                _ => {}
+            }
+            self.trigger_sprites(xpos + i, candidates);
+            self.sprite_pixel(usize::from(i));
+        }
+        for s in 0..8 {
+            self.pipe.sprite_x[s] = u16::from(regs[2 * s]) | (u16::from(regs[0x10] >> s & 1) << 8);
+        }
+    }
+
+    #[inline]
+    fn trigger_sprites(&mut self, x: u16, candidates: u8) {
+        let p = &mut self.pipe;
+        if candidates & p.pending == 0 {
+            return;
+        }
+        for s in 0..8 {
+            let m = 1 << s;
+            if candidates & p.pending & m != 0
+                && (p.active | p.halted) & m == 0
+                && x == p.sprite_x[s]
+            {
+                p.x_expand_flops |= m;
+                p.mc_flops |= m;
+                p.active |= m;
+            }
+        }
+    }
+
+    #[inline]
+    fn sprite_pixel(&mut self, i: usize) {
+        let p = &mut self.pipe;
+        if p.active == 0 {
+            return;
+        }
+        let mut top = None;
+        let mut hits = 0u8;
+        for s in (0..8).rev() {
+            let m = 1 << s;
+            if p.active & m == 0 {
+                continue;
+            }
+            if p.shift[s] == 0 && p.sprite_pixel[s] == 0 {
+                p.active &= !m;
+                continue;
+            }
+            if p.halted & m == 0 {
+                if p.x_expand_flops & m != 0 {
+                    if p.multicolour & m != 0 {
+                        if p.mc_flops & m != 0 {
+                            p.sprite_pixel[s] = ((p.shift[s] >> 22) & 3) as u8;
+                        }
+                        p.mc_flops ^= m;
+                    } else {
+                        p.sprite_pixel[s] = (((p.shift[s] >> 23) & 1) << 1) as u8;
+                    }
+                    p.shift[s] = (p.shift[s] << 1) & 0xFF_FFFF;
+                }
+                if p.x_expand & m != 0 {
+                    p.x_expand_flops ^= m;
+                } else {
+                    p.x_expand_flops |= m;
+                }
+            }
+            if p.sprite_pixel[s] != 0 {
+                top = Some(s);
+                hits |= m;
+            }
+        }
+        if let Some(s) = top {
+            let behind = p.foreground[i] && p.priority & (1 << s) != 0;
+            if !behind {
+                p.render[i] = match p.sprite_pixel[s] {
+                    1 => SPRITE_MC_0,
+                    2 => SPRITE_COLOUR_0 + s as u8,
+                    _ => SPRITE_MC_1,
+                };
+                p.rom[i] = 0;
+            }
+            if p.foreground[i] {
+                self.sprite_background |= hits;
+            }
+        }
+        if hits & hits.wrapping_sub(1) != 0 {
+            self.sprite_sprite |= hits;
+        }
+    }
+
+    fn draw_border(&mut self, regs: &[u8]) {
+        let p = &mut self.pipe;
+        let now = self.main_border;
+        if !p.border && !now {
+            return;
+        }
+        // With 40 columns the flip-flop's change shows a cycle later; with 38, at pixel 7.
+        let until = if regs[0x16] & 0x08 != 0 { 8 } else { 7 };
+        if p.border {
+            p.render[..until].fill(BORDER);
+            p.rom[..until].fill(0);
+        }
+        p.border = now;
+        if until == 7 && now {
+            p.render[7] = BORDER;
+            p.rom[7] = 0;
+        }
+    }
+
+    /// The output stage: colour registers are looked up one pixel before a pixel leaves, so
+    /// a colour write changes a cycle's pixels 1-7 (pixel 0 was looked up a cycle earlier).
+    fn draw_colours(&mut self, line: u16, r: u64) {
+        let p = &mut self.pipe;
+        // The CPU's write of two cycles ago: the stage takes it a cycle after the chip.
+        if let Some((reg, value)) = p.colour_latched.take() {
+            if let Some(c) = p.cregs.0.get_mut(usize::from(reg)) {
+                *c = value & 0x0F;
+            }
+        }
+        let mut shown = [0u8; 8];
+        let mut shown_rom = [0u16; 8];
+        for i in 0..8 {
+            let next = (i + 1) & 7;
+            p.out[next] = p.cregs[usize::from(p.out[next])];
+            shown[i] = p.out[i];
+            shown_rom[i] = p.out_rom[i];
+            p.out[i] = p.render[i];
+            p.out_rom[i] = p.rom[i];
+        }
+        p.colour_latched = p.colour_write.take();
+        if !self.picture_on {
+            return;
+        }
+        // The chunk drawn in cycle r shows cycle r-1's pixels: x = 8(r-1) from the line's
+        // cycle 0, 104 of which are left of the picture.
+        let Some(y) = line.checked_sub(FIRST_LINE).map(usize::from) else {
+            return;
+        };
+        if y >= HEIGHT || r == 0 {
+            return;
+        }
+        let x0 = 8 * (r as usize - 1);
+        if !(104..104 + WIDTH).contains(&x0) {
+            return;
+        }
+        for i in 0..8 {
+            self.picture.set(x0 - 104 + i, y, shown[i], shown_rom[i]);
+        }
+    }
+}
+
+/// The colour code of graphics pixel value `px` in `mode` (ECM/BMM/MCM bits 4-2).
+#[inline]
+fn colour_code(p: &Pipeline, mode: u8, px: u8) -> u8 {
+    match SOURCES[usize::from((mode | px) & 0x1F)] {
+        Source::Black => 0,
+        Source::Register(reg) => reg,
+        Source::MatrixLow => p.matrix & 0x0F,
+        Source::MatrixHigh => p.matrix >> 4,
+        Source::Colour => p.colour & 0x0F,
+        Source::ColourMc => p.colour & 0x07,
+        Source::Extended => BACKGROUND_0 + (p.matrix >> 6),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cycle_table_matches_the_chip() {
+        assert!(matches!(phi1_access(0), Phi1::SpritePointer(3)));
+        assert!(matches!(phi1_access(9), Phi1::SpriteData(7)));
+        assert!(matches!(phi1_access(57), Phi1::SpritePointer(0)));
+        assert!(matches!(phi1_access(62), Phi1::SpriteData(2)));
+        assert_eq!(sprite_x_of(0), 0x190);
+        assert_eq!(sprite_x_of(13), 0x000);
+        assert_eq!(sprite_x_of(16), 0x018);
+        assert_eq!(SPRITE_BA[54], 0x01);
+        assert_eq!(SPRITE_BA[0], 0x18);
+        assert_eq!(SPRITE_BA[9], 0x80);
+    }
+}

@@ -1,0 +1,168 @@
+//! The VIC-II's picture through the machine's API: where the text area, the border and a
+//! sprite land in the 384x272 picture (VICE's screenshot area), the display modes' colours,
+//! and the collision registers a program reads.
+
+use c64kit_chips::vic::picture::{HEIGHT, TEXT_ORIGIN, WIDTH};
+use c64kit_machine::Machine;
+
+/// Colours used below.
+const BORDER: u8 = 14;
+const BACKGROUND: u8 = 6;
+const INK: u8 = 1;
+const SPRITE: u8 = 7;
+
+/// A machine with a character set in RAM at $3000 whose glyph 1 is a left half (columns
+/// 0-3 set) and every other glyph blank; the screen at $0400 blank but for glyph 1 in the
+/// top-left cell; running `JMP *` at $C000 with the picture on.
+fn machine() -> Machine {
+    let mut m = Machine::builtin();
+    for a in 0x3000..0x3800u16 {
+        m.poke(a, 0);
+    }
+    for row in 0..8 {
+        m.poke(0x3008 + row, 0xF0);
+    }
+    for i in 0..1000 {
+        m.poke(0x0400 + i, 0);
+        m.poke(0xD800 + i, INK);
+    }
+    m.poke(0x0400, 1);
+    m.poke(0xD018, 0x1C); // screen $0400, characters $3000
+    m.poke(0xD011, 0x1B);
+    m.poke(0xD016, 0x08);
+    m.poke(0xD020, BORDER);
+    m.poke(0xD021, BACKGROUND);
+    m.load_raw(0xC000, &[0x4C, 0x00, 0xC0]);
+    m.start_at(0xC000, 0x0801);
+    m.enable_picture();
+    m
+}
+
+/// Runs two whole frames (the picture then shows the registers as they are).
+fn frames(m: &mut Machine) {
+    let stop = m.run(m.cycles() + 2 * 19_656);
+    assert!(
+        matches!(stop, c64kit_machine::StopReason::CycleBudget { .. }),
+        "{stop:?}"
+    );
+}
+
+#[test]
+fn the_text_area_starts_at_32_35_inside_the_border() {
+    let mut m = machine();
+    frames(&mut m);
+    let (x0, y0) = TEXT_ORIGIN;
+    let p = m.picture();
+    assert_eq!((WIDTH, HEIGHT), (384, 272));
+    // Glyph 1's left half in ink, right half background.
+    for y in y0..y0 + 8 {
+        for x in x0..x0 + 4 {
+            assert_eq!(p.pixel(x, y), INK, "({x}, {y})");
+        }
+        for x in x0 + 4..x0 + 8 {
+            assert_eq!(p.pixel(x, y), BACKGROUND, "({x}, {y})");
+        }
+    }
+    // Border all round the 320x200 area, background inside.
+    assert_eq!(p.pixel(x0 - 1, y0), BORDER);
+    assert_eq!(p.pixel(x0, y0 - 1), BORDER);
+    assert_eq!(p.pixel(x0 + 320, y0 + 100), BORDER);
+    assert_eq!(p.pixel(x0 + 319, y0 + 199), BACKGROUND);
+    assert_eq!(p.pixel(x0 + 100, y0 + 200), BORDER);
+    assert_eq!(p.pixel(0, 0), BORDER);
+    assert_eq!(p.pixel(383, 271), BORDER);
+    // Nothing here was drawn from character ROM data.
+    assert_eq!(p.rom_colours(x0, y0), 0);
+}
+
+#[test]
+fn thirty_eight_columns_and_24_rows_cover_the_edges() {
+    let mut m = machine();
+    m.poke(0xD016, 0x00);
+    m.poke(0xD011, 0x13);
+    frames(&mut m);
+    let (x0, y0) = TEXT_ORIGIN;
+    let p = m.picture();
+    // 38 columns: 7 pixels on the left, 9 on the right; 24 rows: 4 lines top and bottom.
+    assert_eq!(p.pixel(x0 + 6, y0 + 50), BORDER);
+    assert_eq!(p.pixel(x0 + 7, y0 + 50), BACKGROUND);
+    assert_eq!(p.pixel(x0 + 310, y0 + 50), BACKGROUND);
+    assert_eq!(p.pixel(x0 + 311, y0 + 50), BORDER);
+    assert_eq!(p.pixel(x0 + 50, y0 + 3), BORDER);
+    assert_eq!(p.pixel(x0 + 50, y0 + 4), BACKGROUND);
+    assert_eq!(p.pixel(x0 + 50, y0 + 195), BACKGROUND);
+    assert_eq!(p.pixel(x0 + 50, y0 + 196), BORDER);
+}
+
+#[test]
+fn multicolour_bitmap_takes_its_colours_from_the_matrix_and_colour_ram() {
+    let mut m = machine();
+    // Bitmap at $2000: the first byte's pairs are 00, 01, 10, 11.
+    for a in 0x2000..0x4000u16 {
+        m.poke(a, 0);
+    }
+    m.poke(0x2000, 0b0001_1011);
+    m.poke(0x0400, 0x23); // %01 -> 2, %10 -> 3
+    m.poke(0xD800, 4); // %11 -> 4
+    m.poke(0xD018, 0x18); // screen $0400, bitmap $2000
+    m.poke(0xD011, 0x3B);
+    m.poke(0xD016, 0x18);
+    frames(&mut m);
+    let (x0, y0) = TEXT_ORIGIN;
+    let p = m.picture();
+    let row: Vec<u8> = (x0..x0 + 8).map(|x| p.pixel(x, y0)).collect();
+    assert_eq!(row, [BACKGROUND, BACKGROUND, 2, 2, 3, 3, 4, 4]);
+    // ECM with BMM is an invalid mode: black.
+    m.poke(0xD011, 0x7B);
+    frames(&mut m);
+    let p = m.picture();
+    assert!((x0..x0 + 8).all(|x| p.pixel(x, y0) == 0));
+}
+
+/// Sprite n at (x, y), its data at $0340 (block 13) all set.
+fn sprite(m: &mut Machine, n: u16, x: u8, y: u8) {
+    for a in 0x0340..0x0380u16 {
+        m.poke(a, 0xFF);
+    }
+    m.poke(0x07F8 + n, 13);
+    m.poke(0xD000 + 2 * n, x);
+    m.poke(0xD001 + 2 * n, y);
+    m.poke(0xD027 + n, SPRITE);
+    let enabled = m.peek(0xD015);
+    m.poke(0xD015, enabled | 1 << n);
+}
+
+#[test]
+fn a_sprite_at_24_50_covers_the_first_text_cell() {
+    // A sprite shows from the line after its Y.
+    let mut m = machine();
+    sprite(&mut m, 0, 24, 50);
+    frames(&mut m);
+    let (x0, y0) = TEXT_ORIGIN;
+    let p = m.picture();
+    assert_eq!(p.pixel(x0, y0), SPRITE);
+    assert_eq!(p.pixel(x0 + 23, y0 + 20), SPRITE);
+    assert_eq!(p.pixel(x0 + 24, y0), BACKGROUND);
+    assert_eq!(p.pixel(x0, y0 + 21), BACKGROUND);
+    assert_eq!(p.pixel(x0 - 1, y0), BORDER);
+}
+
+#[test]
+fn collisions_are_latched_and_cleared_by_reading() {
+    let mut m = machine();
+    // The program reads the registers (so the VIC looks for collisions), then idles.
+    m.load_raw(
+        0xC000,
+        &[0xAD, 0x1E, 0xD0, 0xAD, 0x1F, 0xD0, 0x4C, 0x06, 0xC0],
+    );
+    m.start_at(0xC000, 0x0801);
+    sprite(&mut m, 0, 24, 51); // over the ink of glyph 1
+    sprite(&mut m, 1, 30, 60); // overlapping sprite 0
+    sprite(&mut m, 2, 200, 200); // alone on background
+    frames(&mut m);
+    assert_eq!(m.bus.vic.read(0x1E, m.cycles()), 0x03);
+    assert_eq!(m.bus.vic.read(0x1F, m.cycles()), 0x01);
+    frames(&mut m);
+    // Read again after a frame: set again (each frame collides anew).
+    assert_eq!(m.bus.vic.read(0x1E, m.cycles()), 0x03);
+}
