@@ -83,8 +83,8 @@ fn source_at(addr: u16) -> u8 {
 /// (0 = pass). On a real C64 it is a SID mirror; c64kit maps it only when asked.
 pub const DEBUG_CART_REGISTER: u16 = 0xD7FF;
 
-/// What reads of absent hardware return (cartridge ROM with no cartridge, Ultimax holes,
-/// I/O 1 and 2 at $DE00-$DFFF). A real C64 shows the VIC's last fetch there; we document $FF.
+/// What reads of absent hardware return (cartridge ROM with no cartridge, Ultimax holes).
+/// I/O 1 and 2 at $DE00-$DFFF show the VIC-II's last fetch instead, as on a real C64.
 pub const OPEN_BUS: u8 = 0xFF;
 
 /// The machine's memory and devices, ticking one cycle per CPU bus access.

@@ -1,4 +1,5 @@
-//! MOS 6569 VIC-II (PAL): register file, raster counter, raster interrupt.
+//! MOS 6569 VIC-II (PAL): register file, raster counter, raster interrupt, cycle
+//! stealing, and the raster engine that fetches and draws the picture.
 //!
 //! Registers: index = `addr & 0x3F` (the 64-byte window repeats over
 //! $D000-$D3FF); 47 registers, $2F-$3F read $FF and ignore writes.
@@ -19,15 +20,23 @@
 //!
 //! Read-back as on the real chip: unused bits read 1 ($D016 bits 6-7, $D018
 //! bit 0, $D019 bits 4-6, $D01A bits 4-7, colour registers $D020-$D02E bits
-//! 4-7, which also only store 4 bits). Sprite-sprite/background collision
-//! registers $D01E/$D01F clear on read; since nothing is drawn they stay 0,
-//! as do the light pen latches $D013/$D014 and $D019 bits 1-3.
+//! 4-7, which also only store 4 bits). The collision registers $D01E/$D01F
+//! latch what the drawing finds and clear after a read; the first collision
+//! after a clear raises $D019 bit 2 (sprite-sprite) or bit 1 (sprite-background).
 //!
 //! Cycle stealing: bad lines and sprite DMA hold BA low ([`dma`] has the rules);
 //! [`Vic::bus_free_from`] says when a CPU read started in a cycle completes and
 //! [`Vic::next_ba_low`] when BA next falls.
 //!
-//! Not modelled: drawing, collisions, light pen.
+//! The picture: [`raster`] is the chip cycle by cycle (fetches, counters, border
+//! unit, sprites, the pixel pipeline). The machine brings it up to date
+//! ([`Vic::run_to`]) before an access that depends on it or changes it, and
+//! while it draws, before a RAM write in its bank. It draws only after
+//! [`Vic::enable_picture`] or once a program looks at collisions or open I/O.
+//!
+//! Not modelled: the light pen ($D013/$D014 stay 0), the 8565's grey dots, NTSC
+//! chips. The BA timing (`dma.rs`) does not see sprite crunching, which the
+//! raster engine does.
 
 mod dma;
 pub mod picture;
