@@ -1,16 +1,21 @@
 //! VICE's testbench on c64kit: the community's hardware test programs
 //! (../shared/vice-testprogs/testlist.tsv, with x64sc's verdicts), run the way VICE runs them
-//! with `-debugcart`: the program writes its result to $D7FF (0 = pass) or times out.
+//! with `-debugcart`: the program writes its result to $D7FF (0 = pass) or times out; a
+//! screenshot test's picture is then compared with a reference ([`screenshot`]).
 //! `cargo xtask testbench` runs them all and compares with x64sc and with the last recorded
-//! results (testbench/results/exitcode.tsv); `cargo test` runs the ones that pass as
-//! regression tests. No test program is recognised by name: only the options of the list
-//! (the chip a test needs) and what the program itself is decide how it runs.
+//! results (testbench/results/exitcode.tsv and screenshot.tsv); `cargo test` runs the ones
+//! that pass as regression tests. No test program is recognised by name: only the options of
+//! the list (the chip a test needs) and what the program itself is decide how it runs.
+
+pub mod screenshot;
 
 use c64kit_machine::drive::Drive;
 use c64kit_machine::kernal::AfterReturn;
+use c64kit_machine::picture::{HEIGHT, WIDTH};
 use c64kit_machine::pla::Region;
 use c64kit_machine::CiaModel;
-use c64kit_machine::{Machine, Prg, StopReason};
+use c64kit_machine::{Machine, Picture, Prg, StopReason};
+use screenshot::{Comparison, Match, Reference};
 use std::path::{Path, PathBuf};
 
 /// ../shared/vice-testprogs beside the checkout.
@@ -18,9 +23,10 @@ pub fn collection_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/vice-testprogs")
 }
 
-/// The recorded verdicts of the last full run, committed so a change shows in review.
-pub fn results_file() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("results/exitcode.tsv")
+/// The recorded verdicts of the last full run of a type, committed so a change shows in
+/// review.
+pub fn results_file(kind: Kind) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("results/{}.tsv", kind.word()))
 }
 
 /// How a test reports.
@@ -30,6 +36,18 @@ pub enum Kind {
     Exitcode,
     /// Compared by a screenshot with a reference picture.
     Screenshot,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 2] = [Kind::Exitcode, Kind::Screenshot];
+
+    /// The list's word for it.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Kind::Exitcode => "exitcode",
+            Kind::Screenshot => "screenshot",
+        }
+    }
 }
 
 /// One line of testlist.tsv.
@@ -128,7 +146,10 @@ pub fn tests() -> Result<Vec<Test>, String> {
 pub enum Verdict {
     /// The test reported what it expects (a pass; for `expect:error` a reported failure).
     Ok,
-    /// The test reported the other result.
+    /// A screenshot test's picture matches only when character-ROM text may differ (we
+    /// ship no Commodore character ROM): see [`screenshot`].
+    OkRom,
+    /// The test reported the other result (a screenshot test: its picture differs).
     Error,
     /// It never reported within its cycles.
     Timeout,
@@ -140,10 +161,26 @@ impl Verdict {
     pub fn word(&self) -> &str {
         match self {
             Verdict::Ok => "ok",
+            Verdict::OkRom => "ok-rom",
             Verdict::Error => "error",
             Verdict::Timeout => "timeout",
             Verdict::NotApplicable(_) => "n/a",
         }
+    }
+}
+
+/// Whether `cargo test` holds a test to its recorded verdict: "ok", and for a screenshot
+/// test "ok-rom".
+pub fn guarded(recorded: &str) -> bool {
+    recorded == "ok" || recorded == "ok-rom"
+}
+
+/// Whether a verdict keeps up the recorded one: "ok" needs ok, "ok-rom" ok-rom or better.
+pub fn keeps(recorded: &str, now: &Verdict) -> bool {
+    match recorded {
+        "ok" => *now == Verdict::Ok,
+        "ok-rom" => matches!(now, Verdict::Ok | Verdict::OkRom),
+        _ => true,
     }
 }
 
@@ -153,6 +190,18 @@ pub struct Outcome {
     pub verdict: Verdict,
     pub detail: String,
     pub cycles: u64,
+    /// A screenshot test's picture and reference, when [`run_with`] was asked to keep them.
+    pub shot: Option<Box<Shot>>,
+}
+
+/// What a screenshot test saw.
+#[derive(Debug, Clone)]
+pub struct Shot {
+    pub picture: Picture,
+    pub reference: Reference,
+    pub reference_path: PathBuf,
+    /// None if the pictures share no pixel once aligned.
+    pub comparison: Option<Comparison>,
 }
 
 impl Outcome {
@@ -168,9 +217,6 @@ impl Outcome {
 /// The part of a real C64 a test needs that c64kit does not model, from the list's options
 /// (the chip models) and its type.
 pub fn unsupported(test: &Test) -> Option<String> {
-    if test.kind == Kind::Screenshot {
-        return Some("compared by screenshot: needs the VIC-II's picture (issue 16)".into());
-    }
     let needs = [
         (
             "vicii-ntsc",
@@ -202,25 +248,145 @@ pub fn cia_model(test: &Test) -> CiaModel {
 
 /// Runs one test as VICE's testbench does: load the PRG, RUN it (its BASIC stub's SYS),
 /// the debug cartridge plugged in, the test's folder as drive 8 (read only), a return to
-/// BASIC idling as BASIC would, until it reports or its cycles pass.
+/// BASIC idling as BASIC would, until it reports or its cycles pass; a screenshot test's
+/// picture is then compared with its reference.
 pub fn run(test: &Test) -> Outcome {
-    let na = |why: String| Outcome {
+    run_with(test, false)
+}
+
+fn not_applicable(why: String) -> Outcome {
+    Outcome {
         verdict: Verdict::NotApplicable(why),
         detail: String::new(),
         cycles: 0,
-    };
-    if let Some(why) = unsupported(test) {
-        return na(why);
+        shot: None,
     }
-    let bytes = match c64kit_files::read(&test.path(), Prg::MAX_FILE_SIZE, "a PRG") {
-        Ok(b) => b,
-        Err(e) => return na(format!("cannot read the program: {e}")),
+}
+
+/// [`run`], keeping a screenshot test's picture and reference in the outcome if `keep_shot`.
+pub fn run_with(test: &Test, keep_shot: bool) -> Outcome {
+    if let Some(why) = unsupported(test) {
+        return not_applicable(why);
+    }
+    // The reference first: a test without one need not run.
+    let reference = match test.kind {
+        Kind::Exitcode => None,
+        Kind::Screenshot => {
+            let dir = collection_dir().join(&test.dir);
+            let Some(path) = screenshot::find_reference(&dir, &test.prg) else {
+                return not_applicable(format!(
+                    "no reference picture (references/{}.png or its -{} variants)",
+                    test.prg,
+                    screenshot::VARIANTS.join(", -")
+                ));
+            };
+            match Reference::load(&path) {
+                Ok(r) => Some((r, path)),
+                Err(e) => return not_applicable(format!("unusable reference picture: {e}")),
+            }
+        }
     };
-    let prg = match Prg::parse(&bytes, &test.name()) {
-        Ok(p) => p,
-        Err(e) => return na(format!("not a PRG: {e}")),
+    let mut m = match start(test, reference.is_some()) {
+        Ok(m) => m,
+        Err(why) => return not_applicable(why),
     };
+    let stop = m.run(test.cycles);
+    let cycles = m.cycles();
+    let detail = format!("{stop} after {cycles} cycles");
+    let reported = match stop {
+        StopReason::DebugCart { value } => Some(value),
+        _ => None,
+    };
+    match (reported, &stop) {
+        // The program called ROM code c64kit does not have (it ships no Commodore ROM).
+        (None, StopReason::Unimplemented { .. }) => {
+            return not_applicable(format!("needs the real KERNAL ROM: {detail}"))
+        }
+        (None, StopReason::Jammed { pc, .. }) if m.bus.region(*pc) == Region::BasicRom => {
+            return not_applicable(format!(
+                "needs the real BASIC ROM's code at ${pc:04X} (c64kit traps only BASIC's \
+                 STROUT and LINPRT)"
+            ))
+        }
+        _ => {}
+    }
+    let Some((reference, reference_path)) = reference else {
+        let verdict = match reported {
+            Some(value) if (value == 0) != test.has("expect:error") => Verdict::Ok,
+            Some(_) => Verdict::Error,
+            None if test.has("expect:timeout") => Verdict::Ok,
+            None => Verdict::Timeout,
+        };
+        return Outcome {
+            verdict,
+            detail,
+            cycles,
+            shot: None,
+        };
+    };
+
+    // VICE's testbench compares the screenshot x64sc takes when the program writes $D7FF
+    // and x64sc exits with that value: after $00 or $FF. At the cycle limit x64sc exits
+    // with 1, which the testbench calls a timeout without comparing, and any other value
+    // stops the testbench as a failed call; so: compare after a $00 or $FF, a timeout
+    // otherwise, an error for other values. The picture is compared in every case, for
+    // the detail and for --save-pictures. (`expect:` options describe exit codes: not used.)
+    let comparison = screenshot::compare(m.picture(), &reference);
+    let name = reference_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let seen = match &comparison {
+        Some(c) => format!("{} (references/{name})", c.describe()),
+        None => format!("the picture shares no pixel with references/{name} once aligned"),
+    };
+    let (verdict, detail) = match (reported, &comparison) {
+        (Some(0 | 0xFF), Some(c)) => (
+            match c.result() {
+                Match::Exact => Verdict::Ok,
+                Match::ExceptRomText => Verdict::OkRom,
+                Match::Differs => Verdict::Error,
+            },
+            format!("{detail}; {seen}"),
+        ),
+        (Some(0 | 0xFF), None) => (Verdict::Error, format!("{detail}; {seen}")),
+        (Some(_), _) => (
+            Verdict::Error,
+            format!("{detail}: VICE compares a screenshot only after $00 or $FF; {seen}"),
+        ),
+        (None, _) => (
+            Verdict::Timeout,
+            format!(
+                "{detail}: no $D7FF write, so no screenshot to compare; the picture then: {seen}"
+            ),
+        ),
+    };
+    let shot = keep_shot.then(|| {
+        Box::new(Shot {
+            picture: m.picture().clone(),
+            reference,
+            reference_path,
+            comparison,
+        })
+    });
+    Outcome {
+        verdict,
+        detail,
+        cycles,
+        shot,
+    }
+}
+
+/// The machine of VICE's testbench with the program loaded and RUN; the error says why the
+/// test does not apply.
+fn start(test: &Test, picture: bool) -> Result<Machine, String> {
+    let bytes = c64kit_files::read(&test.path(), Prg::MAX_FILE_SIZE, "a PRG")
+        .map_err(|e| format!("cannot read the program: {e}"))?;
+    let prg = Prg::parse(&bytes, &test.name()).map_err(|e| format!("not a PRG: {e}"))?;
     let mut m = Machine::builtin();
+    if picture {
+        m.enable_picture();
+    }
     m.bus.set_cia_model(cia_model(test));
     m.bus.debug_cart = true;
     m.stop_on_stuck_loop = true;
@@ -228,39 +394,75 @@ pub fn run(test: &Test) -> Outcome {
     // On a real C64 a program that returns to BASIC leaves its interrupts running (tests
     // that install one and return report from it).
     m.kernal.after_return = AfterReturn::Wait;
-    if let Err(e) = m.load_and_run_prg(&prg) {
-        return na(format!("VICE types RUN into its BASIC: {e}"));
-    }
+    // Nobody types at VICE's testbench: GETIN finds no key however often it is called (a
+    // test polling the keyboard in its main loop reports from its interrupt).
+    m.kernal.idle_poll_limit = u32::MAX;
+    m.load_and_run_prg(&prg)
+        .map_err(|e| format!("VICE types RUN into its BASIC: {e}"))?;
     m.set_load_name_from_path(Path::new(&test.prg));
-    let stop = m.run(test.cycles);
-    let cycles = m.cycles();
-    let detail = format!("{stop} after {cycles} cycles");
-    let reported = match stop {
-        StopReason::DebugCart { value: 0 } => Some(true),
-        StopReason::DebugCart { .. } => Some(false),
-        _ => None,
+    Ok(m)
+}
+
+/// Writes a failed screenshot test's picture (`<name>.png`) and where it differs from the
+/// reference (`<name>-diff.png`, see [`screenshot::diff_pixels`]) into `dir`, named after
+/// the test; never over one of the test's inputs. Returns the files written.
+pub fn save_pictures(dir: &Path, test: &Test, outcome: &Outcome) -> Result<Vec<PathBuf>, String> {
+    let Some(shot) = &outcome.shot else {
+        return Ok(Vec::new());
     };
-    let verdict = match (reported, &stop) {
-        (Some(passed), _) if passed != test.has("expect:error") => Verdict::Ok,
-        (Some(_), _) => Verdict::Error,
-        // The program called ROM code c64kit does not have (it ships no Commodore ROM).
-        (None, StopReason::Unimplemented { .. }) => {
-            return na(format!("needs the real KERNAL ROM: {detail}"))
-        }
-        (None, StopReason::Jammed { pc, .. }) if m.bus.region(*pc) == Region::BasicRom => {
-            return na(format!(
-                "needs the real BASIC ROM's code at ${pc:04X} (c64kit traps only BASIC's \
-                 STROUT and LINPRT)"
-            ))
-        }
-        (None, _) if test.has("expect:timeout") => Verdict::Ok,
-        (None, _) => Verdict::Timeout,
-    };
-    Outcome {
-        verdict,
-        detail,
-        cycles,
+    if outcome.verdict == Verdict::Ok {
+        return Ok(Vec::new());
     }
+    std::fs::create_dir_all(dir).map_err(|e| {
+        format!(
+            "{}: cannot create the folder: {}",
+            dir.display(),
+            c64kit_files::io_reason(&e)
+        )
+    })?;
+    // "VICII/dentest/den01-48-1.prg [vicii-pal]" -> "VICII_dentest_den01-48-1.prg-vicii-pal"
+    let mut stem = String::new();
+    for c in test.name().chars() {
+        let c = match c {
+            '/' => '_',
+            c if c.is_ascii_alphanumeric() || "-_.".contains(c) => c,
+            _ => '-',
+        };
+        if !(c == '-' && stem.ends_with('-')) {
+            stem.push(c);
+        }
+    }
+    let stem = stem.trim_end_matches('-');
+    let inputs = [
+        (test.path(), "the test program".to_string()),
+        (
+            shot.reference_path.clone(),
+            "the reference picture".to_string(),
+        ),
+    ];
+    let pictures = [
+        (format!("{stem}.png"), shot.picture.pixels().to_vec()),
+        (
+            format!("{stem}-diff.png"),
+            screenshot::diff_pixels(&shot.picture, &shot.reference),
+        ),
+    ];
+    let mut written = Vec::new();
+    for (name, pixels) in pictures {
+        let path = dir.join(name);
+        c64kit_files::ensure_not_input(&path, "the picture", &inputs)?;
+        let png = screenshot::encode_png(WIDTH, HEIGHT, &pixels)
+            .map_err(|e| format!("{}: cannot encode: {e}", path.display()))?;
+        c64kit_files::write_atomic(&path, &png, true).map_err(|e| {
+            format!(
+                "{}: cannot write: {}",
+                path.display(),
+                c64kit_files::io_reason(&e)
+            )
+        })?;
+        written.push(path);
+    }
+    Ok(written)
 }
 
 /// The recorded results: (test name, verdict word, detail), one per line, tab-separated.
@@ -281,14 +483,165 @@ pub fn read_results(path: &Path) -> Vec<(String, String, String)> {
         .collect()
 }
 
-/// The results file's text for these outcomes.
-pub fn results_text(results: &[(Test, Outcome)]) -> String {
-    let mut s = String::from(
-        "# c64kit's verdicts on ../shared/vice-testprogs (cargo xtask testbench rewrites this \
-         file after a full run; cargo test re-runs every \"ok\" line)\n",
-    );
+/// The results file's text for these outcomes (all of one type).
+pub fn results_text(kind: Kind, results: &[(Test, Outcome)]) -> String {
+    let mut s = String::from(match kind {
+        Kind::Exitcode => {
+            "# c64kit's verdicts on ../shared/vice-testprogs (cargo xtask testbench rewrites \
+             this file after a full run; cargo test re-runs every \"ok\" line)\n"
+        }
+        Kind::Screenshot => {
+            "# c64kit's verdicts on ../shared/vice-testprogs' screenshot tests (cargo xtask \
+             testbench --type screenshot rewrites this file after a full run; cargo test \
+             re-runs every \"ok\" and \"ok-rom\" line and holds it to that verdict)\n"
+        }
+    });
     for (t, o) in results {
         s += &format!("{}\t{}\t{}\n", t.name(), o.verdict.word(), o.explain());
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn test(dir: &str, prg: &str, options: &[&str]) -> Test {
+        Test {
+            dir: dir.into(),
+            prg: prg.into(),
+            kind: Kind::Screenshot,
+            cycles: 1_000_000,
+            options: options.iter().map(|o| o.to_string()).collect(),
+            x64sc: "ok".into(),
+        }
+    }
+
+    #[test]
+    fn recorded_verdicts_are_held() {
+        assert!(guarded("ok") && guarded("ok-rom"));
+        assert!(!guarded("error") && !guarded("timeout") && !guarded("n/a"));
+        assert!(keeps("ok", &Verdict::Ok) && !keeps("ok", &Verdict::OkRom));
+        assert!(keeps("ok-rom", &Verdict::OkRom) && keeps("ok-rom", &Verdict::Ok));
+        assert!(!keeps("ok-rom", &Verdict::Error) && !keeps("ok-rom", &Verdict::Timeout));
+        assert_eq!(Verdict::OkRom.word(), "ok-rom");
+        assert!(results_file(Kind::Screenshot).ends_with("results/screenshot.tsv"));
+        assert!(results_file(Kind::Exitcode).ends_with("results/exitcode.tsv"));
+    }
+
+    #[test]
+    fn a_screenshot_test_needs_a_reference_and_a_pal_chip() {
+        let o = run(&test("VICII/none-such", "x.prg", &["vicii-pal"]));
+        let why = o.explain();
+        assert!(
+            why.starts_with("no reference picture (references/x.prg.png or its -8565, "),
+            "{why}"
+        );
+        let o = run(&test("VICII/none-such", "x.prg", &["vicii-ntsc"]));
+        assert!(o.explain().contains("NTSC"), "{}", o.explain());
+    }
+
+    #[test]
+    fn saves_pictures_of_failures_but_never_over_an_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let t = test("d", "p.prg", &["vicii-pal"]);
+        let reference = Reference {
+            width: 2,
+            height: 2,
+            origin: (32, 35),
+            pixels: vec![1; 4],
+            off_palette: 0,
+        };
+        let picture = Picture::default();
+        let outcome = |verdict: Verdict, reference_path: PathBuf| Outcome {
+            verdict,
+            detail: String::new(),
+            cycles: 0,
+            shot: Some(Box::new(Shot {
+                comparison: screenshot::compare(&picture, &reference),
+                picture: picture.clone(),
+                reference: reference.clone(),
+                reference_path,
+            })),
+        };
+        let elsewhere = dir.path().join("elsewhere.png");
+        let ok = outcome(Verdict::Ok, elsewhere.clone());
+        assert_eq!(save_pictures(dir.path(), &t, &ok), Ok(vec![]));
+
+        let out = dir.path().join("out");
+        let failed = outcome(Verdict::Error, elsewhere);
+        let written = save_pictures(&out, &t, &failed).unwrap();
+        let names = ["d_p.prg-vicii-pal.png", "d_p.prg-vicii-pal-diff.png"];
+        assert_eq!(written, names.map(|n| out.join(n)));
+        for p in &written {
+            let r = Reference::load(p).unwrap();
+            assert_eq!((r.width, r.height), (WIDTH, HEIGHT));
+        }
+        // The 2x2 reference covers our top left corner: white there, black in ours.
+        let diff = Reference::load(&written[1]).unwrap();
+        assert_eq!(diff.pixels[..3], [1, 1, 6]);
+        assert_eq!(diff.pixels[WIDTH * 2], 6);
+
+        // The reference itself where the picture would go.
+        let input = out.join(names[0]);
+        let clash = outcome(Verdict::Error, input.clone());
+        let e = save_pictures(&out, &t, &clash).unwrap_err();
+        assert!(e.contains("never writes over one of its inputs"), "{e}");
+        assert!(e.contains("the reference picture"), "{e}");
+    }
+
+    /// A PAL screenshot test of the collection runs to its $D7FF write and is compared
+    /// (whatever the verdict while the VIC-II's drawing grows).
+    #[test]
+    fn a_screenshot_test_is_run_and_compared() {
+        let list = tests().expect("the VICE test list beside the checkout");
+        let t = list
+            .iter()
+            .find(|t| t.kind == Kind::Screenshot && unsupported(t).is_none())
+            .expect("a PAL screenshot test");
+        let o = run_with(t, true);
+        assert!(
+            !matches!(o.verdict, Verdict::NotApplicable(_)),
+            "{}",
+            o.explain()
+        );
+        assert!(o.detail.contains(" pixels ") && o.detail.contains("(references/"));
+        let shot = o.shot.expect("kept");
+        assert!(shot.comparison.is_some());
+        assert!(shot
+            .reference_path
+            .starts_with(collection_dir().join(&t.dir)));
+        assert!(run(t).shot.is_none());
+    }
+
+    /// VICE's own screenshots: a PAL reference decoded as our picture matches itself, and
+    /// the NTSC screenshot of the same test where both cover (origins (32, 35) and (32, 23)).
+    #[test]
+    fn vice_references_align_across_sizes() {
+        let list = tests().expect("the VICE test list beside the checkout");
+        let pairs = list.iter().filter_map(|t| {
+            let refs = collection_dir().join(&t.dir).join("references");
+            let stem = t.prg.strip_suffix(".prg")?;
+            let ntsc = refs.join(format!("{stem}_ntsc.prg.png"));
+            let pal = refs.join(format!("{}.png", t.prg));
+            (t.kind == Kind::Screenshot && pal.is_file() && ntsc.is_file()).then_some((pal, ntsc))
+        });
+        let mut checked = 0;
+        for (pal, ntsc) in pairs.take(3) {
+            let pal = Reference::load(&pal).unwrap();
+            let ntsc = Reference::load(&ntsc).unwrap();
+            assert_eq!((pal.width, pal.height, ntsc.height), (WIDTH, HEIGHT, 247));
+            let ours = Picture::from_pixels(pal.pixels.clone(), vec![0; WIDTH * HEIGHT]).unwrap();
+            let same = screenshot::compare(&ours, &pal).unwrap();
+            assert_eq!(same.result(), Match::Exact, "{}", same.describe());
+            let c = screenshot::compare(&ours, &ntsc).unwrap();
+            assert_eq!(c.area, (0, 12, 384, 247));
+            assert_eq!(c.result(), Match::Exact, "{}", c.describe());
+            checked += 1;
+        }
+        assert!(
+            checked > 0,
+            "no PAL and NTSC reference pair in the collection"
+        );
+    }
 }

@@ -1,8 +1,10 @@
-//! Every VICE test program c64kit passes today (results/exitcode.tsv, "ok"), as one named
-//! test each: `cargo test -p c64kit-testbench -- CIA/tod` runs a folder's. A test that
-//! passed and no longer does fails here, naming what happened instead.
+//! Every VICE test program c64kit passes today (results/exitcode.tsv "ok", and
+//! results/screenshot.tsv "ok" or "ok-rom"), as one named test each:
+//! `cargo test -p c64kit-testbench -- CIA/tod` runs a folder's. A test that passed and no
+//! longer does (a screenshot test: no longer as well as recorded) fails here, naming what
+//! happened instead.
 
-use c64kit_testbench::{read_results, results_file, run, tests, Verdict};
+use c64kit_testbench::{guarded, keeps, read_results, results_file, run, tests, Kind};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
@@ -15,30 +17,33 @@ fn main() {
         }
     };
     let mut trials = Vec::new();
-    for (name, verdict, _) in read_results(&results_file()) {
-        if verdict != "ok" {
-            continue;
-        }
-        let Some(test) = list.iter().find(|t| t.name() == name).cloned() else {
-            trials.push(Trial::test(name.clone(), move || {
-                Err(Failed::from(format!(
-                    "{name} passed when recorded but is no longer in testlist.tsv"
-                )))
-            }));
-            continue;
-        };
-        trials.push(Trial::test(name, move || {
-            let o = run(&test);
-            match o.verdict {
-                Verdict::Ok => Ok(()),
-                other => Err(Failed::from(format!(
-                    "{}: was ok, now {} ({})",
-                    test.name(),
-                    other.word(),
-                    o.detail
-                ))),
+    for kind in Kind::ALL {
+        for (name, verdict, _) in read_results(&results_file(kind)) {
+            if !guarded(&verdict) {
+                continue;
             }
-        }));
+            let Some(test) = list.iter().find(|t| t.name() == name).cloned() else {
+                trials.push(Trial::test(name.clone(), move || {
+                    Err(Failed::from(format!(
+                        "{name} passed when recorded but is no longer in testlist.tsv"
+                    )))
+                }));
+                continue;
+            };
+            trials.push(Trial::test(name, move || {
+                let o = run(&test);
+                if keeps(&verdict, &o.verdict) {
+                    Ok(())
+                } else {
+                    Err(Failed::from(format!(
+                        "{}: was {verdict}, now {} ({})",
+                        test.name(),
+                        o.verdict.word(),
+                        o.explain()
+                    )))
+                }
+            }));
+        }
     }
     libtest_mimic::run(&args, trials).exit();
 }

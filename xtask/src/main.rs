@@ -29,7 +29,8 @@ enum Command {
     /// findings are kept in fuzz/reproducers/ as regression tests.
     Fuzz(fuzz::FuzzArgs),
     /// VICE's hardware test programs (../shared/vice-testprogs) on c64kit, per area beside
-    /// x64sc's verdicts; records the results in testbench/results/exitcode.tsv.
+    /// x64sc's verdicts; records the results in testbench/results/exitcode.tsv and
+    /// screenshot.tsv.
     Testbench(testbench::TestbenchArgs),
 }
 

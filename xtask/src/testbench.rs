@@ -1,11 +1,12 @@
 //! `cargo xtask testbench`: VICE's hardware test programs on c64kit, per area beside x64sc's
-//! verdicts, with what changed since the recorded run (testbench/results/exitcode.tsv,
-//! rewritten after every full run so a regression shows in review).
+//! verdicts, with what changed since the recorded run (testbench/results/exitcode.tsv and
+//! screenshot.tsv, each rewritten after a full run of its type so a regression shows in
+//! review).
 
 use c64kit_testbench::{self as bench, Kind, Outcome, Test, Verdict};
 use comfy_table::{presets::ASCII_MARKDOWN, Table};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
 
@@ -23,6 +24,11 @@ pub struct TestbenchArgs {
     /// Tests run at once (default: the number of cores).
     #[arg(long)]
     jobs: Option<usize>,
+    /// For every screenshot test that is not "ok", write our picture (NAME.png) and where it
+    /// differs from the reference (NAME-diff.png: black same, white different, dark grey
+    /// different but character-ROM text, blue not compared) into this folder.
+    #[arg(long, value_name = "DIR")]
+    save_pictures: Option<PathBuf>,
 }
 
 pub fn run(args: TestbenchArgs) -> ExitCode {
@@ -33,6 +39,10 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let kinds: Vec<Kind> = Kind::ALL
+        .into_iter()
+        .filter(|k| args.kind.as_deref().is_none_or(|w| w == k.word()))
+        .collect();
     let chosen: Vec<Test> = all
         .into_iter()
         .filter(|t| {
@@ -40,63 +50,131 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
                 .as_ref()
                 .is_none_or(|p| t.name().contains(p.as_str()))
         })
-        .filter(|t| match args.kind.as_deref() {
-            Some("exitcode") => t.kind == Kind::Exitcode,
-            Some("screenshot") => t.kind == Kind::Screenshot,
-            _ => true,
-        })
+        .filter(|t| kinds.contains(&t.kind))
         .collect();
     if chosen.is_empty() {
         eprintln!("testbench: no test matches");
         return ExitCode::FAILURE;
     }
-    let full = args.only.is_none() && args.kind.as_deref() != Some("screenshot");
-    let results = run_all(chosen, args.jobs);
+    if let Some(dir) = &args.save_pictures {
+        // Once here rather than one error per test.
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!(
+                "testbench: {}: cannot create the folder: {e}",
+                dir.display()
+            );
+            return ExitCode::FAILURE;
+        }
+    }
+    let full = args.only.is_none();
+    let (results, save_errors) = run_all(chosen, args.jobs, args.save_pictures.as_deref());
 
-    // Per area: c64kit's verdicts beside x64sc's.
-    let mut areas: BTreeMap<String, [usize; 6]> = BTreeMap::new();
-    for (t, o) in &results {
-        let a = areas.entry(t.area().to_string()).or_default();
-        a[0] += 1;
-        a[1] += (t.x64sc == "ok") as usize;
-        a[2] += (o.verdict == Verdict::Ok) as usize;
-        a[3] += (t.x64sc == "ok" && o.verdict == Verdict::Ok) as usize;
-        a[4] += matches!(o.verdict, Verdict::NotApplicable(_)) as usize;
-        a[5] +=
-            (t.x64sc == "ok" && matches!(o.verdict, Verdict::Error | Verdict::Timeout)) as usize;
+    for &kind in &kinds {
+        let of_kind: Vec<&(Test, Outcome)> =
+            results.iter().filter(|(t, _)| t.kind == kind).collect();
+        if of_kind.is_empty() {
+            continue;
+        }
+        println!("{} tests:", kind.word());
+        println!("{}", area_table(kind, &of_kind));
+        print_changes(kind, &of_kind);
+    }
+    let mut failed = false;
+    for e in &save_errors {
+        eprintln!("testbench: {e}");
+        failed = true;
+    }
+    if let Some(dir) = &args.save_pictures {
+        println!(
+            "Pictures of the failing screenshot tests in {}",
+            dir.display()
+        );
+    }
+    if let Some(path) = &args.report {
+        if let Err(e) = std::fs::write(path, markdown(&results)) {
+            eprintln!("testbench: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+        println!("Report written to {}", path.display());
+    }
+    if full {
+        for &kind in &kinds {
+            let path = bench::results_file(kind);
+            let of_kind: Vec<(Test, Outcome)> = results
+                .iter()
+                .filter(|(t, _)| t.kind == kind)
+                .cloned()
+                .collect();
+            if let Err(e) = std::fs::write(&path, bench::results_text(kind, &of_kind)) {
+                eprintln!("testbench: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+            println!("Recorded in {}", path.display());
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Per area: c64kit's verdicts beside x64sc's; for screenshot tests both of c64kit's
+/// verdict sets, by VICE's rule (ok) and allowing for the character ROM (ok or ok-rom).
+fn area_table(kind: Kind, results: &[&(Test, Outcome)]) -> Table {
+    let lenient = kind == Kind::Screenshot;
+    let mut areas: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (t, o) in results {
+        let x64sc_ok = t.x64sc == "ok";
+        let ok = o.verdict == Verdict::Ok;
+        let ok_rom = matches!(o.verdict, Verdict::Ok | Verdict::OkRom);
+        let mut row = vec![1, x64sc_ok as usize, ok as usize, (x64sc_ok && ok) as usize];
+        if lenient {
+            row.extend([ok_rom as usize, (x64sc_ok && ok_rom) as usize]);
+        }
+        row.extend([
+            matches!(o.verdict, Verdict::NotApplicable(_)) as usize,
+            (x64sc_ok && matches!(o.verdict, Verdict::Error | Verdict::Timeout)) as usize,
+        ]);
+        let a = areas
+            .entry(t.area().to_string())
+            .or_insert_with(|| vec![0; row.len()]);
+        for (sum, n) in a.iter_mut().zip(row) {
+            *sum += n;
+        }
     }
     let mut table = Table::new();
     table.load_preset(ASCII_MARKDOWN);
-    table.set_header([
-        "area",
-        "tests",
-        "x64sc ok",
-        "c64kit ok",
-        "both ok",
-        "c64kit n/a",
-        "x64sc ok, c64kit fails",
-    ]);
-    let mut total = [0usize; 6];
+    let mut header = vec!["area", "tests", "x64sc ok", "c64kit ok", "both ok"];
+    if lenient {
+        header.extend(["c64kit ok/ok-rom", "both ok/ok-rom"]);
+    }
+    header.extend(["c64kit n/a", "x64sc ok, c64kit fails"]);
+    table.set_header(header);
+    let mut total: Vec<usize> = Vec::new();
     for (area, a) in &areas {
         let mut row = vec![area.clone()];
         row.extend(a.iter().map(|n| n.to_string()));
         table.add_row(row);
-        for i in 0..6 {
-            total[i] += a[i];
+        total.resize(a.len(), 0);
+        for (sum, n) in total.iter_mut().zip(a) {
+            *sum += n;
         }
     }
     let mut row = vec!["all".to_string()];
     row.extend(total.iter().map(|n| n.to_string()));
     table.add_row(row);
-    println!("{table}");
+    table
+}
 
-    // What changed since the recorded run.
-    let recorded: BTreeMap<String, String> = bench::read_results(&bench::results_file())
+/// What changed since the recorded run of this type.
+fn print_changes(kind: Kind, results: &[&(Test, Outcome)]) {
+    let recorded: BTreeMap<String, String> = bench::read_results(&bench::results_file(kind))
         .into_iter()
         .map(|(n, v, _)| (n, v))
         .collect();
     let mut changes = Vec::new();
-    for (t, o) in &results {
+    for (t, o) in results {
         let now = o.verdict.word();
         match recorded.get(&t.name()) {
             Some(before) if before != now => {
@@ -114,29 +192,15 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
             println!("  {c}");
         }
     }
-    if let Some(path) = &args.report {
-        if let Err(e) = std::fs::write(path, markdown(&results)) {
-            eprintln!("testbench: {}: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
-        println!("Report written to {}", path.display());
-    }
-    if full {
-        let path = bench::results_file();
-        let exitcode: Vec<(Test, Outcome)> = results
-            .into_iter()
-            .filter(|(t, _)| t.kind == Kind::Exitcode)
-            .collect();
-        if let Err(e) = std::fs::write(&path, bench::results_text(&exitcode)) {
-            eprintln!("testbench: {}: {e}", path.display());
-            return ExitCode::FAILURE;
-        }
-        println!("Recorded in {}", path.display());
-    }
-    ExitCode::SUCCESS
 }
 
-fn run_all(tests: Vec<Test>, jobs: Option<usize>) -> Vec<(Test, Outcome)> {
+/// Runs the tests on `jobs` threads; with `save` each failing screenshot test's pictures
+/// are written as soon as it ends (and dropped). Also returns the errors in writing them.
+fn run_all(
+    tests: Vec<Test>,
+    jobs: Option<usize>,
+    save: Option<&Path>,
+) -> (Vec<(Test, Outcome)>, Vec<String>) {
     let threads = jobs
         .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
         .unwrap_or(2)
@@ -144,13 +208,20 @@ fn run_all(tests: Vec<Test>, jobs: Option<usize>) -> Vec<(Test, Outcome)> {
     let n = tests.len();
     let queue = Mutex::new(tests.into_iter().enumerate().collect::<Vec<_>>());
     let done = Mutex::new(Vec::with_capacity(n));
+    let errors = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..threads.min(n) {
             s.spawn(|| loop {
                 let Some((i, t)) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop() else {
                     break;
                 };
-                let o = bench::run(&t);
+                let mut o = bench::run_with(&t, save.is_some());
+                if let Some(dir) = save {
+                    if let Err(e) = bench::save_pictures(dir, &t, &o) {
+                        errors.lock().unwrap_or_else(|e| e.into_inner()).push(e);
+                    }
+                }
+                o.shot = None;
                 done.lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .push((i, t, o));
@@ -159,7 +230,11 @@ fn run_all(tests: Vec<Test>, jobs: Option<usize>) -> Vec<(Test, Outcome)> {
     });
     let mut done = done.into_inner().unwrap_or_else(|e| e.into_inner());
     done.sort_by_key(|(i, _, _)| *i);
-    done.into_iter().map(|(_, t, o)| (t, o)).collect()
+    let results = done.into_iter().map(|(_, t, o)| (t, o)).collect();
+    (
+        results,
+        errors.into_inner().unwrap_or_else(|e| e.into_inner()),
+    )
 }
 
 fn markdown(results: &[(Test, Outcome)]) -> String {

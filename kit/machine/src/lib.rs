@@ -15,6 +15,7 @@ pub mod roms;
 pub mod stop;
 
 pub use c64kit_chips::cia::CiaModel;
+pub use c64kit_chips::vic::{picture, Picture};
 pub use drive::Drive;
 pub use loader::{Prg, PrgError};
 pub use machine::{trace_line, Machine, PAL_HZ};

@@ -67,6 +67,17 @@ impl Picture {
         }
     }
 
+    /// A picture of the given pixels (palette indices) and ROM colours, WIDTH x HEIGHT each,
+    /// row by row; None if a length is wrong. For tests of code that compares pictures.
+    #[doc(hidden)]
+    pub fn from_pixels(pixels: Vec<u8>, rom_colours: Vec<u16>) -> Option<Picture> {
+        (pixels.len() == WIDTH * HEIGHT && rom_colours.len() == WIDTH * HEIGHT).then_some(Picture {
+            pixels,
+            rom_colours,
+            frames: 0,
+        })
+    }
+
     /// Sets one pixel (the drawing's own access).
     #[inline]
     pub(super) fn set(&mut self, x: usize, y: usize, colour: u8, rom_colours: u16) {
