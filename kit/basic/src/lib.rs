@@ -6,8 +6,11 @@
 //!   tokenizer.
 //! - [`find_sys`]: the SYS that RUN executes first, its argument evaluated.
 //! - [`keyboard`]: the C64 keyboard matrix and the PETSCII each key gives.
+//! - [`font`]: c64kit's own 8x8 font for both character sets, and the 4K character ROM
+//!   image made of it (used where no Commodore ROM image is given).
 
 pub mod basic;
+pub mod font;
 pub mod keyboard;
 mod keyscript;
 pub mod petscii;

@@ -1,6 +1,7 @@
 //! The three ROMs of the C64. We ship no Commodore ROM: without image files the BASIC area
 //! reads as a JAM-opcode filler (so a jump into BASIC is reported, not silently run), the
-//! character area as zeros until a font is configured, and the KERNAL area holds our own
+//! character ROM holds c64kit's own font (`c64kit_basic::font`: the VIC-II draws text with
+//! it, and a program copying the ROM gets it), and the KERNAL area holds our own
 //! clean-room image of trap entry points (see `kernal::rom`).
 
 use std::path::Path;
@@ -43,12 +44,12 @@ pub enum RomError {
 }
 
 impl Roms {
-    /// Our defaults: filler BASIC, blank character ROM, the trap KERNAL.
+    /// Our defaults: filler BASIC, c64kit's font as the character ROM, the trap KERNAL.
     pub fn builtin() -> Self {
         Roms {
             basic: Box::new([BASIC_FILLER; 0x2000]),
             kernal: Box::new(crate::kernal::rom::build()),
-            chargen: Box::new([0; 0x1000]),
+            chargen: Box::new(c64kit_basic::font::char_rom()),
             trap_kernal: true,
             trap_basic: true,
         }

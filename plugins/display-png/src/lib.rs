@@ -1,7 +1,7 @@
 //! The PNG display: screenshots of the screen as the VIC-II shows it in its text modes,
 //! 320x200 pixels plus the border (384x272 in all, as a PAL screen shows it), in Pepto's
 //! palette. Glyphs come from the character set the VIC reads: a set in RAM, the configured
-//! CHARGEN image, or else c64kit's own font (see [`font`]).
+//! CHARGEN image, or else c64kit's own font (`c64kit_basic::font`).
 //!
 //! Text modes drawn: standard, multicolour (`$D016` bit 4) and extended background colour
 //! (`$D011` bit 6); a blanked screen (`$D011` bit 4 clear) shows the border colour. Bitmap
@@ -11,8 +11,6 @@
 //! Options: `output` (file; default the program's name with .png, else screen.png), `at`
 //! (repeatable: also write `<output>-<cycles>.png` at the first frame boundary at or after
 //! that many cycles), `scale` (1-8, default 1), `border` (true/false, default true).
-
-pub mod font;
 
 use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES};
 use c64kit_plugin_api::palette::PEPTO;
@@ -43,9 +41,9 @@ pub fn render(screen: &Screen, scale: usize, border: bool) -> Image {
         let ecm = d011 & 0x40 != 0;
         let mcm = d016 & 0x10 != 0;
         let own = if screen.lowercase != 0 {
-            font::lower()
+            c64kit_basic::font::lower()
         } else {
-            font::upper()
+            c64kit_basic::font::upper()
         };
         for cell in 0..1000 {
             let (row, col) = (cell / 40, cell % 40);

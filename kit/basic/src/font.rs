@@ -195,6 +195,19 @@ pub fn lower() -> &'static Charset {
     SET.get_or_init(|| build(true))
 }
 
+/// A 4K character ROM image of this font, laid out as the C64's: the upper-case/graphics
+/// set at $000-$7FF, the lower/upper-case set at $800-$FFF, 8 bytes per screen code.
+pub fn char_rom() -> [u8; 0x1000] {
+    let mut rom = [0u8; 0x1000];
+    for (half, set) in [upper(), lower()].into_iter().enumerate() {
+        for (code, glyph) in set.iter().enumerate() {
+            let at = half * 0x800 + code * 8;
+            rom[at..at + 8].copy_from_slice(glyph);
+        }
+    }
+    rom
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -224,5 +237,13 @@ mod tests {
         // The quarter blocks tile: upper-left + lower-right = $7F.
         let combined: Vec<u8> = (0..8).map(|r| up[0x7E][r] | up[0x6C][r]).collect();
         assert_eq!(combined, up[0x7F].to_vec());
+    }
+
+    #[test]
+    fn the_rom_image_has_both_sets_in_the_c64s_layout() {
+        let rom = char_rom();
+        assert_eq!(rom[8..16], upper()[1]);
+        assert_eq!(rom[0x800 + 8..0x800 + 16], lower()[1]);
+        assert_eq!(rom[0x7F8..0x800], upper()[0xFF]);
     }
 }
