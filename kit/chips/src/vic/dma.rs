@@ -19,20 +19,20 @@
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE};
 
 /// BA is low for a bad line's character fetches in these line cycles.
-const BAD_LINE_BA: std::ops::RangeInclusive<u64> = 11..=53;
+pub(super) const BAD_LINE_BA: std::ops::RangeInclusive<u64> = 11..=53;
 /// The first line cycle of sprite 0's BA window; sprite n's starts 2n cycles later.
-const SPRITE_BA_START: u64 = 54;
+pub(super) const SPRITE_BA_START: u64 = 54;
 /// BA is low this many cycles for a sprite's fetches (3 cycles' warning, then 2 fetching).
-const SPRITE_BA_CYCLES: u64 = 5;
+pub(super) const SPRITE_BA_CYCLES: u64 = 5;
 /// The line cycles at which the sprite DMA logic acts.
 const MCBASE_ADD_2: u64 = 14;
 const MCBASE_ADD_1: u64 = 15;
-const DMA_CHECK_1: u64 = 54;
-const DMA_CHECK_2: u64 = 55;
+pub(super) const DMA_CHECK_1: u64 = 54;
+pub(super) const DMA_CHECK_2: u64 = 55;
 /// The line whose DEN decides whether the frame has bad lines; the first that can be one.
-const DEN_LINE: u64 = 0x30;
+pub(super) const DEN_LINE: u64 = 0x30;
 /// The last line that can be a bad line.
-const LAST_BAD_LINE: u64 = 0xF7;
+pub(super) const LAST_BAD_LINE: u64 = 0xF7;
 /// MCBASE's value after a sprite's last line.
 const MCBASE_END: u8 = 63;
 

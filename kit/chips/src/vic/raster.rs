@@ -15,6 +15,10 @@
 //! see depends on what the chip reads or draws, so the engine only keeps its counters
 //! ([`Raster::needs_pixels`] decides); otherwise it fetches and draws every cycle.
 
+use super::dma::{
+    BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA_CYCLES,
+    SPRITE_BA_START,
+};
 use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 
@@ -92,25 +96,21 @@ const fn phi1_access(r: u64) -> Phi1 {
 /// The line cycles whose phi2 may fetch the video matrix (and whose graphics are in the
 /// 40 columns).
 const MATRIX_CYCLES: std::ops::RangeInclusive<u64> = 14..=53;
-/// A bad line holds BA low in these cycles.
-const BAD_LINE_BA: std::ops::RangeInclusive<u64> = 11..=53;
 const UPDATE_VC: u64 = 13;
 const SPRITE_CRUNCH: u64 = 14;
 const UPDATE_MCBASE: u64 = 15;
 /// The left border ends here with 40 columns (CSEL set), one cycle later with 38.
 const BORDER_LEFT_40: u64 = 16;
 const BORDER_LEFT_38: u64 = 17;
-const SPRITE_DMA_1: u64 = 54;
-const SPRITE_DMA_2: u64 = 55;
-const SPRITE_EXPAND: u64 = 55;
+const SPRITE_EXPAND: u64 = DMA_CHECK_2;
 /// The right border starts here with 38 columns, one cycle later with 40.
 const BORDER_RIGHT_38: u64 = 55;
 const BORDER_RIGHT_40: u64 = 56;
 const SPRITE_DISPLAY: u64 = 57;
 const UPDATE_RC: u64 = 57;
 /// The first and last lines that can be bad lines (DEN is looked at during the first).
-const FIRST_DMA_LINE: u16 = 0x30;
-const LAST_DMA_LINE: u16 = 0xF7;
+const FIRST_DMA_LINE: u16 = DEN_LINE as u16;
+const LAST_DMA_LINE: u16 = LAST_BAD_LINE as u16;
 /// Where the vertical border ends and starts, for 25 and 24 rows.
 const TOP_25: u16 = 0x33;
 const TOP_24: u16 = 0x37;
@@ -128,8 +128,8 @@ const fn sprite_ba_mask(r: u64) -> u8 {
     let mut mask = 0u8;
     let mut n = 0;
     while n < 8 {
-        let start = (54 + 2 * n as u64) % PAL_CYCLES_PER_LINE;
-        if (r + PAL_CYCLES_PER_LINE - start) % PAL_CYCLES_PER_LINE < 5 {
+        let start = (SPRITE_BA_START + 2 * n as u64) % PAL_CYCLES_PER_LINE;
+        if (r + PAL_CYCLES_PER_LINE - start) % PAL_CYCLES_PER_LINE < SPRITE_BA_CYCLES {
             mask |= 1 << n;
         }
         n += 1;
@@ -541,7 +541,7 @@ impl Raster {
                     }
                 }
             }
-            SPRITE_DMA_1 | SPRITE_DMA_2 => {
+            DMA_CHECK_1 | DMA_CHECK_2 => {
                 for n in 0..8 {
                     let bit = 1 << n;
                     if regs[0x15] & bit != 0
@@ -659,7 +659,8 @@ impl Raster {
     }
 
     fn phi1_fetch<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, r: u64) {
-        let value = match phi1_access(r) {
+        let access = phi1_access(r);
+        let value = match access {
             Phi1::Graphics => {
                 if self.idle {
                     let addr = if regs[0x11] & 0x40 != 0 {
@@ -686,7 +687,7 @@ impl Raster {
                 }
             }
             _ if !PIXELS => {
-                match phi1_access(r) {
+                match access {
                     Phi1::Refresh => self.refresh = self.refresh.wrapping_sub(1),
                     Phi1::SpriteData(n) if self.dma & (1 << n) != 0 => {
                         self.mc[n] = (self.mc[n] + 1) & 0x3F;
@@ -873,13 +874,10 @@ impl Raster {
 
     fn draw_sprites(&mut self, regs: &[u8], previous: u64) {
         let xpos = sprite_x_of(previous);
-        let pointer_cycle = match phi1_access(previous) {
-            Phi1::SpritePointer(n) => 1u8 << n,
-            _ => 0,
-        };
-        let (data_cycle, data_sprite) = match phi1_access(previous) {
-            Phi1::SpriteData(n) => (1u8 << n, n),
-            _ => (0, 0),
+        let (pointer_cycle, data_cycle, data_sprite) = match phi1_access(previous) {
+            Phi1::SpritePointer(n) => (1u8 << n, 0, 0),
+            Phi1::SpriteData(n) => (0, 1u8 << n, n),
+            _ => (0, 0, 0),
         };
         let mut candidates = 0u8;
         for s in 0..8 {
