@@ -304,9 +304,13 @@ pub fn run_with(test: &Test, keep_shot: bool) -> Outcome {
         }
         (None, StopReason::Jammed { pc, .. }) if m.bus.region(*pc) == Region::BasicRom => {
             return not_applicable(format!(
-                "needs the real BASIC ROM's code at ${pc:04X} (c64kit traps only BASIC's \
-                 STROUT and LINPRT)"
+                "needs the real BASIC ROM's code at ${pc:04X} (c64kit traps only the BASIC \
+                 routines machine code calls: STROUT, LINPRT, and RUN's LNKPRG, RUNC, STXTPT \
+                 and NEWSTT)"
             ))
+        }
+        (None, StopReason::NeedsBasic { .. }) => {
+            return not_applicable(format!("needs a BASIC interpreter: {detail}"))
         }
         _ => {}
     }

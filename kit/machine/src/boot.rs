@@ -11,7 +11,7 @@ use crate::kernal::vars::*;
 use crate::kernal::{Kernal, Trap};
 use crate::memory::{C64Bus, PORT_DATA_POWER_ON, PORT_DDR_POWER_ON};
 use crate::pla::Region;
-use c64kit_basic::SysStatement;
+use c64kit_basic::{NoSys, SysStatement};
 use c64kit_cpu::Cpu;
 
 /// BASIC's memory top with the BASIC ROM in: the start of the ROM.
@@ -33,6 +33,9 @@ pub const PAL_IRQ_TIMER_LATCH: u16 = c64kit_chips::cia::KERNAL_PAL_TIMER_A_LATCH
 /// calls left above BASIC's stack: the high byte of a return into the statement loop, CLR's
 /// call of RESTORE ($A679) and the cold start's call of the banner printer ($E39C).
 const SYS_STACK: [u8; 9] = [0x46, 0xE1, 0xE9, 0xA7, 0xA7, 0x79, 0xA6, 0x9C, 0xE3];
+
+/// What the statement loop (GONE's `JSR $A7ED`: $A7E9) and SYS ($E146) push, in push order.
+const STATEMENT_LOOP_AND_SYS_RETURNS: [u8; 4] = [0xA7, 0xE9, 0xE1, 0x46];
 
 /// CINT's VIC-II table ($ECB9), written to $D000-$D02E: sprites off at 0,0; text mode, 25
 /// rows, raster compare 311 (CINT's PAL test waits for it); 40 columns; screen $0400 and
@@ -116,10 +119,13 @@ pub fn power_on(bus: &mut C64Bus, kernal: &mut Kernal) {
     bus.ram[TEMPPT as usize] = TEMPPT_EMPTY;
 }
 
-/// What IOINIT, RAMTAS and RESTOR set up.
+/// What IOINIT, RAMTAS and RESTOR set up, and CINT's (and its screen part's) work on the
+/// chips (the screen editor's part is the caller's).
 pub fn kernal_state(trap: Trap, bus: &mut C64Bus) {
     match trap {
         Trap::Ioinit => ioinit(bus),
+        Trap::Cint => cint_chips(bus),
+        Trap::ScreenInit => vic_init(bus),
         Trap::Ramtas => ramtas(bus),
         Trap::Restor => {
             for (at, target) in RAM_VECTORS {
@@ -153,15 +159,11 @@ fn ioinit(bus: &mut C64Bus) {
         // on the chip and have faded to 0 by the time a program looks ($37).
         (0x0001, PORT_DATA_POWER_ON),
         (0x0000, PORT_DDR_POWER_ON),
-        // CIA 1 timer A: the PAL system IRQ, started continuous.
-        (0xDC04, PAL_IRQ_TIMER_LATCH as u8),
-        (0xDC05, (PAL_IRQ_TIMER_LATCH >> 8) as u8),
-        (0xDC0D, 0x81),
-        (0xDC0E, 0x11),
     ];
     for &(addr, v) in writes {
         bus.poke(addr, v);
     }
+    system_timer(bus);
     // CLKLO: assert the serial CLK line, a read-modify-write of port A.
     let port_a = bus.peek(0xDD00);
     bus.poke(0xDD00, port_a | 0x10);
@@ -190,13 +192,30 @@ fn ramtas(bus: &mut C64Bus) {
     bus.ram[HIBASE as usize] = 0x04;
 }
 
-/// CINT's ($FF5B) work on the chips: the VIC-II table, written from $D02E down as the
-/// KERNAL's loop does, and the PAL flag its raster test finds.
-fn cint_chips(bus: &mut C64Bus) {
+/// The tail IOINIT and CINT share ($FDDD, $FF6E): CIA 1 timer A as the PAL system IRQ,
+/// started continuous, its interrupt on (the TOD frequency bit kept).
+fn system_timer(bus: &mut C64Bus) {
+    bus.poke(0xDC04, PAL_IRQ_TIMER_LATCH as u8);
+    bus.poke(0xDC05, (PAL_IRQ_TIMER_LATCH >> 8) as u8);
+    bus.poke(0xDC0D, 0x81);
+    let cra = bus.peek(0xDC0E);
+    bus.poke(0xDC0E, cra & 0x80 | 0x11);
+}
+
+/// The VIC-II table ($E5A0's loop), written from $D02E down as the KERNAL does.
+fn vic_init(bus: &mut C64Bus) {
     for (reg, &v) in VIC_INIT.iter().enumerate().rev() {
         bus.poke(0xD000 + reg as u16, v);
     }
+    bus.interrupts_changed();
+}
+
+/// CINT's ($FF5B) work on the chips: the VIC-II table, the PAL flag its raster test finds
+/// and the system timer.
+fn cint_chips(bus: &mut C64Bus) {
+    vic_init(bus);
     bus.ram[PALNTS as usize] = 1;
+    system_timer(bus);
     bus.interrupts_changed();
 }
 
@@ -273,15 +292,46 @@ pub fn set_load_name(bus: &mut C64Bus, name: &[u8]) {
 /// registers from SAREG/SXREG/SYREG/SPREG ($030C-$030F, all zero after RUN).
 pub fn enter_sys(cpu: &mut Cpu, bus: &mut C64Bus, sys: u16, program_end: u16) {
     set_run_pointers(bus, program_end);
+    let statement = sys_statement(bus, program_end).filter(|s| s.address == sys);
+    bus.ram[0x01F7..0x0200].copy_from_slice(&SYS_STACK);
+    cpu.s = SYS_STACK_POINTER;
+    call_sys(cpu, bus, sys, statement);
+}
+
+/// BASIC's statement loop (NEWSTT, $A7AE) entered with the text pointer at the program's
+/// start, as a decruncher does after RUNC to RUN the program it unpacked: the program's
+/// first SYS, found and evaluated as RUN's is, called as SYS does, the statement loop's and
+/// SYS's return addresses pushed on the stack as it stands. Errors (naming the line) where
+/// RUN would run BASIC first, or where the text pointer is not at the start.
+pub fn sys_from_statement_loop(cpu: &mut Cpu, bus: &mut C64Bus) -> Result<(), String> {
+    let start = peek16(bus, TXTTAB);
+    let txtptr = peek16(bus, TXTPTR);
+    if txtptr != start.wrapping_sub(1) {
+        return Err(format!(
+            "it continues at ${txtptr:04X}, not at the program's start (${start:04X}), and \
+             c64kit has no BASIC interpreter"
+        ));
+    }
+    let end = peek16(bus, VARTAB);
+    let statement = basic_program_sys(bus, start, end).map_err(|e| e.to_string())?;
+    for b in STATEMENT_LOOP_AND_SYS_RETURNS {
+        bus.ram[0x100 | cpu.s as usize] = b;
+        cpu.s = cpu.s.wrapping_sub(1);
+    }
+    call_sys(cpu, bus, statement.address, Some(statement));
+    Ok(())
+}
+
+/// SYS's call: LINNUM holds the address; where the SYS is in the program, the line being
+/// run and the text pointer as SYS leaves them; the registers from SAREG/SXREG/SYREG/SPREG.
+fn call_sys(cpu: &mut Cpu, bus: &mut C64Bus, sys: u16, statement: Option<SysStatement>) {
     poke16(bus, LINNUM, sys);
-    if let Some(statement) = sys_statement(bus, program_end).filter(|s| s.address == sys) {
+    if let Some(statement) = statement {
         poke16(bus, CURLIN, statement.line);
         // OLDTXT: the byte before the line (the previous line's $00, or TXTTAB - 1).
         poke16(bus, OLDTXT, statement.line_address.wrapping_sub(1));
         poke16(bus, TXTPTR, statement.after_argument);
     }
-    bus.ram[0x01F7..0x0200].copy_from_slice(&SYS_STACK);
-    cpu.s = SYS_STACK_POINTER;
     let regs = SYS_REGISTERS as usize;
     cpu.a = bus.ram[regs];
     cpu.x = bus.ram[regs + 1];
@@ -305,17 +355,28 @@ pub fn set_run_pointers(bus: &mut C64Bus, program_end: u16) {
     bus.ram[BSOUR1 as usize] = bus.ram[program_end.wrapping_sub(1) as usize];
 }
 
-/// The SYS RUN executes first in the BASIC program in RAM from TXTTAB to `program_end`,
-/// found and evaluated as [`c64kit_basic::find_sys`] does.
+/// The SYS RUN executes first in the BASIC program in RAM from BASIC_START to
+/// `program_end`.
 fn sys_statement(bus: &C64Bus, program_end: u16) -> Option<SysStatement> {
-    let end = program_end.max(BASIC_START) as usize;
-    let mut image = BASIC_START.to_le_bytes().to_vec();
-    image.extend_from_slice(&bus.ram[BASIC_START as usize..end]);
-    c64kit_basic::find_sys(&image, |a| bus.peek(a)).ok()
+    basic_program_sys(bus, BASIC_START, program_end).ok()
+}
+
+/// The SYS RUN executes first in the BASIC program in RAM from `start` to `end`, found and
+/// evaluated as [`c64kit_basic::find_sys`] does.
+fn basic_program_sys(bus: &C64Bus, start: u16, end: u16) -> Result<SysStatement, NoSys> {
+    let end = end.max(start) as usize;
+    let mut image = start.to_le_bytes().to_vec();
+    image.extend_from_slice(&bus.ram[start as usize..end]);
+    c64kit_basic::find_sys(&image, |a| bus.peek(a))
+}
+
+/// A little-endian word from RAM.
+pub(crate) fn peek16(bus: &C64Bus, at: u16) -> u16 {
+    u16::from_le_bytes([bus.ram[at as usize], bus.ram[at as usize + 1]])
 }
 
 /// A little-endian word into RAM (KERNAL and BASIC pointers).
-fn poke16(bus: &mut C64Bus, at: u16, v: u16) {
+pub(crate) fn poke16(bus: &mut C64Bus, at: u16, v: u16) {
     bus.ram[at as usize] = v as u8;
     bus.ram[at as usize + 1] = (v >> 8) as u8;
 }

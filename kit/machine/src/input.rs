@@ -58,6 +58,10 @@ pub struct InputQueue {
     restore: bool,
     /// When the current hold (joystick or RESTORE) ends.
     hold_until: Option<u64>,
+    /// The joystick lines the last hold pressed (port, lines) and the cycle from which a
+    /// hold pressing one of them again may start: after a release gap, so that two holds
+    /// in a row are two presses, not one long one.
+    released: ([u8; 2], u64),
     /// Joystick and RESTORE holds still queued (so the run loop need not search the queue).
     queued_holds: usize,
     /// A key script was given (even one now used up).
@@ -79,6 +83,7 @@ impl Default for InputQueue {
             joysticks: [0, 0],
             restore: false,
             hold_until: None,
+            released: ([0, 0], 0),
             queued_holds: 0,
             fed: false,
             key_hold: DEFAULT_KEY_HOLD,
@@ -178,6 +183,7 @@ impl InputQueue {
             if now < end {
                 return Some(end);
             }
+            self.released = (self.joysticks, end.saturating_add(RELEASE_GAP));
             self.joysticks = [0, 0];
             self.hold_until = None;
             // What follows a hold counts from its end; after RESTORE, from its release gap,
@@ -199,13 +205,20 @@ impl InputQueue {
                     self.events.pop_front();
                 }
                 Some(KeyEvent::Joystick { port, lines, hold }) => {
-                    if now < self.available_from {
-                        return Some(self.available_from);
+                    let port = (port == 2) as usize;
+                    let (last, gap_end) = self.released;
+                    let from = if last[port] & lines != 0 {
+                        self.available_from.max(gap_end)
+                    } else {
+                        self.available_from
+                    };
+                    if now < from {
+                        return Some(from);
                     }
                     self.events.pop_front();
                     self.queued_holds -= 1;
                     self.joysticks = [0, 0];
-                    self.joysticks[(port == 2) as usize] = lines;
+                    self.joysticks[port] = lines;
                     let end = now.saturating_add(hold_cycles(hold));
                     self.hold_until = Some(end);
                     return Some(end);
@@ -389,6 +402,23 @@ mod tests {
         assert_eq!(q.joysticks(), [0, 0]);
         assert!(!q.has_joystick_work());
         assert_eq!(q.take(171, true), KeyAvailability::Key(7));
+    }
+
+    #[test]
+    fn two_holds_of_the_same_line_in_a_row_are_two_presses() {
+        let mut q = InputQueue::default();
+        q.push_events([joy(2, 0x10, 10), joy(2, 0x11, 10), joy(2, 0x02, 10)]);
+        assert_eq!(q.advance_joysticks(0), Some(10));
+        assert_eq!(q.joysticks(), [0, 0x10]);
+        // Fire again: released for a gap first.
+        assert_eq!(q.advance_joysticks(10), Some(10 + RELEASE_GAP));
+        assert_eq!(q.joysticks(), [0, 0]);
+        let second = 10 + RELEASE_GAP;
+        assert_eq!(q.advance_joysticks(second), Some(second + 10));
+        assert_eq!(q.joysticks(), [0, 0x11]);
+        // Down alone shares no line with up+fire: it follows at once.
+        assert_eq!(q.advance_joysticks(second + 10), Some(second + 20));
+        assert_eq!(q.joysticks(), [0, 0x02]);
     }
 
     #[test]

@@ -181,6 +181,7 @@ impl Machine {
         let [port1, port2] = self.bus.input.joysticks();
         self.bus.cia1.set_port_b_input(!port1);
         self.bus.cia1.set_port_a_input(!port2);
+        self.bus.update_light_pen();
         let restore = self.bus.input.restore();
         if restore != self.bus.restore_pressed {
             self.bus.restore_pressed = restore;

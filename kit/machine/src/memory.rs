@@ -68,6 +68,8 @@ const CIA1: u8 = 1;
 const CIA2: u8 = 2;
 const VIC: u8 = 4;
 const ALL_SOURCES: u8 = CIA1 | CIA2 | VIC;
+/// CIA 1's port B line the VIC-II's light pen input shares.
+const LIGHT_PEN_PB4: u8 = 0x10;
 
 /// The interrupt source an I/O address belongs to (none for SID, colour RAM, I/O 1/2).
 fn source_at(addr: u16) -> u8 {
@@ -133,6 +135,8 @@ pub struct C64Bus {
     nmi_level: bool,
     /// The RESTORE key's line into NMI (held by the key script's `{RESTORE}`).
     pub restore_pressed: bool,
+    /// The VIC-II's light pen line is low (CIA 1's PB4, which joystick 1's fire shares).
+    light_pen_low: bool,
     /// The scripted keyboard and joysticks: CIA 1's port reads see its keys (and take the
     /// next one when they scan the matrix), the KERNAL's traps take keys from it.
     pub input: InputQueue,
@@ -174,6 +178,7 @@ impl C64Bus {
             lines: Interrupts::NONE,
             nmi_level: false,
             restore_pressed: false,
+            light_pen_low: false,
             input: InputQueue::default(),
             debug_cart: false,
             debug_cart_value: None,
@@ -493,7 +498,10 @@ impl C64Bus {
                 }
                 self.colour[(addr & 0x3FF) as usize] = value & 0x0F;
             }
-            0xDC00..=0xDCFF => self.cia1.write((addr & 0x0F) as u8, value, now),
+            0xDC00..=0xDCFF => {
+                self.cia1.write((addr & 0x0F) as u8, value, now);
+                self.update_light_pen();
+            }
             0xDD00..=0xDDFF => {
                 // Port A chooses the VIC's bank.
                 self.catch_up_vic(now);
@@ -593,6 +601,18 @@ impl C64Bus {
 
     /// Forces the interrupt lines to be recomputed at the next poll (after a trap changed
     /// chip state behind the bus's back).
+    /// The light pen line follows CIA 1's PB4 (driven by the CIA, or joystick 1's fire):
+    /// the VIC-II sees its edges. Call after a CIA 1 write or a joystick change.
+    pub fn update_light_pen(&mut self) {
+        let low = self.cia1.port_b_pins() & LIGHT_PEN_PB4 == 0;
+        if low != self.light_pen_low {
+            self.light_pen_low = low;
+            self.vic.set_light_pen(low, self.now);
+            self.next_interrupt_check = self.now;
+            self.touched |= VIC;
+        }
+    }
+
     pub fn interrupts_changed(&mut self) {
         self.next_interrupt_check = self.now;
         self.touched = ALL_SOURCES;

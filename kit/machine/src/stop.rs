@@ -21,6 +21,9 @@ pub enum StopReason {
     BrkNoHandler { pc: u16 },
     /// The program called a KERNAL routine that c64kit does not provide.
     Unimplemented { routine: &'static str, pc: u16 },
+    /// The program ran its BASIC program through BASIC's routines (at `pc`) where that needs
+    /// a BASIC interpreter, which c64kit does not have.
+    NeedsBasic { pc: u16, why: String },
     /// The program jumped to the RESET entry.
     Reset,
     /// The program wrote its result to VICE's debug cartridge ($D7FF): 0 is a pass.
@@ -38,7 +41,7 @@ impl StopReason {
             StopReason::StuckLoop { .. } => 6,
             StopReason::Jammed { .. } => 7,
             StopReason::BrkNoHandler { .. } => 8,
-            StopReason::Unimplemented { .. } => 9,
+            StopReason::Unimplemented { .. } | StopReason::NeedsBasic { .. } => 9,
             StopReason::Reset => 10,
             StopReason::DebugCart { value: 0 } => 0,
             StopReason::DebugCart { .. } => 11,
@@ -75,6 +78,11 @@ impl fmt::Display for StopReason {
                     "KERNAL routine {routine} (${pc:04X}) is not provided by c64kit"
                 )
             }
+            StopReason::NeedsBasic { pc, why } => write!(
+                f,
+                "the program runs its BASIC program through BASIC's statement loop \
+                 (${pc:04X}): {why}"
+            ),
             StopReason::Reset => write!(f, "the program jumped to RESET"),
             StopReason::DebugCart { value } => write!(f, "debug cartridge: ${value:02X}"),
         }

@@ -1,5 +1,7 @@
-//! The BASIC ROM routines machine-code programs call to print (STROUT, LINPRT) work without
-//! a BASIC image; with a real image (or anywhere else in the BASIC area) nothing is trapped.
+//! The BASIC ROM routines machine-code programs call to print (STROUT, LINPRT) and to RUN
+//! a program they unpacked (LNKPRG, RUNC, NEWSTT) work without a BASIC image; with a real
+//! image (or anywhere else in the BASIC area) nothing is trapped. So do the screen editor's
+//! entries programs call directly ($E518, $E536, $E544, $E566).
 
 use c64kit_machine::{Machine, Prg, StopReason};
 
@@ -45,15 +47,101 @@ fn with_a_real_basic_image_nothing_is_trapped() {
 
 #[test]
 fn an_internal_kernal_address_is_reported_as_not_provided() {
-    // JSR $E536: inside the real KERNAL's screen editor, not an entry of ours.
+    // JSR $E716: inside the real KERNAL's screen editor, not an entry of ours.
     let mut prg = program();
-    prg.data[0x0820 - 0x0801..0x0823 - 0x0801].copy_from_slice(&[0x20, 0x36, 0xE5]);
+    prg.data[0x0820 - 0x0801..0x0823 - 0x0801].copy_from_slice(&[0x20, 0x16, 0xE7]);
     let mut m = Machine::builtin();
     m.load_and_run_prg(&prg).unwrap();
     let stop = m.run(1_000_000);
     assert!(
-        matches!(stop, StopReason::Unimplemented { pc: 0xE536, .. }),
+        matches!(stop, StopReason::Unimplemented { pc: 0xE716, .. }),
         "{stop:?}"
     );
     assert_eq!(stop.exit_code(), 9);
+}
+
+/// The program with its code at $0820 replaced by `code` (at most 16 bytes) and `tail` at
+/// $0830.
+fn program_with(code: &[u8], tail: &[u8]) -> Prg {
+    let mut prg = program();
+    let at = 0x0820 - 0x0801;
+    prg.data[at..at + 16].fill(0xEA);
+    prg.data[at..at + code.len()].copy_from_slice(code);
+    prg.data.truncate(0x0830 - 0x0801);
+    prg.data.extend_from_slice(tail);
+    prg
+}
+
+/// As a decruncher ends: the unpacked BASIC program (here the stub, its SYS now 2096 and its
+/// link garbage) is relinked (LNKPRG), RUNC and the statement loop NEWSTT run it.
+fn decruncher(first_token: u8) -> Prg {
+    let mut prg = program_with(
+        &[
+            0xA9, 0xFF, 0x8D, 0x01, 0x08, 0x8D, 0x02, 0x08, // link := $FFFF
+            0x20, 0x33, 0xA5, // JSR LNKPRG
+            0x20, 0x59, 0xA6, // JSR RUNC
+            0x4C, 0xAE, // JMP NEWSTT (its high byte at $0830)
+        ],
+        &[0xA7, 0xA9, b'A', 0x20, 0xD2, 0xFF, 0x60], // $0831: LDA #'A'; JSR CHROUT; RTS
+    );
+    prg.data[0x0805 - 0x0801] = first_token;
+    prg.data[0x0806 - 0x0801..0x080A - 0x0801].copy_from_slice(b"2097");
+    prg
+}
+
+#[test]
+fn a_decruncher_runs_the_unpacked_program_through_runc_and_newstt() {
+    let mut m = Machine::builtin();
+    m.load_and_run_prg(&decruncher(0x9E)).unwrap();
+    assert_eq!(m.run(1_000_000), StopReason::ReturnedToBasic);
+    assert_eq!(m.transcript(), b"A");
+    // LNKPRG mended the link; NEWSTT ran line 10's SYS as RUN would.
+    assert_eq!([m.bus.peek(0x0801), m.bus.peek(0x0802)], [0x0B, 0x08]);
+    assert_eq!([m.bus.peek(0x39), m.bus.peek(0x3A)], [10, 0]);
+    assert_eq!([m.bus.peek(0x14), m.bus.peek(0x15)], [0x31, 0x08]);
+    // RUNC reset BASIC's stack under its return address: the SYS's return went to $E147
+    // through the statement loop's $A7E9 pushed under $01FB.
+    assert_eq!([m.bus.peek(0x01FA), m.bus.peek(0x01F9)], [0xA7, 0xE9]);
+}
+
+#[test]
+fn newstt_stops_where_the_program_runs_basic_first() {
+    let mut m = Machine::builtin();
+    let prg = decruncher(0x99); // PRINT
+    m.load_prg(&prg);
+    m.start_at(0x0820, prg.end_address());
+    let stop = m.run(1_000_000);
+    assert!(
+        matches!(&stop, StopReason::NeedsBasic { pc: 0xA7AE, why } if why.contains("line 10 runs BASIC (PRINT)")),
+        "{stop:?}"
+    );
+    assert_eq!(stop.exit_code(), 9);
+    assert!(stop.to_string().contains("$A7AE"), "{stop}");
+}
+
+#[test]
+fn the_screen_editor_entries_programs_call_directly() {
+    // Print "HI", JSR $E544 (clear, home); print "X"; LDA #1; JSR $E536 (colour 1, clear).
+    let print_hi_clear = [
+        0xA9, b'H', 0x20, 0xD2, 0xFF, 0x20, 0x44, 0xE5, 0xA9, b'X', 0x20, 0xD2, 0xFF, 0x4C, 0x30,
+        0x08,
+    ];
+    let mut m = Machine::builtin();
+    m.load_and_run_prg(&program_with(&print_hi_clear, &[0x60]))
+        .unwrap();
+    assert_eq!(m.run(1_000_000), StopReason::ReturnedToBasic);
+    assert_eq!(m.screen_text()[0].trim_end(), "X");
+    assert_eq!((m.bus.peek(0xD3), m.bus.peek(0xD6)), (1, 0));
+
+    let colour_clear = [0xA9, 0x01, 0x20, 0x36, 0xE5, 0x20, 0x66, 0xE5, 0x60];
+    let mut m = Machine::builtin();
+    m.load_and_run_prg(&program_with(&print_hi_clear, &[0x60]))
+        .unwrap();
+    m.run(1_000_000);
+    m.load_and_run_prg(&program_with(&colour_clear, &[]))
+        .unwrap();
+    assert_eq!(m.run(1_000_000), StopReason::ReturnedToBasic);
+    assert_eq!(m.screen_text()[0].trim_end(), "");
+    assert_eq!(m.bus.peek(0x0286), 1);
+    assert_eq!((m.bus.peek(0xD3), m.bus.peek(0xD6)), (0, 0));
 }

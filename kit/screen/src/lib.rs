@@ -160,11 +160,29 @@ impl ScreenEditor {
         k.poke(KEYLOG + 1, 0xeb);
         k.poke(XMAX, 10);
         k.poke(DELAY, 10);
-        k.poke(COLOR, 14);
+        self.colour_and_clear(mem, 14);
+    }
+
+    /// CINT's last part ($E536): text colour A, key repeat and cursor blink timers reset,
+    /// clear screen and home. Programs jump in here with their own colour in A.
+    pub fn colour_and_clear(&mut self, mem: &mut impl ScreenMemory, colour: u8) {
+        let mut k = Kernal::new(mem, &mut self.lowercase);
+        k.poke(COLOR, colour);
         k.poke(KOUNT, 4);
         k.poke(BLNCT, 0x0c);
         k.poke(BLNSW, 0x0c);
         k.clsr();
+    }
+
+    /// CLSR ($E544): clear the screen and home the cursor. Not in the jump table, but programs
+    /// call it directly as often as CHROUT.
+    pub fn clear_screen(&mut self, mem: &mut impl ScreenMemory) {
+        Kernal::new(mem, &mut self.lowercase).clsr();
+    }
+
+    /// NXTD ($E566): home the cursor.
+    pub fn home(&mut self, mem: &mut impl ScreenMemory) {
+        Kernal::new(mem, &mut self.lowercase).nxtd();
     }
 
     /// CHROUT ($FFD2) to the screen: prints one PETSCII code or performs its control function.

@@ -2,6 +2,7 @@
 //! handlers here do in Rust what the real routine does, leaving registers, flags and the
 //! KERNAL's RAM variables as it would.
 
+mod basic;
 mod io;
 pub mod rom;
 mod traps;
@@ -61,16 +62,36 @@ pub enum Trap {
     ReturnToBasic,
     /// The RESET entry.
     Reset,
+    /// CINT's screen part ($E518): the VIC-II table, the screen editor's defaults, clear
+    /// screen (CINT without the PAL test and system timer).
+    ScreenInit,
+    /// CINT's last part ($E536): text colour A, then clear the screen. Not a jump-table
+    /// entry, but programs jump in with their own colour.
+    ColourAndClear,
+    /// CLSR ($E544): clear the screen and home the cursor (programs call it directly).
+    ClearScreen,
+    /// NXTD ($E566): home the cursor.
+    Home,
     /// BASIC's STROUT ($AB1E): print the string at A (low), Y (high) up to a $00 or a
     /// quote. Machine-code programs call it to print (test programs above all).
     Strout,
     /// BASIC's LINPRT ($BDCD): print the unsigned 16-bit number A (high), X (low) in
     /// decimal.
     Linprt,
+    /// BASIC's LNKPRG ($A533): rebuild the links of the program's lines. Decrunchers call
+    /// it (with RUNC and NEWSTT) to RUN the BASIC program they unpacked.
+    Lnkprg,
+    /// BASIC's RUNC ($A659): text pointer to the program's start, then CLR.
+    Runc,
+    /// BASIC's STXTPT ($A68E): text pointer to the program's start.
+    Stxtpt,
+    /// BASIC's statement loop NEWSTT ($A7AE), entered at the program's start: c64kit runs
+    /// the program's first SYS there (it has no BASIC interpreter).
+    Newstt,
 }
 
 /// Each trap with the real KERNAL address of its routine and the name programmers know.
-const TABLE: [(Trap, u16, &str); 44] = {
+const TABLE: [(Trap, u16, &str); 48] = {
     use Trap::*;
     [
         (Chrout, 0xF1CA, "CHROUT"),
@@ -117,14 +138,22 @@ const TABLE: [(Trap, u16, &str); 44] = {
         (BrkDefault, 0xFE66, "BRK handler"),
         (ReturnToBasic, 0xE147, "BASIC (return from SYS)"),
         (Reset, 0xFCE2, "RESET"),
+        (ScreenInit, 0xE518, "CINT's screen part"),
+        (ColourAndClear, 0xE536, "CINT's colour and clear"),
+        (ClearScreen, 0xE544, "CLSR"),
+        (Home, 0xE566, "NXTD"),
     ]
 };
 
 /// The BASIC ROM routines machine-code programs call, trapped in the BASIC area while no
 /// real BASIC image is loaded (the rest of that area is a JAM filler).
-const BASIC_TABLE: [(Trap, u16, &str); 2] = [
+const BASIC_TABLE: [(Trap, u16, &str); 6] = [
     (Trap::Strout, 0xAB1E, "STROUT"),
     (Trap::Linprt, 0xBDCD, "LINPRT"),
+    (Trap::Lnkprg, 0xA533, "LNKPRG"),
+    (Trap::Runc, 0xA659, "RUNC"),
+    (Trap::Stxtpt, 0xA68E, "STXTPT"),
+    (Trap::Newstt, 0xA7AE, "NEWSTT"),
 ];
 
 impl Trap {
@@ -172,6 +201,14 @@ mod tests {
             assert_eq!(Trap::at(*a), Some(*t));
             assert!(
                 TABLE[i + 1..].iter().all(|e| e.0 != *t && e.1 != *a),
+                "{t:?}"
+            );
+        }
+        for (i, (t, a, _)) in BASIC_TABLE.iter().enumerate() {
+            assert_eq!(Trap::at_basic(*a), Some(*t));
+            assert!(TABLE.iter().all(|e| e.0 != *t), "{t:?}");
+            assert!(
+                BASIC_TABLE[i + 1..].iter().all(|e| e.0 != *t && e.1 != *a),
                 "{t:?}"
             );
         }

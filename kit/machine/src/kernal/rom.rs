@@ -18,6 +18,9 @@ pub const NMI_ENTRY: u16 = 0xFE43;
 pub const NMI_DEFAULT: u16 = 0xFE47;
 /// Restore Y, X, A and RTI (the real KERNAL has this sequence at both addresses).
 pub const IRQ_EXIT: u16 = 0xEA81;
+/// The default IRQ handler's end: acknowledge CIA 1 (read its ICR), then IRQ_EXIT. Raster
+/// interrupt routines commonly end with `JMP $EA7E`.
+pub const IRQ_ACK_EXIT: u16 = 0xEA7E;
 pub const NMI_EXIT: u16 = 0xFEBC;
 pub const RESET_ENTRY: u16 = 0xFCE2;
 /// Where a program that returned to BASIC idles under `--after-return wait` (the real
@@ -129,6 +132,7 @@ pub fn build() -> [u8; 0x2000] {
     put(NMI_DEFAULT, &[0x48, 0x8A, 0x48, 0x98, 0x48]);
     // PLA; TAY; PLA; TAX; PLA; RTI
     let restore = [0x68, 0xA8, 0x68, 0xAA, 0x68, 0x40];
+    put(IRQ_ACK_EXIT, &[0xAD, 0x0D, 0xDC]); // LDA $DC0D, falling into IRQ_EXIT
     put(IRQ_EXIT, &restore);
     put(NMI_EXIT, &restore);
     let nop = BASIC_IDLE + 1;

@@ -153,7 +153,10 @@ impl Kernal {
             Close => self.close(cpu, bus),
             Load => return self.load(cpu, bus),
             Save => return self.save(cpu, bus),
-            Cint => self.screen.cint(&mut Mem(bus)),
+            Cint | ScreenInit => {
+                crate::boot::kernal_state(trap, bus);
+                self.screen.cint(&mut Mem(bus));
+            }
             Ioinit | Ramtas | Restor => crate::boot::kernal_state(trap, bus),
             Vector => vector(cpu, bus),
             Memtop => mem_pointer(cpu, bus, MEMSIZ),
@@ -219,23 +222,10 @@ impl Kernal {
                 }
                 return TrapOutcome::ContinueAt(BASIC_IDLE);
             }
-            Strout => {
-                // STRLIT's rule: the string ends at a $00 or a quote, 255 characters at most.
-                let start = u16::from_le_bytes([cpu.a, cpu.y]);
-                for i in 0..255u16 {
-                    let b = bus.peek(start.wrapping_add(i));
-                    if b == 0 || b == b'"' {
-                        break;
-                    }
-                    self.output(bus, b);
-                }
-            }
-            Linprt => {
-                let n = u16::from_le_bytes([cpu.x, cpu.a]);
-                for b in n.to_string().bytes() {
-                    self.output(bus, b);
-                }
-            }
+            Strout | Linprt | Lnkprg | Runc | Stxtpt | Newstt => return self.basic(trap, cpu, bus),
+            ColourAndClear => self.screen.colour_and_clear(&mut Mem(bus), cpu.a),
+            ClearScreen => self.screen.clear_screen(&mut Mem(bus)),
+            Home => self.screen.home(&mut Mem(bus)),
             Reset => return TrapOutcome::Stop(StopReason::Reset),
         }
         TrapOutcome::Return
