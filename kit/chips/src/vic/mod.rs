@@ -14,9 +14,10 @@
 //! current line also sets it at once (the comparison is edge-triggered).
 //! Lines 312-511 never match. The IRQ output is `$D019 & $D01A & $0F != 0`;
 //! $D019 reads that as bit 7. Writing 1s to $D019 acknowledges those bits.
-//! (The real chip compares line 0 one cycle late; not modelled.) At power-on
-//! the compare line is 0, so bit 0 of $D019 is already set at cycle 0:
-//! programs acknowledge $D019 before enabling the raster interrupt.
+//! The line counter resets a cycle into the frame: in line 0's first cycle
+//! $D011/$D012 still read 311 and line 0 matches a cycle late. At power-on
+//! the compare line is 0, so bit 0 of $D019 is set at cycle 1: programs
+//! acknowledge $D019 before enabling the raster interrupt.
 //!
 //! Read-back as on the real chip: unused bits read 1 ($D016 bits 6-7, $D018
 //! bit 0, $D019 bits 4-6, $D01A bits 4-7, colour registers $D020-$D02E bits
@@ -34,11 +35,13 @@
 //! while it draws, before a RAM write in its bank. It draws only after
 //! [`Vic::enable_picture`] or once a program looks at collisions or open I/O.
 //!
-//! Not modelled: the light pen ($D013/$D014 stay 0), the 8565's grey dots, NTSC
-//! chips. The BA timing (`dma.rs`) does not see sprite crunching, which the
+//! The light pen: LP's falling edge latches $D013/$D014 once a frame (`light_pen.rs`).
+//!
+//! Not modelled: the 8565's grey dots, NTSC chips. The BA timing (`dma.rs`) does not see sprite crunching, which the
 //! raster engine does.
 
 mod dma;
+mod light_pen;
 pub mod picture;
 mod raster;
 
@@ -48,6 +51,7 @@ pub use raster::VicMemory;
 
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 use dma::BusClaims;
+use light_pen::LightPen;
 
 /// Number of VIC-II registers ($D000-$D02E).
 pub const REGISTER_COUNT: usize = 0x2F;
@@ -67,6 +71,7 @@ pub struct Vic {
     /// What the chip fetches and draws, cycle by cycle (brought up to date by
     /// [`Vic::run_to`] before every access).
     raster: Box<Raster>,
+    light_pen: LightPen,
 }
 
 impl Default for Vic {
@@ -88,6 +93,7 @@ impl Vic {
             pending_from: 0,
             claims: BusClaims::default(),
             raster: Box::default(),
+            light_pen: LightPen::default(),
         }
     }
 
@@ -119,6 +125,17 @@ impl Vic {
     /// Raster line (0-311) at cycle `now`.
     pub const fn raster_line(now: u64) -> u16 {
         ((now / PAL_CYCLES_PER_LINE) % PAL_LINES) as u16
+    }
+
+    /// The line counter as $D011/$D012 and the raster compare see it at cycle `now`: the
+    /// raster line, except in line 0's first cycle, where the counter still holds 311 (it
+    /// resets a cycle into the frame).
+    const fn counter_line(now: u64) -> u16 {
+        if now.is_multiple_of(PAL_CYCLES_PER_FRAME) {
+            (PAL_LINES - 1) as u16
+        } else {
+            Self::raster_line(now)
+        }
     }
 
     /// Cycle within the raster line (0-62) at cycle `now`.
@@ -277,6 +294,7 @@ impl Vic {
             pending_from: self.pending_from,
             claims: self.claims,
             raster: Box::default(),
+            light_pen: self.light_pen,
         };
         ahead.raster.sprite_sprite = self.raster.sprite_sprite;
         ahead.raster.sprite_background = self.raster.sprite_background;
@@ -309,7 +327,7 @@ impl Vic {
                 let old = self.raster_compare();
                 self.regs[usize::from(reg)] = value;
                 let new = self.raster_compare();
-                let line = Self::raster_line(now.max(self.pending_from.saturating_sub(1)));
+                let line = Self::counter_line(now.max(self.pending_from.saturating_sub(1)));
                 if new != old && new == line {
                     self.irq_flags |= 0x01;
                 }
@@ -348,6 +366,12 @@ impl Vic {
         } else {
             u64::MAX
         };
+        let light_pen = if self.irq_mask & 0x08 != 0 {
+            self.light_pen.next_event(self.pending_from)
+        } else {
+            u64::MAX
+        };
+        let collisions = collisions.min(light_pen);
         if self.irq_mask & 0x01 == 0 {
             return collisions;
         }
@@ -362,7 +386,8 @@ impl Vic {
         if line >= PAL_LINES {
             return None;
         }
-        let offset = line * PAL_CYCLES_PER_LINE;
+        // Line 0 matches a cycle late: its first cycle still counts 311.
+        let offset = line * PAL_CYCLES_PER_LINE + u64::from(line == 0);
         let frame = if from <= offset {
             0
         } else {
@@ -380,11 +405,22 @@ impl Vic {
                 self.irq_flags |= 0x01;
             }
         }
+        if self.light_pen.catch_up(self.pending_from, now) {
+            self.irq_flags |= 0x08;
+        }
         self.pending_from = now.saturating_add(1);
     }
 
+    /// The light pen line (LP) is low (`low`) from cycle `now`: CIA 1's PB4 driven low, or
+    /// joystick 1's fire held. A falling edge latches the beam position ($D013/$D014) and
+    /// raises $D019 bit 3 (see `light_pen.rs`).
+    pub fn set_light_pen(&mut self, low: bool, now: u64) {
+        self.catch_up(now);
+        self.light_pen.set(low, now);
+    }
+
     fn register_value(&self, reg: u8, now: u64) -> u8 {
-        let line = Self::raster_line(now.max(self.pending_from.saturating_sub(1)));
+        let line = Self::counter_line(now.max(self.pending_from.saturating_sub(1)));
         let stored = self.regs.get(usize::from(reg)).copied().unwrap_or(0xFF);
         match reg {
             0x11 => (stored & 0x7F) | (((line >> 1) & 0x80) as u8),
@@ -396,6 +432,8 @@ impl Vic {
                 self.irq_flags | 0x70 | if asserted { 0x80 } else { 0 }
             }
             0x1A => self.irq_mask | 0xF0,
+            0x13 => self.light_pen.latched.0,
+            0x14 => self.light_pen.latched.1,
             0x1E => self.raster.sprite_sprite,
             0x1F => self.raster.sprite_background,
             0x20..=0x2E => stored | 0xF0,

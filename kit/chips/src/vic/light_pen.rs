@@ -1,0 +1,141 @@
+//! The light pen input (LP, wired to CIA 1's PB4 and joystick 1's fire line): its falling
+//! edge latches the beam position into LPX/LPY ($D013/$D014) and raises $D019 bit 3, once a
+//! frame. Timing as VICE's x64sc has the 6569R3: the latch happens in the VIC cycle after
+//! the edge; LPX is the cycle's X coordinate (its phi1 X, to 8 pixels) / 2 plus 2; an edge
+//! in the last line latches nothing (except in its first cycle) but still uses up the
+//! frame's trigger (as a real 6569R3 shows: VICE's VICII/split-tests/lightpen dumps). The trigger re-arms in the second cycle of each frame, and if LP is
+//! still low then, it latches again at once (LPX $D1, LPY 0).
+
+use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+
+/// What the 6569R3 adds to X / 2 (its colour latency: 2, where the 8565's is 1).
+const X_EXTRA: u16 = 2;
+/// LPX latched by the frame-start retrigger on a 63-cycle chip.
+const RETRIGGER_X: u8 = 0xD1;
+/// The X coordinate of line cycle 0's phi1; X wraps at $1F8.
+const FIRST_X: u64 = 0x194;
+const X_WRAP: u64 = 0x1F8;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct LightPen {
+    /// LP is held low now.
+    low: bool,
+    /// The latch an edge scheduled (the VIC cycle after it).
+    pending: Option<u64>,
+    /// The first cycle a new edge may latch again (the frame's trigger is used up before).
+    armed_from: u64,
+    /// What a latch produced: (LPX, LPY).
+    pub latched: (u8, u8),
+}
+
+/// A frame's trigger re-arms in its second cycle (when the chip resets its line counter).
+fn rearm_cycle_after(t: u64) -> u64 {
+    (t / PAL_CYCLES_PER_FRAME + 1) * PAL_CYCLES_PER_FRAME + 1
+}
+
+impl LightPen {
+    /// LP goes to `low` at cycle `now` (already caught up to `now`).
+    pub fn set(&mut self, low: bool, now: u64) {
+        if low && !self.low {
+            self.pending = Some(now + 1);
+        }
+        self.low = low;
+    }
+
+    /// The next cycle at which something may latch (for the interrupt schedule).
+    pub fn next_event(&self, from: u64) -> u64 {
+        let retrigger = if self.low {
+            rearm_cycle_after(from.saturating_sub(2))
+        } else {
+            u64::MAX
+        };
+        self.pending.unwrap_or(u64::MAX).min(retrigger)
+    }
+
+    /// Latches what happens in `from..=now`; true if the interrupt flag rises.
+    pub fn catch_up(&mut self, from: u64, now: u64) -> bool {
+        let mut raised = false;
+        if let Some(t) = self.pending.filter(|&t| t <= now) {
+            self.pending = None;
+            raised |= self.edge(t);
+        }
+        if self.low && now >= 1 {
+            // The last frame start in range, if any: LP held low through it retriggers.
+            let start = (now - 1) / PAL_CYCLES_PER_FRAME * PAL_CYCLES_PER_FRAME + 1;
+            if start >= from.max(1) {
+                self.latched = (RETRIGGER_X, 0);
+                self.armed_from = rearm_cycle_after(start);
+                raised = true;
+            }
+        }
+        raised
+    }
+
+    /// An edge's latch in VIC cycle `t`.
+    fn edge(&mut self, t: u64) -> bool {
+        if t < self.armed_from {
+            return false;
+        }
+        self.armed_from = rearm_cycle_after(t);
+        let r = t % PAL_CYCLES_PER_LINE;
+        let mut line = (t / PAL_CYCLES_PER_LINE) % PAL_LINES;
+        if line == 0 && r == 0 {
+            // The line counter still reads the last line in line 0's first cycle.
+            line = PAL_LINES - 1;
+        } else if line == PAL_LINES - 1 && r > 0 {
+            return false;
+        }
+        let x = ((FIRST_X + 8 * r) % X_WRAP) as u16 & !7;
+        self.latched = ((x / 2 + X_EXTRA) as u8, line as u8);
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LINE: u64 = PAL_CYCLES_PER_LINE;
+
+    #[test]
+    fn an_edge_latches_the_next_cycle_once_a_frame() {
+        let mut lp = LightPen::default();
+        // Edge in line 100, cycle 20: latched in cycle 21 (X $194 + 168 = $23C -> $44,
+        // to 8 pixels $40).
+        let now = 100 * LINE + 20;
+        lp.set(true, now);
+        assert!(!lp.catch_up(now, now));
+        assert!(lp.catch_up(now + 1, now + 1));
+        assert_eq!(lp.latched, (0x40 / 2 + 2, 100));
+        // A second edge in the same frame is ignored.
+        lp.set(false, now + 10);
+        lp.set(true, now + 20);
+        assert!(!lp.catch_up(now + 2, now + 30));
+        assert_eq!(lp.latched, (0x22, 100));
+    }
+
+    #[test]
+    fn held_low_it_retriggers_at_each_frame_start() {
+        let mut lp = LightPen::default();
+        lp.set(true, 10);
+        assert!(lp.catch_up(0, 11));
+        assert_eq!(lp.next_event(12), PAL_CYCLES_PER_FRAME + 1);
+        assert!(!lp.catch_up(12, PAL_CYCLES_PER_FRAME));
+        assert!(lp.catch_up(PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_FRAME + 1));
+        assert_eq!(lp.latched, (RETRIGGER_X, 0));
+    }
+
+    #[test]
+    fn the_last_line_uses_the_trigger_up_without_latching_but_in_its_first_cycle() {
+        let mut lp = LightPen::default();
+        let now = 311 * LINE + 5;
+        lp.set(true, now);
+        assert!(!lp.catch_up(now, now + 1));
+        assert_eq!(lp.latched, (0, 0));
+        let mut lp = LightPen::default();
+        let now = 311 * LINE - 1;
+        lp.set(true, now);
+        assert!(lp.catch_up(now, now + 1));
+        assert_eq!(lp.latched, (0xCA, 0x37));
+    }
+}
