@@ -1,6 +1,7 @@
 //! `c64kit`: the command line over the kit's libraries.
 
 mod asm;
+mod frames;
 mod registry;
 mod run;
 mod session;

@@ -24,6 +24,7 @@ pub fn builtin_headers() -> Vec<&'static c64kit_plugin_api::abi::PluginHeader> {
         c64kit_display_terminal::plugin(),
         c64kit_display_png::plugin(),
         c64kit_display_html::plugin(),
+        c64kit_display_gif::plugin(),
         c64kit_loader_prg::plugin(),
         c64kit_loader_basic::plugin(),
         c64kit_loader_asm::plugin(),

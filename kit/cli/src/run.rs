@@ -112,6 +112,13 @@ pub struct RunArgs {
     /// Write the final screen as a self-contained HTML page to FILE (adds the html display).
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
+    /// Record the run's frames as an animated GIF to FILE (adds the gif display). The machine
+    /// then draws every frame, about 30 times slower than a plain run.
+    #[arg(long, value_name = "FILE")]
+    record: Option<PathBuf>,
+    /// With --record: keep every Nth frame (default 1: all 50 a second).
+    #[arg(long, value_name = "N", requires = "record", value_parser = clap::value_parser!(u64).range(1..))]
+    record_every: Option<u64>,
     /// Read the file with this loader instead of the one chosen by content and extension.
     #[arg(long)]
     loader: Option<String>,
@@ -205,8 +212,8 @@ fn options_for(
 }
 
 /// The displays to open and their options: `--display`, else the config's `display`, else
-/// transcript (terminal for `play`); `--quiet` drops the transcript; `--screenshot` and
-/// `--html` add png and html.
+/// transcript (terminal for `play`); `--quiet` drops the transcript; `--screenshot`,
+/// `--html` and `--record` add png, html and gif.
 fn display_specs(
     args: &RunArgs,
     config: &Config,
@@ -237,6 +244,9 @@ fn display_specs(
     if args.html.is_some() {
         ensure("html");
     }
+    if args.record.is_some() {
+        ensure("gif");
+    }
     let mut unique: Vec<String> = Vec::new();
     for n in names {
         if !n.is_empty() && !unique.contains(&n) {
@@ -265,6 +275,14 @@ fn display_specs(
             if name == "html" {
                 if let Some(f) = &args.html {
                     options.push(("output".to_string(), f.display().to_string()));
+                }
+            }
+            if name == "gif" {
+                if let Some(f) = &args.record {
+                    options.push(("output".to_string(), f.display().to_string()));
+                }
+                if let Some(n) = args.record_every {
+                    options.push(("every".to_string(), n.to_string()));
                 }
             }
             (name, options)
@@ -362,7 +380,6 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     }
     let drive_8 = drive_8(&args, &config)?;
     let roms = Roms::load(&rom_paths).map_err(|e| rom_error(e, &args, &config))?;
-    let chargen = rom_paths.chargen.is_some().then(|| roms.chargen.clone());
     let mut m = Machine::new(roms);
     m.kernal.drive = drive_8;
     for (path, what) in inputs(&args, global, &config, &rom_paths) {
@@ -466,7 +483,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     let mut drive = Drive {
         displays: &mut displays,
         sink: &mut sink,
-        chargen: chargen.as_deref(),
+        pictures: None,
         realtime: mode == Mode::Play,
         joy_keys,
     };
@@ -474,7 +491,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     m.kernal.drive.finish();
     let traced = m.finish_trace();
     let finished = match &outcome {
-        Ok(o) => drive.finish(&m, o),
+        Ok(o) => drive.finish(&mut m, o),
         Err(_) => Ok(()),
     };
     drop(displays); // a terminal display restores the terminal here
@@ -612,11 +629,12 @@ fn check_outputs(
     if let Some(t) = &args.trace {
         outputs.push((t.clone(), "the trace".into()));
     }
-    // The files the built-in png and html displays write, as they name them.
+    // The files the built-in png, html and gif displays write, as they name them.
     for (name, options) in specs {
-        let ext = match name.as_str() {
-            "png" => "png",
-            "html" => "html",
+        let (ext, what) = match name.as_str() {
+            "png" => ("png", "the screenshot"),
+            "html" => ("html", "the HTML page"),
+            "gif" => ("gif", "the recording"),
             _ => continue,
         };
         let options = Options::new(options.clone());
@@ -624,10 +642,6 @@ fn check_outputs(
         if ext == "png" && !options.all("at").is_empty() {
             check_numbered_shots(&out, &inputs)?;
         }
-        let what = match ext {
-            "png" => "the screenshot",
-            _ => "the HTML page",
-        };
         outputs.push((out, what.to_string()));
     }
     for (out, what) in outputs {

@@ -1,19 +1,18 @@
 //! A run shown through display plugins. The machine runs one PAL frame (19,656 cycles) at a
-//! time: after each, the displays get the new CHROUT bytes, the screen (if they asked for
-//! frames) and a chance to read the keyboard; the run is paced to 50 frames a second if one
-//! of them asked for real time. Running in frame-sized pieces does not change what the
-//! program does: `Machine::run` stops between instructions and the next call carries on
-//! exactly there.
+//! time: after each, the displays get the new CHROUT bytes, a frame (the text screen, and
+//! the picture for those that want pixels: see `frames.rs`) if they want one now, and a
+//! chance to read the keyboard; the run is paced to 50 frames a second if one of them asked
+//! for real time. Running in frame-sized pieces does not change what the program does:
+//! `Machine::run` stops between instructions and the next call carries on exactly there.
 
+use crate::frames::{self, Pictures, CYCLES_PER_FRAME};
 use anyhow::Result;
 use c64kit_machine::{Machine, StopReason};
-use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES, FLAG_INPUT, FLAG_REALTIME};
+use c64kit_plugin_api::abi::{FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME};
 use c64kit_plugin_api::host::{DisplayInstance, HostSink, Plugin};
+use c64kit_plugin_api::FrameView;
 use std::io::Write;
 use std::time::{Duration, Instant};
-
-/// CPU cycles per PAL frame: 312 lines of 63 cycles.
-pub const CYCLES_PER_FRAME: u64 = 312 * 63;
 
 /// One PAL frame of real time.
 const FRAME_TIME: Duration = Duration::from_micros(1_000_000 * CYCLES_PER_FRAME / 985_248);
@@ -108,10 +107,10 @@ pub fn open_displays(
 
 /// What drives a shown run.
 pub struct Drive<'a> {
+    /// When the machine draws (set up by `run`).
+    pub pictures: Option<Pictures>,
     pub displays: &'a mut [Shown],
     pub sink: &'a mut CliSink,
-    /// A configured CHARGEN image (4 KiB), for the screens handed to displays.
-    pub chargen: Option<&'a [u8; 0x1000]>,
     /// Pace to 50 frames a second even if no display asked (`c64kit play`).
     pub realtime: bool,
     /// Typed cursor keys and space are joystick 2 (`play --joy-keys`).
@@ -145,13 +144,14 @@ impl Drive<'_> {
     /// (or panics) ends the run with an error naming it.
     pub fn run(&mut self, m: &mut Machine, max_cycles: u64) -> Result<Outcome> {
         let flags = self.displays.iter().fold(0, |f, d| f | d.instance.flags);
-        let want_frames = flags & FLAG_FRAMES != 0;
         let want_input = flags & FLAG_INPUT != 0;
         let realtime = self.realtime || flags & FLAG_REALTIME != 0;
+        let instances: Vec<&DisplayInstance> = self.displays.iter().map(|d| &d.instance).collect();
+        let mut pictures = Pictures::start(m, &instances);
         let end = m.cycles().saturating_add(max_cycles);
         let mut seen = m.transcript().len();
         let mut deadline = Instant::now();
-        loop {
+        let outcome = loop {
             let now = m.cycles();
             let boundary = (now / CYCLES_PER_FRAME + 1) * CYCLES_PER_FRAME;
             let stop = m.run(boundary.min(end).saturating_sub(now));
@@ -159,28 +159,20 @@ impl Drive<'_> {
                 // A live terminal display owns the screen: the notes wait for the end.
                 print_drive_notes(m);
             }
-            self.deliver_chrout(m, &mut seen)?;
+            if let Err(e) = self.deliver_chrout(m, &mut seen) {
+                break Err(e);
+            }
             match stop {
                 StopReason::CycleBudget { .. } if m.cycles() < end => {}
-                other => return Ok(Outcome::Stopped(other)),
+                other => break Ok(Outcome::Stopped(other)),
             }
-            if want_frames {
-                let screen = snapshot(m, self.chargen);
-                for d in self.displays.iter_mut() {
-                    if d.instance.flags & FLAG_FRAMES != 0 {
-                        self.sink.current = d.name.clone();
-                        d.instance
-                            .frame(&screen, self.sink)
-                            .map_err(|e| failed(d, e))?;
-                    }
-                }
+            pictures.boundary(m);
+            if let Err(e) = self.deliver_frames(m, &pictures) {
+                break Err(e);
             }
             if want_input {
-                for d in self.displays.iter_mut() {
-                    if d.instance.flags & FLAG_INPUT != 0 {
-                        self.sink.current = d.name.clone();
-                        d.instance.poll_input(self.sink).map_err(|e| failed(d, e))?;
-                    }
+                if let Err(e) = self.poll_input() {
+                    break Err(e);
                 }
                 // Typed keys go through the script's queue: to the KERNAL when it asks,
                 // and into the keyboard matrix.
@@ -191,7 +183,7 @@ impl Drive<'_> {
                     }
                 }
                 if self.sink.quit {
-                    return Ok(Outcome::Quit);
+                    break Ok(Outcome::Quit);
                 }
             }
             if realtime {
@@ -204,7 +196,52 @@ impl Drive<'_> {
                     deadline = now;
                 }
             }
+        };
+        self.pictures = Some(pictures);
+        outcome
+    }
+
+    fn poll_input(&mut self) -> Result<()> {
+        for d in self.displays.iter_mut() {
+            if d.instance.flags & FLAG_INPUT != 0 {
+                self.sink.current = d.name.clone();
+                d.instance.poll_input(self.sink).map_err(|e| failed(d, e))?;
+            }
         }
+        Ok(())
+    }
+
+    /// A frame for each display that wants one now, with the picture for those that asked
+    /// for pixels.
+    fn deliver_frames(&mut self, m: &Machine, pictures: &Pictures) -> Result<()> {
+        let now = m.cycles();
+        let due = |d: &Shown| d.instance.wants_frame(now);
+        if !self.displays.iter().any(due) {
+            return Ok(());
+        }
+        let screen = frames::screen(m);
+        let pixels = self
+            .displays
+            .iter()
+            .any(|d| due(d) && d.instance.flags & FLAG_PIXELS != 0);
+        let picture = pixels.then(|| pictures.now(m));
+        for d in self.displays.iter_mut() {
+            if !due(d) {
+                continue;
+            }
+            let frame = FrameView {
+                screen: &screen,
+                picture: picture
+                    .as_ref()
+                    .filter(|_| d.instance.flags & FLAG_PIXELS != 0)
+                    .map(|p| p.view()),
+            };
+            self.sink.current = d.name.clone();
+            d.instance
+                .frame(&frame, self.sink)
+                .map_err(|e| failed(d, e))?;
+        }
+        Ok(())
     }
 
     fn deliver_chrout(&mut self, m: &Machine, seen: &mut usize) -> Result<()> {
@@ -222,21 +259,35 @@ impl Drive<'_> {
         Ok(())
     }
 
-    /// Tells every display how the run ended, with the final screen.
-    pub fn finish(&mut self, m: &Machine, outcome: &Outcome) -> Result<()> {
-        let screen = snapshot(m, self.chargen);
+    /// Tells every display how the run ended, with the final screen (and picture, for those
+    /// that want pixels).
+    pub fn finish(&mut self, m: &mut Machine, outcome: &Outcome) -> Result<()> {
+        let screen = frames::screen(m);
+        let pixels = self
+            .displays
+            .iter()
+            .any(|d| d.instance.flags & FLAG_PIXELS != 0);
+        let pictures = self.pictures.take().unwrap_or_default();
+        let picture = pixels.then(|| pictures.end(m));
         let text = outcome.text();
         let mut first_error = None;
         for d in self.displays.iter_mut() {
             self.sink.current = d.name.clone();
             // Every display gets its finish (to restore a terminal, write its file) even if
             // another one failed; the first failure is reported.
+            let frame = FrameView {
+                screen: &screen,
+                picture: picture
+                    .as_ref()
+                    .filter(|_| d.instance.flags & FLAG_PIXELS != 0)
+                    .map(|p| p.view()),
+            };
             if let Err(e) = d.instance.finish(
                 &text,
                 outcome.exit_code(),
                 m.cycles(),
                 m.cpu.pc,
-                &screen,
+                &frame,
                 self.sink,
             ) {
                 first_error.get_or_insert_with(|| failed(d, e));
@@ -254,52 +305,4 @@ pub fn print_drive_notes(m: &mut Machine) {
     for note in m.kernal.drive.take_notes() {
         eprintln!("c64kit: drive 8: {note}");
     }
-}
-
-/// The screen as the VIC shows it now: the video matrix and character set from the VIC's
-/// bank and $D018, colour RAM, border and background colours.
-///
-/// The machine's screen editor remembers CHR$(14)/CHR$(142) without writing $D018 (c64kit's
-/// KERNAL model keeps the character set choice to itself), so the lower-case set counts as
-/// shown if either says so.
-pub fn snapshot(m: &Machine, chargen: Option<&[u8; 0x1000]>) -> Screen {
-    let mut s = Screen::blank();
-    let bus = &m.bus;
-    let bank = bus.cia2.vic_bank();
-    let vic = &bus.vic;
-    let base = vic.screen_base(bank) as usize;
-    for i in 0..1000 {
-        s.chars[i] = bus.ram[(base + i) & 0xFFFF];
-        s.colours[i] = bus.colour[i] & 0x0F;
-    }
-    s.cycles = m.cycles();
-    s.frame = s.cycles / CYCLES_PER_FRAME;
-    s.border = vic.border_color() & 0x0F;
-    for (i, b) in s.background.iter_mut().enumerate() {
-        *b = vic.background_color(i) & 0x0F;
-    }
-    let regs = vic.registers();
-    let n = regs.len().min(s.vic.len());
-    s.vic[..n].copy_from_slice(&regs[..n]);
-    let char_base = vic.char_base(bank) as usize;
-    // In banks 0 and 2 the VIC sees the character ROM at $1000-$1FFF of the bank.
-    let in_rom = bank & 1 == 0 && (char_base & 0x3000) == 0x1000;
-    if in_rom {
-        let lower = char_base & 0x0800 != 0 || m.kernal.screen.lowercase();
-        s.lowercase = lower as u8;
-        if let Some(rom) = chargen {
-            let from = if lower { 0x800 } else { 0 };
-            s.charset.copy_from_slice(&rom[from..from + 0x800]);
-            s.charset_valid = 1;
-        }
-    } else {
-        for i in 0..0x800 {
-            s.charset[i] = bus.ram[(char_base + i) & 0xFFFF];
-        }
-        s.charset_valid = 1;
-    }
-    // The KERNAL's cursor: TBLX ($D6) row, PNTR ($D3) column within the logical line.
-    s.cursor_row = bus.ram[0xD6].min(24);
-    s.cursor_col = bus.ram[0xD3] % 40;
-    s
 }

@@ -122,13 +122,13 @@ fn the_ryg3_board_as_a_png_and_every_display() {
         "Pepto black, white"
     );
     assert_eq!(px[0], 14, "light blue border");
-    assert_eq!(px[(36 + 199) * 384 + 32 + 319], 6, "blue background");
+    assert_eq!(px[(35 + 199) * 384 + 32 + 319], 6, "blue background");
     // The board's rows have text pixels (light blue on blue) where the screen shows them.
     let row = |r: usize| -> usize {
         (0..8)
             .map(|y| {
                 (0..320)
-                    .filter(|&x| px[(36 + r * 8 + y) * 384 + 32 + x] == 14)
+                    .filter(|&x| px[(35 + r * 8 + y) * 384 + 32 + x] == 14)
                     .count()
             })
             .sum()
@@ -157,7 +157,7 @@ fn the_ryg3_board_as_a_png_and_every_display() {
         std::fs::read(dir.join("board2.png")).unwrap()
     );
     // Every display by name.
-    for display in ["transcript", "terminal", "png", "html"] {
+    for display in ["transcript", "terminal", "png", "html", "gif"] {
         let out = run(
             &dir,
             &["run", "ryg3.prg", "--input", ".b\n", "--display", display],
@@ -171,6 +171,7 @@ fn the_ryg3_board_as_a_png_and_every_display() {
                 assert!(out.stdout.contains("\x1b[38;2;"), "colour escapes");
             }
             "png" => assert!(dir.join("ryg3.png").is_file()),
+            "gif" => assert!(dir.join("ryg3.gif").is_file()),
             _ => {
                 let html = std::fs::read_to_string(dir.join("ryg3.html")).unwrap();
                 assert!(html.contains("<i class=\"f14\">8</i>"), "{html}");
@@ -216,7 +217,7 @@ fn screenshots_use_the_character_set_the_vic_reads() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let (_, _, px, _) = decode_png(&dir.join("ram.png"));
     assert_eq!(
-        px[(36 + 190) * 384 + 32 + 300],
+        px[(35 + 190) * 384 + 32 + 300],
         14,
         "the space glyph from RAM is solid"
     );
@@ -239,7 +240,7 @@ fn screenshots_use_the_character_set_the_vic_reads() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let (_, _, px, _) = decode_png(&dir.join("rom.png"));
     assert_eq!(
-        px[(36 + 190) * 384 + 32 + 300],
+        px[(35 + 190) * 384 + 32 + 300],
         14,
         "the image's space is solid"
     );
@@ -247,7 +248,7 @@ fn screenshots_use_the_character_set_the_vic_reads() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let (_, _, px, _) = decode_png(&dir.join("own.png"));
     assert_eq!(
-        px[(36 + 190) * 384 + 32 + 300],
+        px[(35 + 190) * 384 + 32 + 300],
         6,
         "our own font's space is empty"
     );
@@ -454,6 +455,7 @@ fn plugins_are_listed_and_loaded_from_the_command_line_and_config() {
         "terminal",
         "png",
         "html",
+        "gif",
         "prg",
         "basic",
         "asm",
@@ -552,8 +554,10 @@ fn bad_plugins_fail_the_run_without_aborting() {
     assert_eq!(out.code, 1);
     assert!(
         out.stderr.contains(&format!(
-            "{}: `c64kit_plugin_entry_wrong_abi`: it was built for c64kit plugin ABI version 99",
-            wrong.display()
+            "{}: `c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 1; this c64kit \
+             speaks 2: rebuild it against c64kit-plugin-api {} (ABI 2)",
+            wrong.display(),
+            env!("CARGO_PKG_VERSION")
         )),
         "{}",
         out.stderr
@@ -613,8 +617,9 @@ fn bad_plugins_fail_the_run_without_aborting() {
     let out = run(&dir, &["run", "hi.prg", "--display", "sixel"]);
     assert_eq!(out.code, 1);
     assert!(
-        out.stderr
-            .contains("no display named \"sixel\" (available: html, png, terminal, transcript"),
+        out.stderr.contains(
+            "no display named \"sixel\" (available: gif, html, png, terminal, transcript"
+        ),
         "{}",
         out.stderr
     );

@@ -3,8 +3,9 @@
 //! give the same results. Broken libraries and panicking plugins give clear errors, never an
 //! abort of the host.
 
-use c64kit_plugin_api::abi::{PluginHeader, Screen, FLAG_FRAMES};
+use c64kit_plugin_api::abi::{PluginHeader, Screen, FLAG_PIXELS};
 use c64kit_plugin_api::host::{load_library, Collect, Kind, Origin, Plugin};
+use c64kit_plugin_api::{FrameView, Picture, PictureKind};
 use std::path::{Path, PathBuf};
 
 mod common;
@@ -55,6 +56,30 @@ fn sample_screen(cycles: u64) -> Screen {
     s
 }
 
+/// A made-up picture: blue with a border, a red pixel whose place moves with `cycles`.
+fn sample_pixels(cycles: u64) -> Vec<u8> {
+    let mut px = vec![14u8; 384 * 272];
+    for y in 35..235 {
+        px[y * 384 + 32..y * 384 + 352].fill(6);
+    }
+    px[35 * 384 + 32 + (cycles / 19656) as usize % 320] = 2;
+    px
+}
+
+/// A frame as the host hands it over: the screen, and the picture if the display asked.
+fn sample_frame<'a>(screen: &'a Screen, pixels: &'a [u8], flags: u32) -> FrameView<'a> {
+    FrameView {
+        screen,
+        picture: (flags & FLAG_PIXELS != 0).then_some(Picture {
+            pixels,
+            width: 384,
+            height: 272,
+            kind: PictureKind::Still,
+            cycles: screen.cycles,
+        }),
+    }
+}
+
 /// Runs a display through a whole (made-up) run; returns what it printed, its notes with
 /// `dir` replaced by "DIR", and the files it wrote.
 fn exercise_display(
@@ -69,18 +94,22 @@ fn exercise_display(
     let mut sink = Collect::default();
     let mut d = plugin.open_display(&options, &mut sink).unwrap();
     d.chrout(b"HELLO\rWORLD\x93", &mut sink).unwrap();
-    if d.flags & FLAG_FRAMES != 0 {
-        for f in 1..4u64 {
-            d.frame(&sample_screen(f * 19656), &mut sink).unwrap();
+    for f in 1..4u64 {
+        let cycles = f * 19656;
+        if d.wants_frame(cycles) {
+            let (screen, pixels) = (sample_screen(cycles), sample_pixels(cycles));
+            d.frame(&sample_frame(&screen, &pixels, d.flags), &mut sink)
+                .unwrap();
         }
     }
     d.chrout(b"\x05BYE", &mut sink).unwrap();
+    let (screen, pixels) = (sample_screen(123_456), sample_pixels(123_456));
     d.finish(
         "returned to BASIC",
         0,
         123_456,
         0xE147,
-        &sample_screen(123_456),
+        &sample_frame(&screen, &pixels, d.flags),
         &mut sink,
     )
     .unwrap();
@@ -134,7 +163,17 @@ fn displays_behave_the_same_built_in_and_loaded() {
         (
             c64kit_display_terminal::plugin(),
             "c64kit-display-terminal",
-            vec![("mode", "final")],
+            vec![("mode", "final"), ("view", "text")],
+        ),
+        (
+            c64kit_display_terminal::plugin(),
+            "c64kit-display-terminal",
+            vec![("mode", "final"), ("view", "pixels"), ("scale", "4")],
+        ),
+        (
+            c64kit_display_gif::plugin(),
+            "c64kit-display-gif",
+            vec![("output", "DIR/run.gif")],
         ),
     ];
     for (i, (header, crate_name, options)) in cases.into_iter().enumerate() {
@@ -168,8 +207,10 @@ fn displays_behave_the_same_built_in_and_loaded() {
     assert_eq!(
         out.notes,
         [
-            "wrote DIR/shot-30000.png (384x272, cycle 39312)",
-            "wrote DIR/shot.png (384x272, cycle 123456)"
+            "wrote DIR/shot-30000.png (384x272, cycle 39312, redrawn from memory and registers \
+             without the CPU)",
+            "wrote DIR/shot.png (384x272, cycle 123456, redrawn from memory and registers \
+             without the CPU)"
         ]
     );
 }
@@ -290,7 +331,10 @@ fn broken_libraries_are_refused_naming_the_file() {
     let e = load_library(&wrong).unwrap_err();
     assert!(e.starts_with(&wrong.display().to_string()), "{e}");
     assert!(
-        e.contains("built for c64kit plugin ABI version 99, but this c64kit speaks version 1"),
+        e.contains(
+            "`c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 1; this c64kit speaks \
+             2: rebuild it against c64kit-plugin-api"
+        ),
         "{e}"
     );
     let dir = temp_dir("broken");
@@ -335,7 +379,10 @@ fn a_panicking_plugin_is_an_error_not_an_abort() {
     );
     let mut d = display.open_display(&opts("frame"), &mut sink).unwrap();
     d.chrout(b"A", &mut sink).unwrap();
-    let e = d.frame(&Screen::blank(), &mut sink).unwrap_err();
+    let blank = Screen::blank();
+    let e = d
+        .frame(&sample_frame(&blank, &[], 0), &mut sink)
+        .unwrap_err();
     assert!(
         e.panicked && e.message.contains("deliberate panic in frame"),
         "{e:?}"
@@ -353,7 +400,7 @@ fn a_panicking_plugin_is_an_error_not_an_abort() {
     let builtin = Plugin::builtin(c64kit_plugin_panicky::display::plugin()).unwrap();
     let mut d = builtin.open_display(&opts("finish"), &mut sink).unwrap();
     let e = d
-        .finish("x", 0, 0, 0, &Screen::blank(), &mut sink)
+        .finish("x", 0, 0, 0, &sample_frame(&blank, &[], 0), &mut sink)
         .unwrap_err();
     assert!(
         e.panicked && e.message.contains("deliberate panic in finish"),

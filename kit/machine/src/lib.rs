@@ -13,6 +13,7 @@ pub mod memory;
 pub mod pla;
 pub mod roms;
 pub mod stop;
+pub mod text_screen;
 
 pub use c64kit_chips::cia::CiaModel;
 pub use c64kit_chips::vic::{picture, Picture};
@@ -21,3 +22,4 @@ pub use loader::{Prg, PrgError};
 pub use machine::{trace_line, Machine, PAL_HZ};
 pub use roms::{RomPaths, Roms};
 pub use stop::StopReason;
+pub use text_screen::TextScreen;

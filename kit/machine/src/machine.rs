@@ -369,6 +369,19 @@ impl Machine {
         self.bus.enable_picture();
     }
 
+    /// The picture a whole frame would show if nothing changed from now on, drawn by a copy
+    /// of the VIC-II without the CPU (so without the drawing cost during the run): exact for
+    /// a still picture, without what a program changes during a frame (raster splits). The
+    /// machine is untouched.
+    pub fn still_picture(&self) -> c64kit_chips::vic::Picture {
+        self.bus.still_picture()
+    }
+
+    /// The text matrix the VIC-II shows, with colours, cursor and character set.
+    pub fn text_screen(&self) -> crate::TextScreen {
+        crate::text_screen::TextScreen::of(self)
+    }
+
     /// Everything printed so far, as PETSCII bytes.
     pub fn transcript(&self) -> &[u8] {
         &self.kernal.transcript

@@ -317,6 +317,29 @@ impl C64Bus {
         self.vic.picture()
     }
 
+    /// The picture a frame would show if nothing changed from now on: a copy of the VIC-II
+    /// draws from its state and today's memory up to the end of the next whole frame, without
+    /// the CPU. The machine itself is untouched (its VIC-II may keep only its counters).
+    pub fn still_picture(&self) -> Picture {
+        let mem = VicMemory {
+            ram: &self.ram,
+            char_rom: &self.roms.chargen,
+            colour: &self.colour,
+            bank: self.cia2.vic_bank(),
+            cpu_bus: self.cpu_bus,
+        };
+        let mut vic = self.vic.clone();
+        vic.run_to(self.now, &mem);
+        vic.enable_picture();
+        // The rest of this frame sets up the drawing (a row's matrix is fetched on its bad
+        // line); the whole frame after it is the picture.
+        vic.run_to(
+            Vic::next_frame_start(self.now) + Vic::CYCLES_PER_FRAME,
+            &mem,
+        );
+        vic.picture().clone()
+    }
+
     /// Which region answers a read at `addr` now.
     pub fn region(&self, addr: u16) -> Region {
         self.read_map[(addr >> 12) as usize]

@@ -1,4 +1,4 @@
-//! The binary interface, version 1: `#[repr(C)]` types and `extern "C"` function pointers
+//! The binary interface, version 2: `#[repr(C)]` types and `extern "C"` function pointers
 //! only, so a plugin built by another compiler version (or in another language) works.
 //!
 //! A plugin library exports one or more functions named `c64kit_plugin_entry…` (any suffix,
@@ -7,7 +7,14 @@
 //! [`MAGIC`] and [`ABI_VERSION`]; the host reads nothing else unless both match, so these two
 //! fields keep their place in every future version.
 //!
-//! Ownership: everything a plugin is handed (strings, bytes, the screen, the host table) is
+//! Versions: one host speaks one version. A plugin built for another is refused when it is
+//! loaded, naming the file and both versions ("speaks c64kit plugin ABI 1; this c64kit speaks
+//! 2: rebuild it against c64kit-plugin-api ..."): rebuilding is all it takes, and a host that
+//! translated between versions would be a second interface to keep correct. Version 1 handed
+//! displays a text screen only; version 2 hands them [`Frame`]s: the text model of the
+//! screen and, when they ask for it ([`FLAG_PIXELS`]), the VIC-II's picture.
+//!
+//! Ownership: everything a plugin is handed (strings, bytes, frames, the host table) is
 //! borrowed for the duration of the call. Everything a plugin hands back goes through the
 //! host's callbacks in [`Host`] during the call, which copy it. Memory never changes owner.
 //!
@@ -19,7 +26,7 @@
 use std::ffi::c_void;
 
 /// The version of this interface. Bumped whenever any type in this module changes.
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 /// First bytes of every plugin header.
 pub const MAGIC: [u8; 8] = *b"C64KITPL";
@@ -43,12 +50,37 @@ pub const STATUS_PANIC: u32 = 2;
 pub const STATUS_UNSUPPORTED: u32 = 3;
 
 /// [`DisplayVTable::flags`]: call `frame` at every frame boundary (50 per emulated second).
-/// Without it, `frame` is called only when the plugin asked for a screen or never.
+/// Without it, `frame` is called at the first boundary at or after the cycle `next_frame`
+/// names, or never.
 pub const FLAG_FRAMES: u32 = 1;
 /// The host paces the run to real time (50 frames per second).
 pub const FLAG_REALTIME: u32 = 2;
 /// Call `poll_input` at every frame boundary: the plugin reads a person's keyboard.
 pub const FLAG_INPUT: u32 = 4;
+/// The frames handed to `frame` and `finish` carry the VIC-II's picture. Drawing costs time:
+/// with [`FLAG_FRAMES`] too the machine draws all the time (about 30 times slower than
+/// without), otherwise the host redraws each picture asked for from the machine's state
+/// (see [`PICTURE_STILL`]).
+pub const FLAG_PIXELS: u32 = 8;
+
+/// [`Frame::picture`]: no picture (the display did not ask for pixels).
+pub const PICTURE_NONE: u32 = 0;
+/// [`Frame::picture`]: a whole frame the VIC-II drew while the program ran, raster effects
+/// (colours or modes changed by interrupts mid-frame) included; complete at
+/// [`Frame::picture_cycles`], a frame boundary.
+pub const PICTURE_LIVE: u32 = 1;
+/// [`Frame::picture`]: redrawn from memory and the VIC-II's registers as they were at
+/// [`Frame::picture_cycles`], by the raster engine alone over one frame without the CPU:
+/// exact for a picture that stands still, but without what the program changes during a
+/// frame (raster splits, moving sprites' in-between positions).
+pub const PICTURE_STILL: u32 = 2;
+
+/// Width of the picture in pixels: VICE's screenshot area of a PAL frame.
+pub const PICTURE_WIDTH: usize = 384;
+/// Height of the picture in lines.
+pub const PICTURE_HEIGHT: usize = 272;
+/// Where the first pixel of the 320x200 text area is in the picture (x, y).
+pub const TEXT_ORIGIN: (usize, usize) = (32, 35);
 
 /// [`Host::start`]: RUN the program (follow the SYS in its BASIC stub).
 pub const START_RUN: u32 = 0;
@@ -143,7 +175,8 @@ pub struct Host {
     pub describe: extern "C" fn(ctx: *mut c_void, text: RSlice),
 }
 
-/// The screen as the VIC shows it, handed to displays at frame boundaries and at the end.
+/// The screen as text: the 40x25 text matrix the VIC-II shows, for displays that show text.
+/// What it looks like, pixel by pixel, is [`Frame`]'s picture.
 #[repr(C)]
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Screen {
@@ -159,19 +192,14 @@ pub struct Screen {
     pub border: u8,
     /// $D021-$D024 (0-15).
     pub background: [u8; 4],
-    /// 1 if the lower/upper-case character set is shown, 0 for upper-case/graphics.
+    /// 1 if the lower/upper-case character set is shown, 0 for upper-case/graphics (or a
+    /// character set in RAM, whose glyphs only the picture shows).
     pub lowercase: u8,
-    /// 1 if `charset` holds the glyphs being shown: a character set in RAM, or the
-    /// configured CHARGEN image. 0: the character ROM is shown and c64kit has no image of it;
-    /// displays draw their own font.
-    pub charset_valid: u8,
     /// The cursor's row and column (0-24, 0-39).
     pub cursor_row: u8,
     pub cursor_col: u8,
     /// The VIC-II registers $D000-$D02E as last written ($2F unused).
     pub vic: [u8; 48],
-    /// 256 glyphs of 8 bytes (top row first, bit 7 leftmost) when `charset_valid` is 1.
-    pub charset: [u8; 2048],
 }
 
 /// What one text-mode cell shows (see [`Screen::text_cell`]).
@@ -219,13 +247,35 @@ impl Screen {
             border: 14,
             background: [6, 0, 0, 0],
             lowercase: 0,
-            charset_valid: 0,
             cursor_row: 0,
             cursor_col: 0,
             vic: [0; 48],
-            charset: [0; 2048],
         }
     }
+
+    /// The VIC-II shows text: the display is on and no bitmap mode is set ($D011 bits 4, 5).
+    pub fn shows_text(&self) -> bool {
+        self.vic[0x11] & 0x30 == 0x10
+    }
+}
+
+/// What a display is handed at a frame boundary and at the end of the run.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct Frame {
+    /// The text model of the screen, now.
+    pub screen: *const Screen,
+    /// [`PICTURE_NONE`], [`PICTURE_LIVE`] or [`PICTURE_STILL`]: how `pixels` was drawn.
+    pub picture: u32,
+    /// The picture's size: [`PICTURE_WIDTH`] x [`PICTURE_HEIGHT`] (0 x 0 without one).
+    pub width: u32,
+    pub height: u32,
+    /// The cycle the picture shows: where a live frame was complete (a frame boundary,
+    /// which at the end of a run can be before `screen.cycles`), or the moment a still
+    /// picture was redrawn from.
+    pub picture_cycles: u64,
+    /// `width * height` palette indices (0-15), row by row; empty without a picture.
+    pub pixels: RSlice,
 }
 
 /// How the run ended, for [`DisplayVTable::finish`].
@@ -255,22 +305,22 @@ pub struct DisplayVTable {
     /// CHROUT bytes since the previous call, in order.
     pub chrout:
         OptFn<unsafe extern "C" fn(instance: *mut c_void, bytes: RSlice, host: *const Host) -> u32>,
-    /// The screen at a frame boundary.
+    /// The first cycle at or after which the instance wants its next frame (a display without
+    /// [`FLAG_FRAMES`] that wants a few, such as screenshots at given times); `u64::MAX`:
+    /// none. Asked after `create` and after each `frame` call.
+    pub next_frame: OptFn<unsafe extern "C" fn(instance: *mut c_void) -> u64>,
+    /// The screen (and picture, with [`FLAG_PIXELS`]) at a frame boundary.
     pub frame: OptFn<
-        unsafe extern "C" fn(
-            instance: *mut c_void,
-            screen: *const Screen,
-            host: *const Host,
-        ) -> u32,
+        unsafe extern "C" fn(instance: *mut c_void, frame: *const Frame, host: *const Host) -> u32,
     >,
     /// Read the person's keyboard: report keys with `push_key`, a request to stop with `quit`.
     pub poll_input: OptFn<unsafe extern "C" fn(instance: *mut c_void, host: *const Host) -> u32>,
-    /// The end of the run, with the final screen.
+    /// The end of the run, with the final screen (and picture, with [`FLAG_PIXELS`]).
     pub finish: OptFn<
         unsafe extern "C" fn(
             instance: *mut c_void,
             end: *const RunEnd,
-            screen: *const Screen,
+            frame: *const Frame,
             host: *const Host,
         ) -> u32,
     >,

@@ -3,10 +3,10 @@
 //! so they behave the same.
 
 use crate::abi::{
-    self, DisplayVTable, EntryFn, Host, KeyValue, LoaderVTable, OptionList, PluginHeader, RSlice,
-    RunEnd, Screen, START_AT, START_RUN, STATUS_OK, STATUS_PANIC, STATUS_UNSUPPORTED,
+    self, DisplayVTable, EntryFn, Frame, Host, KeyValue, LoaderVTable, OptionList, PluginHeader,
+    RSlice, RunEnd, START_AT, START_RUN, STATUS_OK, STATUS_PANIC, STATUS_UNSUPPORTED,
 };
-use crate::plugin::{Program, Segment, Start};
+use crate::plugin::{FrameView, Program, Segment, Start};
 use std::ffi::c_void;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -98,10 +98,11 @@ impl HostSink for Collect {
 
 type CreateFn = unsafe extern "C" fn(OptionList, *const Host, *mut *mut c_void) -> u32;
 type FlagsFn = unsafe extern "C" fn(*mut c_void) -> u32;
+type NextFrameFn = unsafe extern "C" fn(*mut c_void) -> u64;
 type ChroutFn = unsafe extern "C" fn(*mut c_void, RSlice, *const Host) -> u32;
-type FrameFn = unsafe extern "C" fn(*mut c_void, *const Screen, *const Host) -> u32;
+type FrameFn = unsafe extern "C" fn(*mut c_void, *const Frame, *const Host) -> u32;
 type PollFn = unsafe extern "C" fn(*mut c_void, *const Host) -> u32;
-type FinishFn = unsafe extern "C" fn(*mut c_void, *const RunEnd, *const Screen, *const Host) -> u32;
+type FinishFn = unsafe extern "C" fn(*mut c_void, *const RunEnd, *const Frame, *const Host) -> u32;
 type DestroyFn = unsafe extern "C" fn(*mut c_void);
 type ProbeFn = unsafe extern "C" fn(RSlice, RSlice, *const Host, *mut u32) -> u32;
 type LoadFn = unsafe extern "C" fn(RSlice, RSlice, OptionList, *const Host) -> u32;
@@ -111,6 +112,7 @@ type DirFn = unsafe extern "C" fn(RSlice, RSlice, *const Host) -> u32;
 struct DisplayFns {
     create: CreateFn,
     flags: FlagsFn,
+    next_frame: NextFrameFn,
     chrout: ChroutFn,
     frame: FrameFn,
     poll_input: PollFn,
@@ -171,6 +173,22 @@ unsafe fn header_str(s: RSlice, what: &str, max: usize) -> Result<String, String
     String::from_utf8(bytes.to_vec()).map_err(|_| format!("its {what} is not UTF-8"))
 }
 
+/// Why a plugin of another ABI version is refused. One host speaks one version: an old
+/// plugin is rebuilt, not translated (see the `abi` module's documentation).
+fn abi_mismatch(version: u32) -> String {
+    let mut e = format!(
+        "it speaks c64kit plugin ABI {version}; this c64kit speaks {}: rebuild it against \
+         c64kit-plugin-api {} (ABI {})",
+        abi::ABI_VERSION,
+        env!("CARGO_PKG_VERSION"),
+        abi::ABI_VERSION
+    );
+    if version == 1 {
+        e.push_str(", whose displays get frames with the VIC-II's picture");
+    }
+    e
+}
+
 fn need<F>(f: Option<F>, what: &str) -> Result<F, String> {
     f.ok_or_else(|| format!("its function table lacks `{what}`"))
 }
@@ -209,12 +227,7 @@ impl Plugin {
             );
         }
         if version != abi::ABI_VERSION {
-            return Err(format!(
-                "it was built for c64kit plugin ABI version {version}, but this c64kit speaks \
-                 version {} (rebuild it against c64kit-plugin-api {})",
-                abi::ABI_VERSION,
-                env!("CARGO_PKG_VERSION")
-            ));
+            return Err(abi_mismatch(version));
         }
         // SAFETY: magic and version match, so the layout is ours.
         let h = unsafe { &*header };
@@ -242,6 +255,7 @@ impl Plugin {
                 let fns = DisplayFns {
                     create: need(t.create, "create")?,
                     flags: need(t.flags, "flags")?,
+                    next_frame: need(t.next_frame, "next_frame")?,
                     chrout: need(t.chrout, "chrout")?,
                     frame: need(t.frame, "frame")?,
                     poll_input: need(t.poll_input, "poll_input")?,
@@ -336,11 +350,12 @@ impl Plugin {
             });
         }
         // SAFETY: a live instance from create.
-        let flags = unsafe { (fns.flags)(inst) };
+        let (flags, next_frame) = unsafe { ((fns.flags)(inst), (fns.next_frame)(inst)) };
         Ok(DisplayInstance {
             fns,
             inst,
             flags,
+            next_frame,
             dead: false,
         })
     }
@@ -432,6 +447,9 @@ pub struct DisplayInstance {
     inst: *mut c_void,
     /// `FLAG_*` bits it asked for.
     pub flags: u32,
+    /// The first cycle at or after which it wants its next frame (see
+    /// [`abi::DisplayVTable::next_frame`]); refreshed after each `frame` call.
+    pub next_frame: u64,
     /// A call panicked: no further calls but destroy.
     dead: bool,
 }
@@ -467,14 +485,25 @@ impl DisplayInstance {
         self.check(r)
     }
 
-    pub fn frame(&mut self, screen: &Screen, sink: &mut dyn HostSink) -> Result<(), CallError> {
+    /// Whether it wants a frame at `cycles`: every frame, or the one it asked for.
+    pub fn wants_frame(&self, cycles: u64) -> bool {
+        self.flags & abi::FLAG_FRAMES != 0 || cycles >= self.next_frame
+    }
+
+    pub fn frame(&mut self, frame: &FrameView, sink: &mut dyn HostSink) -> Result<(), CallError> {
         self.alive()?;
         let (f, inst) = (self.fns.frame, self.inst);
+        let raw = frame.to_raw();
         let r = call(sink, |host| {
-            // SAFETY: live instance, valid screen and host.
-            unsafe { f(inst, screen, host) }
+            // SAFETY: live instance, valid frame (borrowed from `frame`) and host.
+            unsafe { f(inst, &raw, host) }
         });
-        self.check(r)
+        let r = self.check(r);
+        if !self.dead {
+            // SAFETY: live instance.
+            self.next_frame = unsafe { (self.fns.next_frame)(self.inst) };
+        }
+        r
     }
 
     pub fn poll_input(&mut self, sink: &mut dyn HostSink) -> Result<(), CallError> {
@@ -493,7 +522,7 @@ impl DisplayInstance {
         exit_code: i32,
         cycles: u64,
         pc: u16,
-        screen: &Screen,
+        frame: &FrameView,
         sink: &mut dyn HostSink,
     ) -> Result<(), CallError> {
         self.alive()?;
@@ -504,9 +533,10 @@ impl DisplayInstance {
             pc,
         };
         let (f, inst) = (self.fns.finish, self.inst);
+        let raw = frame.to_raw();
         let r = call(sink, |host| {
-            // SAFETY: live instance, valid end, screen and host.
-            unsafe { f(inst, &end, screen, host) }
+            // SAFETY: live instance, valid end, frame and host.
+            unsafe { f(inst, &end, &raw, host) }
         });
         self.check(r)
     }

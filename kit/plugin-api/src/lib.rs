@@ -10,12 +10,13 @@
 //! - [`plugin`]: what a Rust plugin implements ([`DisplayBackend`], [`ProgramLoader`]) and
 //!   the macros that export it; panics are caught at the boundary.
 //! - [`host`] (feature `host`): checking headers, calling plugins, opening libraries.
+//! - [`picture`]: the VIC-II's picture as displays get it, cropped, scaled, as PNG.
 //! - [`palette`]: the colours displays use.
 //!
 //! A display in a dozen lines:
 //!
 //! ```
-//! use c64kit_plugin_api::{DisplayBackend, HostRef, Options, RunEndInfo, abi::Screen};
+//! use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, RunEndInfo};
 //!
 //! struct Count(usize);
 //!
@@ -28,7 +29,7 @@
 //!         self.0 += bytes.len();
 //!         Ok(())
 //!     }
-//!     fn finish(&mut self, _end: &RunEndInfo, _s: &Screen, host: &HostRef) -> Result<(), String> {
+//!     fn finish(&mut self, _e: &RunEndInfo, _f: &FrameView, host: &HostRef) -> Result<(), String> {
 //!         host.note(&format!("{} bytes printed", self.0));
 //!         Ok(())
 //!     }
@@ -42,9 +43,11 @@ pub mod abi;
 pub mod host;
 pub mod names;
 pub mod palette;
+pub mod picture;
 pub mod plugin;
 
+pub use picture::{Image, Picture, PictureKind};
 pub use plugin::{
-    panic_message, parse_number_option, Confidence, DisplayBackend, HostRef, Options, Program,
-    ProgramLoader, RunEndInfo, Segment, Start,
+    panic_message, parse_number_option, Confidence, DisplayBackend, FrameView, HostRef, Options,
+    Program, ProgramLoader, RunEndInfo, Segment, Start,
 };

@@ -4,9 +4,10 @@
 //! of [`crate::abi`] and catches every panic at the boundary.
 
 use crate::abi::{
-    DisplayVTable, Host, KeyValue, LoaderVTable, OptionList, RSlice, RunEnd, Screen, START_AT,
-    START_RUN, STATUS_ERROR, STATUS_OK, STATUS_PANIC, STATUS_UNSUPPORTED,
+    DisplayVTable, Frame, Host, KeyValue, LoaderVTable, OptionList, RSlice, RunEnd, Screen,
+    PICTURE_NONE, START_AT, START_RUN, STATUS_ERROR, STATUS_OK, STATUS_PANIC, STATUS_UNSUPPORTED,
 };
+use crate::picture::{Picture, PictureKind};
 use std::any::Any;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -169,21 +170,103 @@ pub struct RunEndInfo {
     pub pc: u16,
 }
 
+/// What a display is handed at a frame boundary and at the end of the run: the screen as
+/// text and, if the display asked for pixels (`FLAG_PIXELS`), the VIC-II's picture.
+#[derive(Clone, Copy, Debug)]
+pub struct FrameView<'a> {
+    pub screen: &'a Screen,
+    pub picture: Option<Picture<'a>>,
+}
+
+impl<'a> FrameView<'a> {
+    /// The C form, borrowing from `self`.
+    pub fn to_raw(&self) -> Frame {
+        match &self.picture {
+            Some(p) => Frame {
+                screen: self.screen,
+                picture: p.kind.to_raw(),
+                width: p.width as u32,
+                height: p.height as u32,
+                picture_cycles: p.cycles,
+                pixels: RSlice::new(p.pixels),
+            },
+            None => Frame {
+                screen: self.screen,
+                picture: PICTURE_NONE,
+                width: 0,
+                height: 0,
+                picture_cycles: 0,
+                pixels: RSlice::EMPTY,
+            },
+        }
+    }
+
+    /// The Rust form of a frame the host passed; a picture whose size does not match its
+    /// pixels is refused.
+    ///
+    /// # Safety
+    /// `frame` must be null or valid for `'a`, with a valid screen and pixel slice.
+    pub unsafe fn from_raw(frame: *const Frame) -> Result<FrameView<'a>, String> {
+        // SAFETY: forwarded to the caller.
+        let Some(f) = (unsafe { frame.as_ref() }) else {
+            return Err("the host passed no frame".into());
+        };
+        // SAFETY: as above.
+        let Some(screen) = (unsafe { f.screen.as_ref() }) else {
+            return Err("the host passed a frame without a screen".into());
+        };
+        let picture = match PictureKind::from_raw(f.picture) {
+            None => None,
+            Some(kind) => {
+                // SAFETY: as above.
+                let pixels = unsafe { f.pixels.as_bytes() };
+                let (width, height) = (f.width as usize, f.height as usize);
+                if width.checked_mul(height) != Some(pixels.len()) {
+                    return Err(format!(
+                        "the host's picture is {width}x{height} but has {} pixels",
+                        pixels.len()
+                    ));
+                }
+                Some(Picture {
+                    pixels,
+                    width,
+                    height,
+                    kind,
+                    cycles: f.picture_cycles,
+                })
+            }
+        };
+        Ok(FrameView { screen, picture })
+    }
+
+    /// The picture, or an error for a display that needs one (and asked with `FLAG_PIXELS`).
+    pub fn need_picture(&self) -> Result<Picture<'a>, String> {
+        self.picture
+            .ok_or_else(|| "the host handed no picture (this display needs FLAG_PIXELS)".into())
+    }
+}
+
 /// A display backend. One instance per run; calls come in this order: `create`, then
 /// `chrout`/`frame`/`poll_input` as the run goes, then `finish` once, then drop.
 pub trait DisplayBackend: Sized + 'static {
     fn create(options: &Options, host: &HostRef) -> Result<Self, String>;
 
-    /// `FLAG_*` bits of [`crate::abi`].
+    /// `FLAG_*` bits of [`crate::abi`]; asked once, after `create`.
     fn flags(&self) -> u32 {
         0
+    }
+
+    /// Without `FLAG_FRAMES`: the first cycle at or after which the display wants its next
+    /// frame (`u64::MAX`: none). Asked after `create` and after each `frame`.
+    fn next_frame(&self) -> u64 {
+        u64::MAX
     }
 
     fn chrout(&mut self, _bytes: &[u8], _host: &HostRef) -> Result<(), String> {
         Ok(())
     }
 
-    fn frame(&mut self, _screen: &Screen, _host: &HostRef) -> Result<(), String> {
+    fn frame(&mut self, _frame: &FrameView, _host: &HostRef) -> Result<(), String> {
         Ok(())
     }
 
@@ -191,7 +274,8 @@ pub trait DisplayBackend: Sized + 'static {
         Ok(())
     }
 
-    fn finish(&mut self, end: &RunEndInfo, screen: &Screen, host: &HostRef) -> Result<(), String>;
+    fn finish(&mut self, end: &RunEndInfo, frame: &FrameView, host: &HostRef)
+        -> Result<(), String>;
 }
 
 /// Bytes to place at an address.
@@ -353,6 +437,15 @@ unsafe extern "C" fn display_flags<T: DisplayBackend>(inst: *mut c_void) -> u32 
     catch_unwind(AssertUnwindSafe(|| inst.inner.flags())).unwrap_or(0)
 }
 
+unsafe extern "C" fn display_next_frame<T: DisplayBackend>(inst: *mut c_void) -> u64 {
+    // SAFETY: the host passes an instance from create.
+    let inst = unsafe { instance::<T>(inst) };
+    if inst.poisoned {
+        return u64::MAX;
+    }
+    catch_unwind(AssertUnwindSafe(|| inst.inner.next_frame())).unwrap_or(u64::MAX)
+}
+
 unsafe extern "C" fn display_chrout<T: DisplayBackend>(
     inst: *mut c_void,
     bytes: RSlice,
@@ -372,13 +465,19 @@ unsafe extern "C" fn display_chrout<T: DisplayBackend>(
 
 unsafe extern "C" fn display_frame<T: DisplayBackend>(
     inst: *mut c_void,
-    screen: *const Screen,
+    frame: *const Frame,
     host: *const Host,
 ) -> u32 {
     // SAFETY: the host passes valid pointers for the call.
-    let (inst, host, screen) = unsafe { (instance::<T>(inst), HostRef::from_raw(host), &*screen) };
+    let (inst, host, frame) = unsafe {
+        (
+            instance::<T>(inst),
+            HostRef::from_raw(host),
+            FrameView::from_raw(frame),
+        )
+    };
     let Instance { inner, poisoned } = inst;
-    guarded(&host, Some(poisoned), || inner.frame(screen, &host))
+    guarded(&host, Some(poisoned), || inner.frame(&frame?, &host))
 }
 
 unsafe extern "C" fn display_poll_input<T: DisplayBackend>(
@@ -394,16 +493,16 @@ unsafe extern "C" fn display_poll_input<T: DisplayBackend>(
 unsafe extern "C" fn display_finish<T: DisplayBackend>(
     inst: *mut c_void,
     end: *const RunEnd,
-    screen: *const Screen,
+    frame: *const Frame,
     host: *const Host,
 ) -> u32 {
     // SAFETY: the host passes valid pointers for the call.
-    let (inst, host, end, screen) = unsafe {
+    let (inst, host, end, frame) = unsafe {
         (
             instance::<T>(inst),
             HostRef::from_raw(host),
             &*end,
-            &*screen,
+            FrameView::from_raw(frame),
         )
     };
     let info = RunEndInfo {
@@ -414,7 +513,9 @@ unsafe extern "C" fn display_finish<T: DisplayBackend>(
         pc: end.pc,
     };
     let Instance { inner, poisoned } = inst;
-    guarded(&host, Some(poisoned), || inner.finish(&info, screen, &host))
+    guarded(&host, Some(poisoned), || {
+        inner.finish(&info, &frame?, &host)
+    })
 }
 
 unsafe extern "C" fn display_destroy<T: DisplayBackend>(inst: *mut c_void) {
@@ -432,6 +533,7 @@ pub const fn display_vtable<T: DisplayBackend>() -> DisplayVTable {
     DisplayVTable {
         create: Some(display_create::<T>),
         flags: Some(display_flags::<T>),
+        next_frame: Some(display_next_frame::<T>),
         chrout: Some(display_chrout::<T>),
         frame: Some(display_frame::<T>),
         poll_input: Some(display_poll_input::<T>),

@@ -2,20 +2,46 @@
 //! panics caught at the boundary.
 
 use c64kit_plugin_api::abi::{
-    self, DisplayVTable, PluginHeader, RSlice, Screen, FLAG_FRAMES, KIND_DISPLAY, MAGIC,
+    self, DisplayVTable, PluginHeader, RSlice, Screen, FLAG_FRAMES, FLAG_PIXELS, KIND_DISPLAY,
+    MAGIC,
 };
 use c64kit_plugin_api::host::{Collect, Kind, Origin, Plugin};
 use c64kit_plugin_api::{
-    Confidence, DisplayBackend, HostRef, Options, Program, ProgramLoader, RunEndInfo, Start,
+    Confidence, DisplayBackend, FrameView, HostRef, Options, Picture, PictureKind, Program,
+    ProgramLoader, RunEndInfo, Start,
 };
+
+/// A frame with the text screen only.
+fn text_frame(s: &Screen) -> FrameView<'_> {
+    FrameView {
+        screen: s,
+        picture: None,
+    }
+}
 
 mod echo {
     use super::*;
 
-    /// Echoes CHROUT bytes in brackets, counts frames, fails on request.
+    /// Echoes CHROUT bytes in brackets, counts frames, notes the pictures it gets, fails on
+    /// request; wants a frame from cycle 1000 on.
     pub struct Echo {
         frames: usize,
         fail_on: Option<String>,
+    }
+
+    fn describe(frame: &FrameView) -> String {
+        match &frame.picture {
+            None => "no picture".into(),
+            Some(p) => format!(
+                "{}x{} {:?} at {}, pixel (1, 0) {}, sum {}",
+                p.width,
+                p.height,
+                p.kind,
+                p.cycles,
+                p.pixel(1, 0),
+                p.pixels.iter().map(|&b| u64::from(b)).sum::<u64>()
+            ),
+        }
     }
 
     impl DisplayBackend for Echo {
@@ -28,7 +54,10 @@ mod echo {
             })
         }
         fn flags(&self) -> u32 {
-            FLAG_FRAMES
+            FLAG_FRAMES | FLAG_PIXELS
+        }
+        fn next_frame(&self) -> u64 {
+            1000 + self.frames as u64
         }
         fn chrout(&mut self, bytes: &[u8], host: &HostRef) -> Result<(), String> {
             if self.fail_on.as_deref() == Some("chrout") {
@@ -42,8 +71,9 @@ mod echo {
             host.write_stdout(b"]");
             Ok(())
         }
-        fn frame(&mut self, _screen: &Screen, _host: &HostRef) -> Result<(), String> {
+        fn frame(&mut self, frame: &FrameView, host: &HostRef) -> Result<(), String> {
             self.frames += 1;
+            host.note(&describe(frame));
             Ok(())
         }
         fn poll_input(&mut self, host: &HostRef) -> Result<(), String> {
@@ -51,10 +81,21 @@ mod echo {
             host.quit();
             Ok(())
         }
-        fn finish(&mut self, end: &RunEndInfo, s: &Screen, host: &HostRef) -> Result<(), String> {
+        fn finish(
+            &mut self,
+            end: &RunEndInfo,
+            f: &FrameView,
+            host: &HostRef,
+        ) -> Result<(), String> {
             host.note(&format!(
-                "{} frames, {} (code {}) at {} ${:04X}, border {}",
-                self.frames, end.reason, end.exit_code, end.cycles, end.pc, s.border
+                "{} frames, {} (code {}) at {} ${:04X}, border {}, {}",
+                self.frames,
+                end.reason,
+                end.exit_code,
+                end.cycles,
+                end.pc,
+                f.screen.border,
+                describe(f)
             ));
             Ok(())
         }
@@ -111,18 +152,64 @@ fn a_display_is_called_in_order_and_its_output_collected() {
     assert_eq!(p.version, env!("CARGO_PKG_VERSION"));
     let mut sink = Collect::default();
     let mut d = p.open_display(&[], &mut sink).unwrap();
-    assert_eq!(d.flags, FLAG_FRAMES);
+    assert_eq!(d.flags, FLAG_FRAMES | FLAG_PIXELS);
+    assert_eq!(d.next_frame, 1000);
     d.chrout(b"HI", &mut sink).unwrap();
-    d.frame(&Screen::blank(), &mut sink).unwrap();
+    d.frame(&text_frame(&Screen::blank()), &mut sink).unwrap();
+    assert_eq!(d.next_frame, 1001, "asked again after the frame");
+    // A picture crosses the boundary whole: size, kind, cycle and every pixel.
+    let mut pixels = vec![6u8; abi::PICTURE_WIDTH * abi::PICTURE_HEIGHT];
+    pixels[1] = 2;
+    let picture = Picture {
+        pixels: &pixels,
+        width: abi::PICTURE_WIDTH,
+        height: abi::PICTURE_HEIGHT,
+        kind: PictureKind::Still,
+        cycles: 4321,
+    };
+    let blank = Screen::blank();
+    let with_picture = FrameView {
+        screen: &blank,
+        picture: Some(picture),
+    };
+    d.frame(&with_picture, &mut sink).unwrap();
     d.poll_input(&mut sink).unwrap();
-    d.finish("done", 3, 99, 0xE147, &Screen::blank(), &mut sink)
-        .unwrap();
+    let live = FrameView {
+        picture: Some(Picture {
+            kind: PictureKind::Live,
+            ..picture
+        }),
+        ..with_picture
+    };
+    d.finish("done", 3, 99, 0xE147, &live, &mut sink).unwrap();
     assert_eq!(sink.stdout, b"[HI]");
     assert_eq!(sink.keys, [0x41]);
     assert!(sink.quit);
+    let sum = 6 * (384 * 272 - 1) + 2;
     assert_eq!(
         sink.notes,
-        ["created", "1 frames, done (code 3) at 99 $E147, border 14"]
+        [
+            "created".to_string(),
+            "no picture".to_string(),
+            format!("384x272 Still at 4321, pixel (1, 0) 2, sum {sum}"),
+            format!(
+                "2 frames, done (code 3) at 99 $E147, border 14, 384x272 Live at 4321, \
+                 pixel (1, 0) 2, sum {sum}"
+            ),
+        ]
+    );
+    // A picture whose size does not match its pixels is refused, not read past its end.
+    let short = FrameView {
+        picture: Some(Picture {
+            pixels: &pixels[..100],
+            ..picture
+        }),
+        ..with_picture
+    };
+    let e = d.frame(&short, &mut sink).unwrap_err();
+    assert_eq!(
+        e.message,
+        "the host's picture is 384x272 but has 100 pixels"
     );
 }
 
@@ -150,7 +237,9 @@ fn errors_and_panics_come_back_as_call_errors() {
         (e.message.as_str(), e.panicked),
         ("panicked: asked to panic", true)
     );
-    let e = d.frame(&Screen::blank(), &mut sink).unwrap_err();
+    let e = d
+        .frame(&text_frame(&Screen::blank()), &mut sink)
+        .unwrap_err();
     assert!(
         e.panicked && e.message.contains("panicked earlier"),
         "{e:?}"
@@ -198,9 +287,21 @@ fn headers_are_checked_before_use() {
     assert!(header(|_| {}).is_ok());
     let e = header(|h| h.magic = *b"NOTAPLUG").unwrap_err();
     assert!(e.contains("bad magic"), "{e}");
-    let e = header(|h| h.abi_version = 2).unwrap_err();
+    // A plugin built for version 1 (displays got a text screen only) is refused, naming
+    // both versions and what to do; so is one from the future.
+    assert_eq!(abi::ABI_VERSION, 2);
+    let e = header(|h| h.abi_version = 1).unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "it speaks c64kit plugin ABI 1; this c64kit speaks 2: rebuild it against \
+             c64kit-plugin-api {} (ABI 2), whose displays get frames with the VIC-II's picture",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+    let e = header(|h| h.abi_version = 99).unwrap_err();
     assert!(
-        e.contains("ABI version 2, but this c64kit speaks version 1"),
+        e.starts_with("it speaks c64kit plugin ABI 99; this c64kit speaks 2: rebuild it"),
         "{e}"
     );
     let e = header(|h| h.kind = 9).unwrap_err();

@@ -1,37 +1,76 @@
 //! The HTML display: the final screen as a self-contained HTML page (no external files, no
-//! network), for CI artifacts and reports. Each of the 40x25 cells is a character (graphics
-//! as their Unicode look-alikes, as `c64kit run --dump-screen` shows them) in its colour, on
-//! the background, inside the border, in Pepto's palette; reversed characters swap colours.
-//! The text can be searched and copied.
+//! network), for CI artifacts and reports. The VIC-II's picture is embedded as a PNG (a
+//! `data:` URI, shown twice its size with sharp pixels); under it, when the VIC-II shows
+//! text, the 40x25 cells as text (graphics as their Unicode look-alikes, as `c64kit run
+//! --dump-screen` shows them) in their colours, on the background, inside the border, in
+//! Pepto's palette; reversed characters swap colours. The text can be searched and copied.
 //!
 //! Options: `output` (file; default the program's name with .html, else screen.html),
-//! `title`, `sequence` (true: also record every screen that differs from the one before, at
-//! frame boundaries, shown with a slider), `max_screens` (how many, default 200).
+//! `title`, `sequence` (true: also keep every frame that looks different from the one
+//! before, shown with a slider; the machine then draws every frame, about 30 times slower),
+//! `max_screens` (how many, default 200).
 
 use c64kit_basic::petscii::screen_code_to_char;
-use c64kit_plugin_api::abi::{Screen, TextCell, FLAG_FRAMES};
+use c64kit_plugin_api::abi::{Screen, TextCell, FLAG_FRAMES, FLAG_PIXELS};
 use c64kit_plugin_api::palette::{hex, NAMES};
-use c64kit_plugin_api::{DisplayBackend, HostRef, Options, RunEndInfo};
+use c64kit_plugin_api::picture::encode_png;
+use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, Picture, RunEndInfo};
 use std::fmt::Write;
 use std::path::PathBuf;
+
+/// One screen as the page shows it.
+pub struct Shot {
+    pub caption: String,
+    pub screen: Screen,
+    /// The picture as a PNG file.
+    pub png: Vec<u8>,
+    /// Where the picture comes from ("the frame complete at cycle N", ...).
+    pub origin: String,
+}
+
+impl Shot {
+    pub fn new(caption: String, frame: &FrameView) -> Result<Shot, String> {
+        let picture = frame.need_picture()?;
+        Ok(Shot {
+            caption,
+            screen: frame.screen.clone(),
+            png: encode_png(&picture.image(true, 1))?,
+            origin: picture.origin(),
+        })
+    }
+}
 
 pub struct HtmlDisplay {
     output: PathBuf,
     title: String,
     sequence: bool,
     max_screens: usize,
-    screens: Vec<Screen>,
+    shots: Vec<Shot>,
+    /// The last kept frame's pixels, to keep only frames that look different.
+    last_pixels: Vec<u8>,
     dropped: usize,
 }
 
-/// What makes two screens look different.
-fn same_look(a: &Screen, b: &Screen) -> bool {
-    a.chars == b.chars
-        && a.colours == b.colours
-        && a.border == b.border
-        && a.background == b.background
-        && a.lowercase == b.lowercase
-        && a.vic[0x11] & 0x50 == b.vic[0x11] & 0x50
+/// Standard base64 (RFC 4648, with padding), for the `data:` URI.
+pub fn base64(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = u32::from(b[0]) << 16 | u32::from(b[1]) << 8 | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(DIGITS[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
 }
 
 fn escape(s: &str) -> String {
@@ -41,13 +80,37 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
-/// One screen as HTML: the border box around the 40x25 cells.
-pub fn screen_html(s: &Screen, caption: &str) -> String {
+/// One screen: the picture, and its text when the VIC-II shows text.
+pub fn shot_html(shot: &Shot) -> String {
+    let s = &shot.screen;
     let mut out = String::new();
     let _ = write!(
         out,
-        "<figure class=\"screen\" data-cycles=\"{}\"><div class=\"border b{}\" title=\"border: {}\">",
+        "<figure class=\"screen\" data-cycles=\"{}\"><img class=\"picture\" width=\"768\" \
+         height=\"544\" alt=\"the VIC-II's picture, {}\" title=\"{}\" src=\"data:image/png;base64,{}\">",
         s.cycles,
+        escape(&shot.origin),
+        escape(&shot.origin),
+        base64(&shot.png)
+    );
+    if s.shows_text() {
+        out.push_str(&text_html(s));
+    }
+    let _ = writeln!(
+        out,
+        "<figcaption>{}; picture: {}</figcaption></figure>",
+        escape(&shot.caption),
+        escape(&shot.origin)
+    );
+    out
+}
+
+/// The text of a screen: the border box around the 40x25 cells.
+pub fn text_html(s: &Screen) -> String {
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<div class=\"text\"><div class=\"border b{}\" title=\"border: {}\">",
         s.border & 15,
         NAMES[(s.border & 15) as usize]
     );
@@ -79,17 +142,14 @@ pub fn screen_html(s: &Screen, caption: &str) -> String {
         }
         out.push_str("</div>");
     }
-    let _ = writeln!(
-        out,
-        "</div></div><figcaption>{}</figcaption></figure>",
-        escape(caption)
-    );
+    out.push_str("</div></div></div>");
     out
 }
 
 const STYLE: &str = "body{background:#1b1b1b;color:#ddd;font-family:system-ui,sans-serif;margin:1.5em}\
 h1{font-size:1.2em;margin:0 0 .3em}p{margin:.2em 0 1em}\
 figure{margin:0 0 1.5em}figcaption{font-size:.85em;color:#aaa;margin-top:.4em}\
+.picture{display:block;image-rendering:pixelated;image-rendering:crisp-edges;margin-bottom:.6em}\
 .border{display:inline-block;padding:36px 32px}\
 .matrix{font:16px/16px \"DejaVu Sans Mono\",\"Menlo\",\"Consolas\",monospace}\
 .row{height:16px;white-space:pre}\
@@ -102,7 +162,7 @@ f[i].style.display=(i==s.value)?'':'none';document.getElementById('seqn').textCo
 (+s.value+1)+' / '+f.length;}s.max=f.length-1;s.value=f.length-1;s.oninput=show;show();})();</script>";
 
 /// The whole page.
-pub fn page(title: &str, summary: &str, screens: &[(String, &Screen)], note: &str) -> String {
+pub fn page(title: &str, summary: &str, shots: &[&Shot], note: &str) -> String {
     let mut css = String::from(STYLE);
     for c in 0..16u8 {
         let _ = write!(
@@ -120,7 +180,7 @@ pub fn page(title: &str, summary: &str, screens: &[(String, &Screen)], note: &st
         escape(title),
         escape(summary)
     );
-    if screens.len() > 1 {
+    if shots.len() > 1 {
         let _ = writeln!(
             out,
             "<p><input type=\"range\" id=\"seq\" min=\"0\" value=\"0\"> <span id=\"seqn\"></span> {}</p>",
@@ -128,11 +188,11 @@ pub fn page(title: &str, summary: &str, screens: &[(String, &Screen)], note: &st
         );
     }
     out.push_str("<div id=\"screens\">\n");
-    for (caption, s) in screens {
-        out.push_str(&screen_html(s, caption));
+    for shot in shots {
+        out.push_str(&shot_html(shot));
     }
     out.push_str("</div>\n");
-    if screens.len() > 1 {
+    if shots.len() > 1 {
         out.push_str(SCRIPT);
     }
     out.push_str("</body></html>\n");
@@ -153,32 +213,44 @@ impl DisplayBackend for HtmlDisplay {
             title,
             sequence: options.flag("sequence")?.unwrap_or(false),
             max_screens: options.number("max_screens")?.unwrap_or(200).max(1) as usize,
-            screens: Vec::new(),
+            shots: Vec::new(),
+            last_pixels: Vec::new(),
             dropped: 0,
         })
     }
 
     fn flags(&self) -> u32 {
         if self.sequence {
-            FLAG_FRAMES
+            FLAG_FRAMES | FLAG_PIXELS
         } else {
-            0
+            FLAG_PIXELS
         }
     }
 
-    fn frame(&mut self, screen: &Screen, _host: &HostRef) -> Result<(), String> {
-        if self.screens.last().is_some_and(|l| same_look(l, screen)) {
+    fn frame(&mut self, frame: &FrameView, _host: &HostRef) -> Result<(), String> {
+        let picture: Picture = frame.need_picture()?;
+        if picture.pixels == self.last_pixels.as_slice() {
             return Ok(());
         }
-        if self.screens.len() + 1 >= self.max_screens {
+        if self.shots.len() + 1 >= self.max_screens {
             self.dropped += 1;
             return Ok(());
         }
-        self.screens.push(screen.clone());
+        self.last_pixels = picture.pixels.to_vec();
+        let s = frame.screen;
+        self.shots.push(Shot::new(
+            format!("frame {} (cycle {})", s.frame, s.cycles),
+            frame,
+        )?);
         Ok(())
     }
 
-    fn finish(&mut self, end: &RunEndInfo, screen: &Screen, host: &HostRef) -> Result<(), String> {
+    fn finish(
+        &mut self,
+        end: &RunEndInfo,
+        frame: &FrameView,
+        host: &HostRef,
+    ) -> Result<(), String> {
         let summary = format!(
             "{} after {} cycles ({:.3} s of PAL C64 time), PC=${:04X}, exit code {}",
             end.reason,
@@ -187,12 +259,12 @@ impl DisplayBackend for HtmlDisplay {
             end.pc,
             end.exit_code
         );
-        let mut shown: Vec<(String, &Screen)> = self
-            .screens
-            .iter()
-            .map(|s| (format!("frame {} (cycle {})", s.frame, s.cycles), s))
-            .collect();
-        shown.push((format!("final screen (cycle {})", screen.cycles), screen));
+        let last = Shot::new(
+            format!("final screen (cycle {})", frame.screen.cycles),
+            frame,
+        )?;
+        let mut shown: Vec<&Shot> = self.shots.iter().collect();
+        shown.push(&last);
         let note = if self.dropped > 0 {
             format!(
                 "(the first {} screens; {} later changes not kept, see max_screens)",
@@ -203,8 +275,13 @@ impl DisplayBackend for HtmlDisplay {
             String::new()
         };
         let html = page(&self.title, &summary, &shown, &note);
-        std::fs::write(&self.output, html)
-            .map_err(|e| format!("cannot write {}: {e}", self.output.display()))?;
+        c64kit_files::write_output(&self.output, html.as_bytes()).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                self.output.display(),
+                c64kit_files::io_reason(&e)
+            )
+        })?;
         host.note(&format!(
             "wrote {} ({} screen{})",
             self.output.display(),
@@ -225,18 +302,47 @@ c64kit_plugin_api::export_display!(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use c64kit_plugin_api::PictureKind;
 
     #[test]
-    fn cells_carry_text_and_colours() {
+    fn base64_as_rfc_4648_says() {
+        assert_eq!(base64(b""), "");
+        assert_eq!(base64(b"f"), "Zg==");
+        assert_eq!(base64(b"fo"), "Zm8=");
+        assert_eq!(base64(b"foo"), "Zm9v");
+        assert_eq!(base64(b"foobar"), "Zm9vYmFy");
+        assert_eq!(base64(&[0xFB, 0xFF]), "+/8=");
+    }
+
+    #[test]
+    fn a_shot_has_the_picture_and_its_text() {
         let mut s = Screen::blank();
         s.vic[0x11] = 0x1B;
         s.chars[0] = 0x08; // H
         s.chars[1] = 0x89; // reversed I
         s.chars[2] = 0x3C; // <
         s.colours[0] = 1;
-        let html = screen_html(&s, "cap");
-        assert!(html
-            .starts_with("<figure class=\"screen\" data-cycles=\"0\"><div class=\"border b14\""));
+        let pixels = vec![6u8; 384 * 272];
+        let frame = FrameView {
+            screen: &s,
+            picture: Some(Picture {
+                pixels: &pixels,
+                width: 384,
+                height: 272,
+                kind: PictureKind::Live,
+                cycles: 19656,
+            }),
+        };
+        let shot = Shot::new("cap".into(), &frame).unwrap();
+        let html = shot_html(&shot);
+        assert!(
+            html.starts_with("<figure class=\"screen\" data-cycles=\"0\"><img class=\"picture\"")
+        );
+        assert!(
+            html.contains("src=\"data:image/png;base64,iVBORw0KGgo"),
+            "{html}"
+        );
+        assert!(html.contains("the frame complete at cycle 19656"), "{html}");
         assert!(
             html.contains(
                 "<i class=\"f1\">H</i><i class=\"f6 b14\">I</i><i class=\"f14\">&lt;</i>"
@@ -244,9 +350,18 @@ mod tests {
             "{html}"
         );
         assert_eq!(html.matches("<div class=\"row\">").count(), 25);
-        let p = page("t<", "done", &[("final".into(), &s)], "");
+        let p = page("t<", "done", &[&shot], "");
         assert!(p.contains("<title>t&lt;</title>"));
         assert!(p.contains(".b6{background:#352879}"));
         assert!(!p.contains("<script"), "one screen needs no script");
+        // A bitmap screen has no text to show.
+        let mut bitmap = s.clone();
+        bitmap.vic[0x11] = 0x3B;
+        let frame = FrameView {
+            screen: &bitmap,
+            ..frame
+        };
+        let html = shot_html(&Shot::new("bitmap".into(), &frame).unwrap());
+        assert!(!html.contains("class=\"row\""), "{html}");
     }
 }

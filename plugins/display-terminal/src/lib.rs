@@ -1,5 +1,7 @@
-//! The terminal display: the 40x25 screen in a terminal, in colour (24-bit, Pepto's
-//! palette), graphics as their Unicode look-alikes, inside a border.
+//! The terminal display: the screen in a terminal, in 24-bit colour (Pepto's palette),
+//! either as the VIC-II's picture (*pixels*: two pixels a character, `▀` in the upper
+//! pixel's colour on the lower one's) or as the 40x25 text (*text*: graphics as their
+//! Unicode look-alikes, inside a border).
 //!
 //! Live (for `c64kit play`, or `c64kit run --display terminal` in a terminal): the screen is
 //! redrawn at frame boundaries when it changed, the run is paced to 50 frames a second, and
@@ -7,13 +9,18 @@
 //! shifted, arrows, Home/Shift+Home, Insert, Backspace/Delete, F1-F8). Esc or Ctrl-C quits.
 //! Otherwise (output not a terminal) the final screen is printed once at the end.
 //!
-//! Options: `mode` (`auto` default, `live`, `final`), `colour` (true/false, default true),
-//! `border` (true/false, default true).
+//! Options: `mode` (`auto` default, `live`, `final`), `view` (`auto` default: pixels when
+//! the terminal says it shows 24-bit colour, `COLORTERM=truecolor` or `24bit`, else text;
+//! `pixels`, `text`), `scale` (pixels: 1-4 C64 pixels a column, default the largest picture
+//! the terminal holds, 2 off a terminal), `colour` (text: true/false, default true), `border`
+//! (true/false, default true).
 
 use c64kit_basic::petscii::screen_code_to_char;
-use c64kit_plugin_api::abi::{Screen, TextCell, FLAG_FRAMES, FLAG_INPUT, FLAG_REALTIME};
+use c64kit_plugin_api::abi::{
+    Screen, TextCell, FLAG_FRAMES, FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME,
+};
 use c64kit_plugin_api::palette::PEPTO;
-use c64kit_plugin_api::{DisplayBackend, HostRef, Options, RunEndInfo};
+use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, Picture, RunEndInfo};
 use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use crossterm::style::{Color, ResetColor, SetBackgroundColor, SetForegroundColor};
 use crossterm::{cursor, queue, terminal};
@@ -135,6 +142,40 @@ pub fn render(s: &Screen, colour: bool, border: bool, newline: &str) -> Vec<u8> 
     p.out
 }
 
+/// The picture with half blocks: each character is one column of `scale` C64 pixels and two
+/// rows, `▀` in the upper pixel's colour on the lower one's (a pixel every `scale` in each
+/// direction). The whole picture, or its 320x200 text area without `border`.
+pub fn render_pixels(picture: &Picture, scale: usize, border: bool, newline: &str) -> Vec<u8> {
+    let img = picture.image(border, 1);
+    let scale = scale.max(1);
+    let mut p = Painter {
+        out: Vec::with_capacity(img.width * img.height),
+        cur: None,
+    };
+    let at = |x: usize, y: usize| img.pixels[y * img.width + x];
+    let rows: Vec<usize> = (0..img.height).step_by(scale).collect();
+    for pair in rows.chunks(2) {
+        for x in (0..img.width).step_by(scale) {
+            let top = at(x, pair[0]);
+            // An odd last row: its lower half is the terminal's own background.
+            match pair.get(1) {
+                Some(&y) => p.put(top, at(x, y), '▀'),
+                None => p.put_fg(top, '▀'),
+            }
+        }
+        p.end_line(newline);
+    }
+    p.out
+}
+
+/// The largest picture (smallest scale, 1-4) that fits `cols` x `rows` characters.
+pub fn fitting_scale(cols: usize, rows: usize, border: bool) -> usize {
+    let (w, h): (usize, usize) = if border { (384, 272) } else { (320, 200) };
+    (1..=4)
+        .find(|s| w.div_ceil(*s) <= cols && h.div_ceil(*s).div_ceil(2) <= rows)
+        .unwrap_or(4)
+}
+
 /// Writes cells, changing colours only when they change.
 struct Painter {
     out: Vec<u8>,
@@ -156,6 +197,15 @@ impl Painter {
             .extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
     }
 
+    /// A cell on the terminal's own background.
+    fn put_fg(&mut self, fg: u8, ch: char) {
+        let _ = queue!(self.out, ResetColor, SetForegroundColor(rgb(fg)));
+        self.cur = None;
+        let mut buf = [0u8; 4];
+        self.out
+            .extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+    }
+
     fn end_line(&mut self, newline: &str) {
         let _ = queue!(self.out, ResetColor);
         self.cur = None;
@@ -165,11 +215,23 @@ impl Painter {
 
 pub struct TerminalDisplay {
     live: bool,
+    /// The picture (else the text).
+    pixels: bool,
+    scale: usize,
     colour: bool,
     border: bool,
     /// Raw mode and the alternate screen are on (restored on finish or drop).
     entered: bool,
-    last: Option<Box<Screen>>,
+    /// What was drawn last, to redraw only on a change.
+    last: Vec<u8>,
+}
+
+/// Whether the terminal says it shows 24-bit colour.
+fn truecolor() -> bool {
+    std::env::var("COLORTERM").is_ok_and(|v| {
+        let v = v.to_ascii_lowercase();
+        v == "truecolor" || v == "24bit"
+    })
 }
 
 impl TerminalDisplay {
@@ -203,22 +265,29 @@ impl TerminalDisplay {
         }
     }
 
-    fn draw(&mut self, screen: &Screen) -> Result<(), String> {
-        if self.last.as_deref() == Some(screen) {
+    /// What this display shows of a frame, with `newline` between lines.
+    fn render(&self, frame: &FrameView, newline: &str) -> Result<Vec<u8>, String> {
+        if self.pixels {
+            let picture = frame.need_picture()?;
+            Ok(render_pixels(&picture, self.scale, self.border, newline))
+        } else {
+            Ok(render(frame.screen, self.colour, self.border, newline))
+        }
+    }
+
+    fn draw(&mut self, frame: &FrameView) -> Result<(), String> {
+        let shown = self.render(frame, "\r\n")?;
+        if shown == self.last {
             return Ok(());
         }
         let mut buf = Vec::new();
         let _ = queue!(buf, cursor::MoveTo(0, 0));
-        buf.extend_from_slice(&render(screen, self.colour, self.border, "\r\n"));
+        buf.extend_from_slice(&shown);
         let mut out = std::io::stdout();
         out.write_all(&buf)
             .and_then(|_| out.flush())
             .map_err(|e| format!("cannot write to the terminal: {e}"))?;
-        let mut kept = screen.clone();
-        // Only what is drawn counts as a change, not the time.
-        kept.cycles = 0;
-        kept.frame = 0;
-        self.last = Some(Box::new(kept));
+        self.last = shown;
         Ok(())
     }
 }
@@ -231,7 +300,7 @@ impl Drop for TerminalDisplay {
 
 impl DisplayBackend for TerminalDisplay {
     fn create(options: &Options, _host: &HostRef) -> Result<Self, String> {
-        options.check_known(&["mode", "colour", "color", "border", "play"])?;
+        options.check_known(&["mode", "view", "scale", "colour", "color", "border", "play"])?;
         let play = options.flag("play")?.unwrap_or(false);
         let tty = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
         let live = match options.get("mode").unwrap_or("auto") {
@@ -251,12 +320,33 @@ impl DisplayBackend for TerminalDisplay {
             Some(c) => c,
             None => options.flag("color")?.unwrap_or(true),
         };
+        let pixels = match options.get("view").unwrap_or("auto") {
+            "pixels" => true,
+            "text" => false,
+            "auto" => colour && truecolor(),
+            other => {
+                return Err(format!(
+                    "option view: {other:?} is not auto, pixels or text"
+                ))
+            }
+        };
+        let border = options.flag("border")?.unwrap_or(true);
+        let scale = match options.number("scale")? {
+            Some(s @ 1..=4) => s as usize,
+            Some(s) => return Err(format!("option scale: {s} is not 1-4")),
+            None if live => terminal::size()
+                .map(|(c, r)| fitting_scale(c.into(), usize::from(r).saturating_sub(1), border))
+                .unwrap_or(2),
+            None => 2,
+        };
         let mut t = TerminalDisplay {
             live,
+            pixels,
+            scale,
             colour,
-            border: options.flag("border")?.unwrap_or(true),
+            border,
             entered: false,
-            last: None,
+            last: Vec::new(),
         };
         if live {
             t.enter()?;
@@ -265,19 +355,17 @@ impl DisplayBackend for TerminalDisplay {
     }
 
     fn flags(&self) -> u32 {
+        let pixels = if self.pixels { FLAG_PIXELS } else { 0 };
         if self.live {
-            FLAG_FRAMES | FLAG_REALTIME | FLAG_INPUT
+            FLAG_FRAMES | FLAG_REALTIME | FLAG_INPUT | pixels
         } else {
-            0
+            pixels
         }
     }
 
-    fn frame(&mut self, screen: &Screen, _host: &HostRef) -> Result<(), String> {
+    fn frame(&mut self, frame: &FrameView, _host: &HostRef) -> Result<(), String> {
         if self.live {
-            let mut s = screen.clone();
-            s.cycles = 0;
-            s.frame = 0;
-            self.draw(&s)?;
+            self.draw(frame)?;
         }
         Ok(())
     }
@@ -296,10 +384,15 @@ impl DisplayBackend for TerminalDisplay {
         Ok(())
     }
 
-    fn finish(&mut self, _end: &RunEndInfo, screen: &Screen, host: &HostRef) -> Result<(), String> {
+    fn finish(
+        &mut self,
+        _end: &RunEndInfo,
+        frame: &FrameView,
+        host: &HostRef,
+    ) -> Result<(), String> {
         // Leave the alternate screen, then print the final screen where it stays visible.
         self.leave();
-        host.write_stdout(&render(screen, self.colour, self.border, "\n"));
+        host.write_stdout(&self.render(frame, "\n")?);
         Ok(())
     }
 }
@@ -308,7 +401,7 @@ c64kit_plugin_api::export_display!(
     c64kit_plugin_entry_terminal,
     TerminalDisplay,
     "terminal",
-    "the screen live in a terminal in colour, with the keyboard (c64kit play); Esc quits"
+    "the picture (or text) live in a terminal in colour, with the keyboard (c64kit play); Esc quits"
 );
 
 #[cfg(test)]
@@ -368,5 +461,34 @@ mod tests {
             "light blue text"
         );
         assert!(coloured.contains("HI"));
+    }
+
+    #[test]
+    fn renders_pixels_as_half_blocks() {
+        use c64kit_plugin_api::PictureKind;
+        // Red above, cyan below at the top-left; the rest blue.
+        let mut px = vec![6u8; 384 * 272];
+        px[0] = 2;
+        px[384] = 3;
+        let p = Picture {
+            pixels: &px,
+            width: 384,
+            height: 272,
+            kind: PictureKind::Live,
+            cycles: 0,
+        };
+        let out = String::from_utf8(render_pixels(&p, 1, true, "\n")).unwrap();
+        assert_eq!(out.lines().count(), 136);
+        assert!(
+            out.starts_with("\x1b[38;2;104;55;43m\x1b[48;2;112;164;178m▀\x1b[38;2;53;40;121m\x1b[48;2;53;40;121m▀"),
+            "{out:?}"
+        );
+        assert_eq!(out.lines().next().unwrap().matches('▀').count(), 384);
+        let small = String::from_utf8(render_pixels(&p, 2, false, "\n")).unwrap();
+        assert_eq!(small.lines().count(), 50);
+        assert_eq!(small.lines().next().unwrap().matches('▀').count(), 160);
+        assert_eq!(fitting_scale(200, 60, true), 3);
+        assert_eq!(fitting_scale(400, 140, true), 1);
+        assert_eq!(fitting_scale(10, 10, true), 4);
     }
 }

@@ -6,8 +6,7 @@
 //! them) or `petcat` (pure ASCII, as `petcat` prints).
 
 use c64kit_basic::{render_petscii, RenderOptions, RenderStyle};
-use c64kit_plugin_api::abi::Screen;
-use c64kit_plugin_api::{DisplayBackend, HostRef, Options, RunEndInfo};
+use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, RunEndInfo};
 
 pub struct Transcript {
     options: RenderOptions,
@@ -51,7 +50,7 @@ impl DisplayBackend for Transcript {
     fn finish(
         &mut self,
         _end: &RunEndInfo,
-        _screen: &Screen,
+        _frame: &FrameView,
         host: &HostRef,
     ) -> Result<(), String> {
         if self.wrote_any && !self.ends_with_newline {

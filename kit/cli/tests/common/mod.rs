@@ -5,7 +5,10 @@ use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 
 pub fn c64kit() -> Command {
-    Command::cargo_bin("c64kit").unwrap()
+    let mut c = Command::cargo_bin("c64kit").unwrap();
+    // The terminal display shows pixels where the terminal says it can: tests choose.
+    c.env_remove("COLORTERM");
+    c
 }
 
 /// "10 SYS2080" and `code` at $0820.

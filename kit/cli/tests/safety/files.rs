@@ -325,9 +325,14 @@ fn output_that_cannot_be_written_is_an_error_a_closed_pipe_is_not() {
         }
         let e = refused(&["run", &prg, "--trace", "/dev/full"], 1);
         assert!(e.contains("cannot write the trace /dev/full"), "{e}");
-        for option in ["--screenshot", "--html"] {
+        for option in ["--screenshot", "--html", "--record"] {
             let e = refused(&["run", &prg, option, "/dev/full"], 1);
             assert!(e.contains("cannot write /dev/full: No space left"), "{e}");
+            // Written into, not replaced: the device is still there.
+            assert!(
+                !Path::new("/dev/full").is_file(),
+                "{option} replaced /dev/full"
+            );
         }
         let src = write(d, "h.asm", b"*=$c000\n rts\n");
         let out = d.join("h.prg").display().to_string();

@@ -3,8 +3,8 @@
 //! panics when loading. The host must report a failed run, not abort.
 
 pub mod display {
-    use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES};
-    use c64kit_plugin_api::{DisplayBackend, HostRef, Options, RunEndInfo};
+    use c64kit_plugin_api::abi::FLAG_FRAMES;
+    use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, RunEndInfo};
 
     pub struct Panicky {
         panic_in: String,
@@ -34,11 +34,11 @@ pub mod display {
             self.maybe("chrout");
             Ok(())
         }
-        fn frame(&mut self, _screen: &Screen, _host: &HostRef) -> Result<(), String> {
+        fn frame(&mut self, _frame: &FrameView, _host: &HostRef) -> Result<(), String> {
             self.maybe("frame");
             Ok(())
         }
-        fn finish(&mut self, _e: &RunEndInfo, _s: &Screen, _h: &HostRef) -> Result<(), String> {
+        fn finish(&mut self, _e: &RunEndInfo, _f: &FrameView, _h: &HostRef) -> Result<(), String> {
             self.maybe("finish");
             Ok(())
         }

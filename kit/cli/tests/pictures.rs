@@ -1,0 +1,348 @@
+//! The VIC-II's picture through the displays, run through the binary: PNG screenshots with
+//! the right colours where a program drew, the HTML page's picture and text, the terminal's
+//! half blocks, and `--record` GIFs frame by frame.
+
+mod common;
+
+use common::{c64kit, stderr_of, stub_asm, temp_dir, write};
+use std::path::Path;
+
+/// Pepto's colours, as the displays write them.
+const PEPTO: [[u8; 3]; 16] = c64kit_plugin_api::palette::PEPTO;
+/// Where the 320x200 text area starts in the picture.
+const X0: usize = 32;
+const Y0: usize = 35;
+const YELLOW: u8 = 7;
+
+/// Red border, sprite 0 (all set, yellow) at X 32, Y 66: on the text area from (8, 16) to
+/// (31, 36); then waits three frames, makes the border green, and returns.
+fn sprite_program() -> Vec<u8> {
+    stub_asm(
+        " lda #2
+ sta $d020
+ ldx #63
+ lda #$ff
+fill sta $0340,x
+ dex
+ bpl fill
+ lda #13
+ sta $07f8
+ lda #32
+ sta $d000
+ lda #66
+ sta $d001
+ lda #7
+ sta $d027
+ lda #1
+ sta $d015
+ ldy #3
+frames lda $d012
+ bne frames
+wait lda $d012
+ beq wait
+ dey
+ bne frames
+ lda #5
+ sta $d020
+ rts",
+    )
+}
+
+/// The palette indices and size of a PNG file.
+fn decode_png(path: &Path) -> (usize, usize, Vec<u8>, Vec<u8>) {
+    decode_png_bytes(&std::fs::read(path).unwrap())
+}
+
+fn decode_png_bytes(bytes: &[u8]) -> (usize, usize, Vec<u8>, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let palette = reader.info().palette.as_ref().unwrap().to_vec();
+    buf.truncate(info.buffer_size());
+    (info.width as usize, info.height as usize, buf, palette)
+}
+
+#[test]
+fn a_screenshot_has_the_programs_colours_where_it_drew_them() {
+    let dir = temp_dir("pictures-png");
+    let prg = write(&dir, "sprite.prg", &sprite_program());
+    let end = dir.join("end.png");
+    let at = dir.join("end-19656.png");
+    let out = c64kit()
+        .args(["run", &prg, "--screenshot"])
+        .arg(&end)
+        .args(["--screenshot-at", "19656"])
+        .assert()
+        .code(0);
+    let stderr = stderr_of(&out);
+    // Nothing drew during the run: both shots say they were redrawn.
+    assert!(
+        stderr.contains("end-19656.png (384x272, cycle 1965")
+            && stderr.contains(", redrawn from memory and registers without the CPU)"),
+        "{stderr}"
+    );
+    let (w, h, px, palette) = decode_png(&end);
+    assert_eq!((w, h), (384, 272));
+    assert_eq!(palette.len(), 48, "16 colours");
+    for (c, rgb) in PEPTO.iter().enumerate() {
+        assert_eq!(&palette[c * 3..c * 3 + 3], rgb, "colour {c}");
+    }
+    let at_end = |x: usize, y: usize| px[y * w + x];
+    assert_eq!(at_end(0, 0), 5, "the final border is green");
+    assert_eq!(at_end(383, 271), 5);
+    assert_eq!(at_end(X0 - 1, Y0 + 20), 5, "border left of the text area");
+    assert_eq!(at_end(X0, Y0), 6, "blue background");
+    // The sprite: 24x21 pixels from (8, 16) of the text area.
+    assert_eq!(at_end(X0 + 8, Y0 + 16), YELLOW);
+    assert_eq!(at_end(X0 + 31, Y0 + 36), YELLOW);
+    assert_eq!(at_end(X0 + 7, Y0 + 16), 6);
+    assert_eq!(at_end(X0 + 32, Y0 + 16), 6);
+    assert_eq!(at_end(X0 + 8, Y0 + 37), 6);
+    // At cycle 19656 the border was still red, the sprite already there.
+    let (_, _, px, _) = decode_png(&at);
+    assert_eq!(px[0], 2, "red border in the first frame");
+    assert_eq!(px[(Y0 + 16) * 384 + X0 + 8], YELLOW);
+    // Without the border and twice the size: the text area alone, each pixel 2x2.
+    let small = dir.join("area.png");
+    c64kit()
+        .args(["run", &prg, "-q", "--screenshot"])
+        .arg(&small)
+        .args(["-O", "png.border=false", "-O", "png.scale=2"])
+        .assert()
+        .code(0);
+    let (w, h, px, _) = decode_png(&small);
+    assert_eq!((w, h), (640, 400));
+    assert_eq!(px[0], 6);
+    assert_eq!(px[32 * 640 + 16], YELLOW);
+    assert_eq!(px[33 * 640 + 17], YELLOW);
+    assert_eq!(px[32 * 640 + 15], 6);
+}
+
+#[test]
+fn the_html_page_holds_the_picture_and_the_text() {
+    let dir = temp_dir("pictures-html");
+    let prg = write(
+        &dir,
+        "hi.prg",
+        &stub_asm(" lda #2\n sta $d020\n lda #$48\n jsr $ffd2\n lda #$49\n jsr $ffd2\n rts"),
+    );
+    let page = dir.join("hi.html");
+    c64kit()
+        .args(["run", &prg, "-q", "--html"])
+        .arg(&page)
+        .assert()
+        .code(0);
+    let html = std::fs::read_to_string(&page).unwrap();
+    // The text, in its colours, selectable.
+    assert!(
+        html.contains("<i class=\"f14\">H</i><i class=\"f14\">I</i>"),
+        "{html}"
+    );
+    // The picture, as a PNG inside the page.
+    let start = html
+        .find("src=\"data:image/png;base64,")
+        .expect("no picture")
+        + 27;
+    let len = html[start..].find('"').unwrap();
+    let png = base64_decode(&html[start..start + len]);
+    let (w, h, px, _) = decode_png_bytes(&png);
+    assert_eq!((w, h), (384, 272));
+    assert_eq!(px[0], 2, "red border");
+    assert_eq!(px[(Y0 + 100) * 384 + X0 + 100], 6, "blue background");
+    // "H" in the first cell: some light blue pixels among the blue.
+    let cell: Vec<u8> = (0..8)
+        .flat_map(|y| (0..8).map(move |x| (x, y)))
+        .map(|(x, y)| px[(Y0 + y) * 384 + X0 + x])
+        .collect();
+    assert!(cell.contains(&14) && cell.contains(&6), "{cell:?}");
+    assert!(!html.contains("src=\"http"), "self-contained");
+}
+
+/// Standard base64, for the test's own check of the page.
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    digits
+        .chunks(4)
+        .flat_map(|c| {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            bytes[..c.len() - 1].to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn the_terminal_shows_pixels_as_half_blocks_where_it_can() {
+    let dir = temp_dir("pictures-terminal");
+    let prg = write(&dir, "sprite.prg", &sprite_program());
+    let fg_bg = |top: u8, bottom: u8| {
+        let ([r, g, b], [r2, g2, b2]) = (PEPTO[top as usize], PEPTO[bottom as usize]);
+        format!("\x1b[38;2;{r};{g};{b}m\x1b[48;2;{r2};{g2};{b2}m▀")
+    };
+    let out = c64kit()
+        .args(["run", &prg, "-q", "--display", "terminal"])
+        .args(["-O", "terminal.view=pixels", "-O", "terminal.scale=1"])
+        .assert()
+        .code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 136, "272 lines, two a character");
+    assert!(lines[0].starts_with(&fg_bg(5, 5)), "{:?}", lines[0]);
+    assert_eq!(lines[0].matches('▀').count(), 384);
+    // A character holds picture rows 2n and 2n+1: rows 52 and 53 are both in the sprite.
+    let row = lines[(Y0 + 17) / 2];
+    assert!(row.contains(&fg_bg(YELLOW, YELLOW)), "{row:?}");
+    // Where the terminal says it shows 24-bit colour, pixels are the default...
+    let out = c64kit()
+        .env("COLORTERM", "truecolor")
+        .args(["run", &prg, "-q", "--display", "terminal"])
+        .assert()
+        .code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.contains('▀') && text.lines().count() == 68,
+        "scale 2 off a terminal"
+    );
+    // ...and text where it does not.
+    let out = c64kit()
+        .args(["run", &prg, "-q", "--display", "terminal"])
+        .assert()
+        .code(0);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(!text.contains('▀') && text.lines().count() == 27, "{text}");
+}
+
+/// Sets the border at the end of each frame (line 296, out of sight) to (frame number) / 4:
+/// frame 0 shows the start's light blue, frames 1-4 black, 5-8 white, 9-12 red; returns
+/// after frame 11's change, while frame 11 is complete.
+fn border_steps() -> Vec<u8> {
+    stub_asm(
+        " ldx #0
+loop bit $d011
+ bpl loop
+ lda $d012
+ cmp #40
+ bne loop
+wait lda $d012
+ cmp #40
+ beq wait
+ txa
+ lsr
+ lsr
+ sta $d020
+ inx
+ cpx #12
+ bne loop
+ rts",
+    )
+}
+
+/// Each frame of a GIF as the viewer shows it (frames drawn over the ones before), with its
+/// delay; and the global palette.
+fn decode_gif(path: &Path) -> (Vec<(Vec<u8>, u16)>, Vec<u8>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::fs::File::open(path).unwrap())
+        .unwrap();
+    let palette = decoder.global_palette().unwrap().to_vec();
+    let (w, h) = (decoder.width() as usize, decoder.height() as usize);
+    assert_eq!((w, h), (384, 272));
+    let mut canvas = vec![0u8; w * h];
+    let mut frames = Vec::new();
+    while let Some(f) = decoder.read_next_frame().unwrap() {
+        assert!(f.palette.is_none(), "one palette for all frames");
+        let (l, t, fw) = (f.left as usize, f.top as usize, f.width as usize);
+        for (i, &p) in f.buffer.iter().enumerate() {
+            canvas[(t + i / fw) * w + l + i % fw] = p;
+        }
+        frames.push((canvas.clone(), f.delay));
+    }
+    (frames, palette)
+}
+
+#[test]
+fn record_writes_every_frame_that_changed_with_its_time() {
+    let dir = temp_dir("pictures-gif");
+    let prg = write(&dir, "steps.prg", &border_steps());
+    let gif = dir.join("steps.gif");
+    let out = c64kit()
+        .args(["run", &prg, "-q", "--record"])
+        .arg(&gif)
+        .assert()
+        .code(0);
+    let stderr = stderr_of(&out);
+    assert!(stderr.contains("(4 frames of 12 kept, 384x272"), "{stderr}");
+    let (frames, palette) = decode_gif(&gif);
+    assert_eq!(palette.len(), 48, "exactly the 16 colours");
+    for (c, rgb) in PEPTO.iter().enumerate() {
+        assert_eq!(&palette[c * 3..c * 3 + 3], rgb, "colour {c}");
+    }
+    let shown: Vec<(u8, u8, u16)> = frames
+        .iter()
+        .map(|(px, delay)| (px[0], px[(Y0 + 50) * 384 + X0 + 50], *delay))
+        .collect();
+    // Border, background, hundredths of a second: identical frames only show longer.
+    assert_eq!(shown, [(14, 6, 2), (0, 6, 8), (1, 6, 8), (2, 6, 6)]);
+    // Every other frame: each kept frame lasts two.
+    let every = dir.join("every.gif");
+    c64kit()
+        .args(["run", &prg, "-q", "--record"])
+        .arg(&every)
+        .args(["--record-every", "2"])
+        .assert()
+        .code(0);
+    let (frames, _) = decode_gif(&every);
+    let shown: Vec<(u8, u16)> = frames.iter().map(|(px, d)| (px[0], *d)).collect();
+    assert_eq!(shown, [(14, 4), (0, 8), (1, 8), (2, 6)]);
+}
+
+#[test]
+fn record_never_writes_over_an_input_and_checks_its_options() {
+    let dir = temp_dir("pictures-gif-safety");
+    let prg = write(&dir, "steps.prg", &border_steps());
+    let out = c64kit()
+        .args(["run", &prg, "--record", &prg])
+        .assert()
+        .code(1);
+    let stderr = stderr_of(&out);
+    assert!(
+        stderr.contains("is the program") && stderr.contains("never writes over one of its inputs"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read(&prg).unwrap(), border_steps(), "untouched");
+    let out = c64kit()
+        .args(["run", &prg, "--record", "x.gif", "--record-every", "0"])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&out).contains("--record-every"));
+    let out = c64kit()
+        .args(["run", &prg, "--record-every", "2"])
+        .assert()
+        .code(2);
+    assert!(stderr_of(&out).contains("--record"));
+    // A folder that is not there fails before the run.
+    let out = c64kit()
+        .args(["run", &prg, "--record"])
+        .arg(dir.join("nowhere/x.gif"))
+        .assert()
+        .code(1);
+    assert!(
+        stderr_of(&out).contains("display plugin gif (built-in) failed: cannot write "),
+        "{}",
+        stderr_of(&out)
+    );
+    assert!(!dir.join("nowhere").exists());
+}

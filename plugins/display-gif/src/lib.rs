@@ -1,0 +1,289 @@
+//! The GIF display: records the run's frames as an animated GIF (`c64kit run --record
+//! FILE.gif`). Every pixel keeps its exact colour: the GIF's one palette is the 16 Pepto
+//! colours, so its LZW codes start at 4 bits. The machine draws every frame while it
+//! records (about 30 times slower than a plain run).
+//!
+//! Each kept frame shows for 2/100 s (a PAL frame is 20 ms), `every` times that when only
+//! every Nth frame is kept. A frame identical to the one before only makes that one show
+//! longer, and a frame that differs is written as the rectangle that changed, over the
+//! previous one; so a still screen costs nothing and the file stays small. The recording is
+//! written beside its final name and put in place at the end of the run (a reader never sees
+//! half a file; a failed run leaves nothing).
+//!
+//! Options: `output` (file; default the program's name with .gif, else screen.gif), `every`
+//! (keep every Nth frame, default 1), `max_frames` (frames written at most, default 30,000:
+//! ten minutes of changing frames; the recording stops there and says so).
+
+use c64kit_files::OutputFile;
+use c64kit_plugin_api::abi::{FLAG_FRAMES, FLAG_PIXELS};
+use c64kit_plugin_api::palette::PEPTO;
+use c64kit_plugin_api::{
+    DisplayBackend, FrameView, HostRef, Options, Picture, PictureKind, RunEndInfo,
+};
+use std::borrow::Cow;
+use std::io::BufWriter;
+use std::path::PathBuf;
+
+/// How long one PAL frame shows, in the GIF's hundredths of a second.
+pub const FRAME_DELAY: u16 = 2;
+
+type Writer = gif::Encoder<BufWriter<OutputFile>>;
+
+/// A frame whose time on screen is not known yet (the frames after it may be the same).
+struct Pending {
+    pixels: Vec<u8>,
+    /// Hundredths of a second so far.
+    delay: u32,
+}
+
+pub struct GifDisplay {
+    output: PathBuf,
+    every: u64,
+    max_frames: u64,
+    /// Open from `create` (so a folder that is not there fails before the run), taken at
+    /// the end.
+    writer: Option<Writer>,
+    size: (usize, usize),
+    /// Frames handed over (for `every`), frames kept, frames written.
+    seen: u64,
+    kept: u64,
+    written: u64,
+    pending: Option<Pending>,
+    /// The frame the viewer shows after the frames written so far.
+    shown: Vec<u8>,
+    /// `max_frames` was reached: no more frames are kept.
+    full: bool,
+    /// The cycle of the last frame kept.
+    last_cycles: u64,
+}
+
+impl GifDisplay {
+    fn error(&self, e: impl std::fmt::Display) -> String {
+        format!("cannot write {}: {e}", self.output.display())
+    }
+
+    fn encoding_error(&self, e: gif::EncodingError) -> String {
+        match e {
+            gif::EncodingError::Io(e) => self.error(c64kit_files::io_reason(&e)),
+            other => self.error(other),
+        }
+    }
+
+    /// Keeps a frame: the pending one shows longer if they are the same, else it is
+    /// written and this one waits.
+    fn keep(&mut self, picture: &Picture, delay: u32, host: &HostRef) -> Result<(), String> {
+        self.kept += 1;
+        self.last_cycles = picture.cycles;
+        if let Some(p) = &mut self.pending {
+            if p.pixels == picture.pixels {
+                p.delay += delay;
+                return Ok(());
+            }
+        }
+        if self.written + u64::from(self.pending.is_some()) >= self.max_frames {
+            self.full = true;
+            host.note(&format!(
+                "{}: stopped recording at {} frames (max_frames) at cycle {}",
+                self.output.display(),
+                self.max_frames,
+                picture.cycles
+            ));
+            return Ok(());
+        }
+        if (picture.width, picture.height) != self.size {
+            return Err(self.error(format!(
+                "the picture is {}x{}, the recording {}x{}",
+                picture.width, picture.height, self.size.0, self.size.1
+            )));
+        }
+        self.flush()?;
+        self.pending = Some(Pending {
+            pixels: picture.pixels.to_vec(),
+            delay,
+        });
+        Ok(())
+    }
+
+    /// Writes the pending frame: the rectangle that differs from what is shown, for as long
+    /// as it lasted (in pieces of at most 655.35 s, the most one GIF frame can show).
+    fn flush(&mut self) -> Result<(), String> {
+        let Some(p) = self.pending.take() else {
+            return Ok(());
+        };
+        let (w, h) = self.size;
+        let mut delay = p.delay;
+        let mut rect = changed(&self.shown, &p.pixels, w, h);
+        while delay > 0 {
+            let this = delay.min(u32::from(u16::MAX));
+            delay -= this;
+            // Nothing changed (the same frame again): one unchanged pixel carries the time.
+            let (x, y, rw, rh) = rect.unwrap_or((0, 0, 1, 1));
+            let buffer: Vec<u8> = (y..y + rh)
+                .flat_map(|row| p.pixels[row * w + x..row * w + x + rw].iter().copied())
+                .collect();
+            let frame = gif::Frame {
+                left: x as u16,
+                top: y as u16,
+                width: rw as u16,
+                height: rh as u16,
+                delay: this as u16,
+                dispose: gif::DisposalMethod::Keep,
+                buffer: Cow::Owned(buffer),
+                ..gif::Frame::default()
+            };
+            let written = match self.writer.as_mut() {
+                Some(writer) => writer.write_frame(&frame),
+                None => return Err(self.error("the recording was already finished")),
+            };
+            written.map_err(|e| self.encoding_error(e))?;
+            self.written += 1;
+            rect = None;
+        }
+        self.shown = p.pixels;
+        Ok(())
+    }
+}
+
+/// The smallest rectangle (x, y, width, height) holding every pixel where `a` and `b`
+/// differ; all of `b` if `a` is not a whole picture; None if they are the same.
+fn changed(a: &[u8], b: &[u8], w: usize, h: usize) -> Option<(usize, usize, usize, usize)> {
+    if a.len() != b.len() {
+        return Some((0, 0, w, h));
+    }
+    let rows: Vec<usize> = (0..h)
+        .filter(|&y| a[y * w..(y + 1) * w] != b[y * w..(y + 1) * w])
+        .collect();
+    let (&top, &bottom) = (rows.first()?, rows.last()?);
+    let differs = |x: usize| (top..=bottom).any(|y| a[y * w + x] != b[y * w + x]);
+    let left = (0..w).find(|&x| differs(x))?;
+    let right = (0..w).rev().find(|&x| differs(x))?;
+    Some((left, top, right - left + 1, bottom - top + 1))
+}
+
+impl DisplayBackend for GifDisplay {
+    fn create(options: &Options, _host: &HostRef) -> Result<Self, String> {
+        options.check_known(&["output", "every", "max_frames"])?;
+        let every = options.number("every")?.unwrap_or(1);
+        if every == 0 {
+            return Err("option every: 0 keeps no frame (1 keeps every frame)".into());
+        }
+        let max_frames = options.number("max_frames")?.unwrap_or(30_000);
+        if max_frames == 0 {
+            return Err("option max_frames: 0 records nothing".into());
+        }
+        let output = options.output_path("gif");
+        let file = OutputFile::create(&output).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                output.display(),
+                c64kit_files::io_reason(&e)
+            )
+        })?;
+        let (w, h) = (
+            c64kit_plugin_api::abi::PICTURE_WIDTH as u16,
+            c64kit_plugin_api::abi::PICTURE_HEIGHT as u16,
+        );
+        let palette: Vec<u8> = PEPTO.iter().flatten().copied().collect();
+        let mut writer = gif::Encoder::new(BufWriter::new(file), w, h, &palette)
+            .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+        writer
+            .set_repeat(gif::Repeat::Infinite)
+            .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
+        Ok(GifDisplay {
+            output,
+            every,
+            max_frames,
+            writer: Some(writer),
+            size: (w.into(), h.into()),
+            seen: 0,
+            kept: 0,
+            written: 0,
+            pending: None,
+            shown: Vec::new(),
+            full: false,
+            last_cycles: 0,
+        })
+    }
+
+    fn flags(&self) -> u32 {
+        FLAG_FRAMES | FLAG_PIXELS
+    }
+
+    fn frame(&mut self, frame: &FrameView, host: &HostRef) -> Result<(), String> {
+        self.seen += 1;
+        if !(self.seen - 1).is_multiple_of(self.every) {
+            return Ok(());
+        }
+        let picture = frame.need_picture()?;
+        let delay =
+            u32::try_from(self.every.saturating_mul(u64::from(FRAME_DELAY))).unwrap_or(u32::MAX);
+        if self.full {
+            // Past max_frames only a frame's time is kept.
+            if let Some(p) = &mut self.pending {
+                p.delay = p.delay.saturating_add(delay);
+            }
+            return Ok(());
+        }
+        self.keep(&picture, delay, host)
+    }
+
+    fn finish(
+        &mut self,
+        end: &RunEndInfo,
+        frame: &FrameView,
+        host: &HostRef,
+    ) -> Result<(), String> {
+        let picture = frame.need_picture()?;
+        // The end's picture, if it is a whole frame newer than the last one kept (or nothing
+        // was kept: a run shorter than a frame). A still picture is not a frame of the run.
+        let newer = picture.kind == PictureKind::Live && picture.cycles > self.last_cycles;
+        if !self.full && (newer || self.kept == 0) {
+            self.keep(&picture, u32::from(FRAME_DELAY), host)?;
+        }
+        self.flush()?;
+        let Some(writer) = self.writer.take() else {
+            return Err(self.error("the recording was already finished"));
+        };
+        let file = writer
+            .into_inner()
+            .map_err(|e| self.encoding_error(e))?
+            .into_inner()
+            .map_err(|e| self.error(c64kit_files::io_reason(e.error())))?;
+        file.commit()
+            .map_err(|e| self.error(c64kit_files::io_reason(&e)))?;
+        host.note(&format!(
+            "wrote {} ({} frame{} of {} kept, {}x{}, to cycle {})",
+            self.output.display(),
+            self.written,
+            if self.written == 1 { "" } else { "s" },
+            self.kept,
+            self.size.0,
+            self.size.1,
+            end.cycles
+        ));
+        Ok(())
+    }
+}
+
+c64kit_plugin_api::export_display!(
+    c64kit_plugin_entry_gif,
+    GifDisplay,
+    "gif",
+    "records the run's frames as an animated GIF (exact 16 colours; --record FILE.gif)"
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_changed_rectangle() {
+        let a = vec![0u8; 6 * 4];
+        let mut b = a.clone();
+        assert_eq!(changed(&a, &b, 6, 4), None);
+        b[6 + 2] = 1;
+        b[2 * 6 + 4] = 1;
+        assert_eq!(changed(&a, &b, 6, 4), Some((2, 1, 3, 2)));
+        assert_eq!(changed(&[], &b, 6, 4), Some((0, 0, 6, 4)));
+    }
+}
