@@ -5,7 +5,7 @@
 //! for real time. Running in frame-sized pieces does not change what the program does:
 //! `Machine::run` stops between instructions and the next call carries on exactly there.
 
-use crate::frames::{self, Pictures, CYCLES_PER_FRAME};
+use crate::frames::{self, PictureRef, Pictures, CYCLES_PER_FRAME};
 use anyhow::Result;
 use c64kit_machine::{Machine, StopReason};
 use c64kit_plugin_api::abi::{FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME};
@@ -229,13 +229,7 @@ impl Drive<'_> {
             if !due(d) {
                 continue;
             }
-            let frame = FrameView {
-                screen: &screen,
-                picture: picture
-                    .as_ref()
-                    .filter(|_| d.instance.flags & FLAG_PIXELS != 0)
-                    .map(|p| p.view()),
-            };
+            let frame = frame_for(d, &screen, picture.as_ref());
             self.sink.current = d.name.clone();
             d.instance
                 .frame(&frame, self.sink)
@@ -275,13 +269,7 @@ impl Drive<'_> {
             self.sink.current = d.name.clone();
             // Every display gets its finish (to restore a terminal, write its file) even if
             // another one failed; the first failure is reported.
-            let frame = FrameView {
-                screen: &screen,
-                picture: picture
-                    .as_ref()
-                    .filter(|_| d.instance.flags & FLAG_PIXELS != 0)
-                    .map(|p| p.view()),
-            };
+            let frame = frame_for(d, &screen, picture.as_ref());
             if let Err(e) = d.instance.finish(
                 &text,
                 outcome.exit_code(),
@@ -304,5 +292,19 @@ impl Drive<'_> {
 pub fn print_drive_notes(m: &mut Machine) {
     for note in m.kernal.drive.take_notes() {
         eprintln!("c64kit: drive 8: {note}");
+    }
+}
+
+/// What display `d` is shown: the screen, and the picture if it asked for pixels.
+fn frame_for<'a>(
+    d: &Shown,
+    screen: &'a c64kit_plugin_api::abi::Screen,
+    picture: Option<&'a PictureRef<'_>>,
+) -> FrameView<'a> {
+    FrameView {
+        screen,
+        picture: picture
+            .filter(|_| d.instance.flags & FLAG_PIXELS != 0)
+            .map(|p| p.view()),
     }
 }

@@ -78,8 +78,6 @@ const CHRGET_CODE: [u8; 24] = [
 const RND_SEED: [u8; 5] = [0x80, 0x4F, 0xC7, 0x52, 0x58];
 /// FOUR6: the garbage collector's descriptor step.
 const FOUR6_DEFAULT: u8 = 3;
-/// TEMPPT when the temporary string stack ($19-$21) is empty.
-const TEMPPT_EMPTY: u8 = 0x19;
 
 /// What `LOAD"NAME",8,1` leaves: logical file 1 (BASIC's LOAD passes the secondary address
 /// as both), the secondary address OPEN makes of it ($60, channel 0), and ST with EOI (the
@@ -116,7 +114,7 @@ pub fn power_on(bus: &mut C64Bus, kernal: &mut Kernal) {
     // RUN: the text pointer and READ start before the program; no temporary strings.
     poke16(bus, TXTPTR, BASIC_START - 1);
     poke16(bus, DATPTR, BASIC_START - 1);
-    bus.ram[TEMPPT as usize] = TEMPPT_EMPTY;
+    bus.ram[TEMPPT as usize] = TEMPST;
 }
 
 /// What IOINIT, RAMTAS and RESTOR set up, and CINT's (and its screen part's) work on the

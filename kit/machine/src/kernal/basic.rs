@@ -11,12 +11,6 @@ use crate::memory::C64Bus;
 use crate::stop::StopReason;
 use c64kit_cpu::Cpu;
 
-/// SUBFLG: whether subscripts are allowed (RUN's CLR clears it).
-const SUBFLG: u16 = 0x0010;
-/// INDEX: LNKPRG's pointer, left on the last line's end.
-const INDEX: u16 = 0x0022;
-/// TEMPST: the first temporary string descriptor (TEMPPT points here after CLR).
-const TEMPST: u8 = 0x19;
 /// STKINI's stack pointer: BASIC's stack starts under $01FB.
 const BASIC_STACK_TOP: u8 = 0xFA;
 /// A line's link, number and at least its $00 end.

@@ -40,7 +40,10 @@ pub const PALNTS: u16 = 0x02A6; // 1 = PAL, 0 = NTSC (CINT measures it)
 pub const ADRAY1: u16 = 0x0003; // vector: float to integer ($B1AA)
 pub const ADRAY2: u16 = 0x0005; // vector: integer to float ($B391)
 pub const LINNUM: u16 = 0x0014; // line number or address (SYS's)
+pub const SUBFLG: u16 = 0x0010; // subscripts allowed (CLR clears it)
 pub const TEMPPT: u16 = 0x0016; // next free temporary string descriptor
+pub const TEMPST: u8 = 0x19; // TEMPPT when the temporary string stack ($19-$21) is empty
+pub const INDEX: u16 = 0x0022; // a pointer (LNKPRG leaves it on the last line's end)
 pub const TXTTAB: u16 = 0x002B; // start of the BASIC program
 pub const VARTAB: u16 = 0x002D; // start of variables (end of the program)
 pub const ARYTAB: u16 = 0x002F; // start of arrays
