@@ -487,6 +487,38 @@ pub fn read_results(path: &Path) -> Vec<(String, String, String)> {
         .collect()
 }
 
+/// testbench/known-differences.tsv: the tests x64sc passes and c64kit does not, each with
+/// what we know of why, so the report names every exception and a new failure stands out.
+pub fn known_differences_file() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("known-differences.tsv")
+}
+
+/// The known differences: test name (as [`Test::name`]) and reason. A malformed line is an
+/// error naming it.
+pub fn known_differences() -> Result<Vec<(String, String)>, String> {
+    let path = known_differences_file();
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut known = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            continue;
+        }
+        match line.split_once('\t') {
+            Some((name, why)) if !name.trim().is_empty() && !why.trim().is_empty() => {
+                known.push((name.trim().to_string(), why.trim().to_string()))
+            }
+            _ => {
+                return Err(format!(
+                    "{}:{}: expected \"test<TAB>reason\"",
+                    path.display(),
+                    i + 1
+                ))
+            }
+        }
+    }
+    Ok(known)
+}
+
 /// The results file's text for these outcomes (all of one type).
 pub fn results_text(kind: Kind, results: &[(Test, Outcome)]) -> String {
     let mut s = String::from(match kind {

@@ -4,7 +4,9 @@
 //! longer does (a screenshot test: no longer as well as recorded) fails here, naming what
 //! happened instead.
 
-use c64kit_testbench::{guarded, keeps, read_results, results_file, run, tests, Kind};
+use c64kit_testbench::{
+    guarded, keeps, known_differences, read_results, results_file, run, tests, Kind,
+};
 use libtest_mimic::{Arguments, Failed, Trial};
 
 fn main() {
@@ -45,5 +47,31 @@ fn main() {
             }));
         }
     }
+    trials.push(known_differences_are_current(&list));
     libtest_mimic::run(&args, trials).exit();
+}
+
+/// Every line of known-differences.tsv names a test of the list that x64sc passes and whose
+/// recorded verdict is not a pass: a fixed test must leave the file with its fix.
+fn known_differences_are_current(list: &[c64kit_testbench::Test]) -> Trial {
+    let list = list.to_vec();
+    Trial::test("known_differences_are_current", move || {
+        let recorded: Vec<(String, String, String)> = Kind::ALL
+            .into_iter()
+            .flat_map(|k| read_results(&results_file(k)))
+            .collect();
+        for (name, _) in known_differences()? {
+            if !list.iter().any(|t| t.name() == name && t.x64sc == "ok") {
+                return Err(
+                    format!("known-differences.tsv: {name} is no test x64sc passes").into(),
+                );
+            }
+            if recorded.iter().any(|(n, v, _)| *n == name && guarded(v)) {
+                return Err(
+                    format!("known-differences.tsv: {name} passes now: remove its line").into(),
+                );
+            }
+        }
+        Ok(())
+    })
 }

@@ -716,9 +716,14 @@ impl Cpu {
 
     #[inline(always)]
     fn branch<B: Bus>(&mut self, bus: &mut B, cond: bool) {
-        // Taken or not, a branch latches interrupts during its first cycle only...
+        // Taken or not, a branch latches interrupts during its first cycle only (an
+        // interrupt that arrives while the operand read waits for the bus still counts, as
+        // for any last cycle; one that arrives while the taken branch's dummy read waits
+        // does not)...
         self.poll(bus);
+        let stalls = bus.stall_count();
         let offset = bus.read(self.pc) as i8;
+        self.poll_again_if_waited(bus, stalls);
         self.pc = self.pc.wrapping_add(1);
         if !cond {
             return;

@@ -122,3 +122,33 @@ fn sha_whose_dummy_read_waits_stores_a_and_x_without_the_high_byte() {
     }
     assert_eq!(bus.mem[0x3000], 0xFF);
 }
+
+#[test]
+fn a_taken_branch_counts_an_irq_arriving_while_its_operand_read_waits_not_its_dummy_read() {
+    // BEQ +0 (taken, no page cross: cycles 1-3), then NOPs. Z is set by set_p below.
+    let start = |stall: std::ops::Range<u64>, irq_from: u64| {
+        let mut bus = StallingBus::new(&[0xF0, 0x00, 0xEA, 0xEA], stall, irq_from);
+        let mut cpu = Cpu::new();
+        cpu.pc = 0x1000;
+        cpu.set_p(0x22); // I clear, Z set
+        cpu.step(&mut bus);
+        cpu.step(&mut bus);
+        cpu.pc
+    };
+    // The operand read (cycle 2) waits until cycle 10; the IRQ arrives at 6: taken after
+    // the branch, as after any instruction whose last poll point waited.
+    assert_eq!(start(2..10, 6), 0x2000);
+    // The dummy read (cycle 3) waits until 10: the same IRQ is taken one instruction later.
+    assert_eq!(start(3..10, 6), 0x1003);
+    // Without a wait an IRQ from cycle 2 is too late for the branch.
+    assert_eq!(start(0..0, 2), 0x1003);
+}
+
+#[test]
+fn a_branch_not_taken_whose_operand_read_waits_takes_an_irq_arriving_meanwhile() {
+    let mut bus = StallingBus::new(&[0xF0, 0x00, 0xEA], 2..10, 6);
+    let mut cpu = cpu_at_1000(); // Z clear: not taken
+    cpu.step(&mut bus);
+    cpu.step(&mut bus);
+    assert_eq!(cpu.pc, 0x2000);
+}
