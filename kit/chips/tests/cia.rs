@@ -655,3 +655,39 @@ fn serial_byte_written_after_the_last_bit_starts_at_the_next_underflow() {
         assert_eq!(done, vec![underflows[29] + 4], "{model:?}");
     }
 }
+
+/// CIA/tod/hour-test's check (Paul Foerster's TOD test, a BASIC program c64kit cannot RUN),
+/// for every hour: writing the 24-hour clock's hour as the 12-hour BCD value (12 flips AM/PM
+/// as it is written) reads back as expected, and 59:59.8 later rolls into the next hour.
+#[test]
+fn tod_every_hour_writes_and_rolls_over_as_hour_test_checks() {
+    let bcd = |n: u8| (n / 10) << 4 | n % 10;
+    // The test's machine code: 24-hour BCD to the TOD's 12-hour form.
+    let twelve = |b: u8| match b {
+        0 => 0x92,
+        b if b < 0x13 => b,
+        b => bcd(b / 16 * 10 + b % 16 - 12) | 0x80,
+    };
+    // What it expects to read: hour 0 and hour 12 written flip AM/PM.
+    let expected = |i: u8| match i {
+        0 => twelve(bcd(0)) & 0x7F,
+        12 => twelve(bcd(12)) | 0x80,
+        _ => twelve(bcd(i)),
+    };
+    for i in 0..24u8 {
+        let mut cia = Cia::new();
+        cia.write(CRA, 0x80, 0);
+        set_tod(&mut cia, 0, [twelve(bcd(i)), 0x59, 0x59, 0x08]);
+        cia.read(TOD_10THS, 1);
+        assert_eq!(cia.read(TOD_HR, 1), expected(i), "hour {i} as written");
+        cia.read(TOD_10THS, 1);
+        let next = (i + 1) % 24;
+        // Two tenths later (0.2 s) the hour has moved on.
+        let later = PAL_CYCLES_PER_SECOND / 5 + 1;
+        assert_eq!(
+            cia.read(TOD_HR, later),
+            expected(next),
+            "hour {i} rolled over"
+        );
+    }
+}
