@@ -221,7 +221,7 @@ impl Vic {
 
     /// From now on the chip draws its picture (before, it keeps only what programs can see).
     pub fn enable_picture(&mut self) {
-        self.raster.picture_on = true;
+        self.raster.enable_picture();
     }
 
     /// Whether the chip now fetches and draws every cycle: then a RAM write in its bank must
@@ -308,6 +308,7 @@ impl Vic {
         let reg = reg & 0x3F;
         self.raster.bus_written(value);
         match reg {
+            0x00..=0x10 => self.raster.sprite_x_stale = true,
             0x17 => self.raster.y_expand_written(self.regs[0x17], value),
             0x20..=0x2E => self.raster.colour_written(reg, value & 0x0F),
             _ => {}

@@ -78,11 +78,11 @@ impl Picture {
         })
     }
 
-    /// Sets one pixel (the drawing's own access).
+    /// Sets the 8 pixels from (x, y) on (the drawing's own access; x + 8 <= WIDTH).
     #[inline]
-    pub(super) fn set(&mut self, x: usize, y: usize, colour: u8, rom_colours: u16) {
+    pub(super) fn set_chunk(&mut self, x: usize, y: usize, colours: &[u8; 8], rom: &[u16; 8]) {
         let i = y * WIDTH + x;
-        self.pixels[i] = colour;
-        self.rom_colours[i] = rom_colours;
+        self.pixels[i..i + 8].copy_from_slice(colours);
+        self.rom_colours[i..i + 8].copy_from_slice(rom);
     }
 }

@@ -259,6 +259,42 @@ struct Pipeline {
     /// The CPU's last colour register write, and the one the output stage applies next.
     colour_write: Option<(u8, u8)>,
     colour_latched: Option<(u8, u8)>,
+    // What the cell in the shifter shows, worked out when the cell, the mode or a colour
+    // register changes (`cell_ready` false) rather than for every pixel: whether it is drawn
+    // in multicolour, the pixel value of a set hires bit, the colour code of each pixel
+    // value, and the ROM colours mask of its pixels (see `Picture::rom_colours`).
+    cell_ready: bool,
+    cell_multicolour: bool,
+    hires_on: u8,
+    codes: [u8; 4],
+    rom_mask: u16,
+}
+
+impl Pipeline {
+    fn refresh_cell(&mut self, picture_on: bool) {
+        let multicolour_cell = self.mode_11 & 0x08 != 0 || self.colour & 0x08 != 0;
+        self.cell_multicolour = self.mode_16_late != 0 && multicolour_cell;
+        self.hires_on = if self.mode_16_late == 0 && multicolour_cell {
+            2
+        } else {
+            3
+        };
+        let mode = self.mode_11 | self.mode_16;
+        self.codes = std::array::from_fn(|px| colour_code(self, mode, px as u8));
+        self.rom_mask = 0;
+        if picture_on && self.shifter_rom {
+            // Every colour the cell could show here, whatever the ROM's bits.
+            let alternatives: &[u8] = if self.cell_multicolour {
+                &[0, 1, 2, 3]
+            } else {
+                &[0, self.hires_on]
+            };
+            for &alt in alternatives {
+                let code = self.codes[usize::from(alt)];
+                self.rom_mask |= 1 << (self.cregs[usize::from(code)] & 0x0F);
+            }
+        }
+    }
 }
 
 /// The colour registers as the output stage sees them, by colour code.
@@ -323,6 +359,9 @@ pub(super) struct Raster {
     /// Collision interrupt flags raised ($D019 bits 1 and 2) not yet taken by the chip.
     pub raised: u8,
     pipe: Pipeline,
+    /// An X register ($D000-$D010) was written since the sequencers last took the X
+    /// positions.
+    pub sprite_x_stale: bool,
     pub picture_on: bool,
     /// A program read open I/O (the last fetch): fetch every cycle from then on.
     pub keep_fetching: bool,
@@ -370,6 +409,7 @@ impl Default for Raster {
             clear_collisions: 0,
             raised: 0,
             pipe: Pipeline::default(),
+            sprite_x_stale: true,
             picture_on: false,
             keep_fetching: false,
             picture: Box::default(),
@@ -386,33 +426,49 @@ impl Raster {
         self.picture_on || self.keep_fetching || self.pipe.active != 0
     }
 
+    /// Draw from now on (the cell's ROM colours are worked out only for a picture).
+    pub fn enable_picture(&mut self) {
+        self.picture_on = true;
+        self.pipe.cell_ready = false;
+    }
+
     /// Steps every cycle up to and including `to`.
     pub fn run_to(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
         if to < self.done {
             return;
         }
         if self.needs_pixels() {
-            while self.done <= to {
-                self.step::<true>(regs, mem, self.done);
-                self.done += 1;
-            }
+            self.steps::<true>(regs, mem, to);
             return;
         }
         // Counters only. With the registers unchanged, a whole frame leaves them as the
         // frame before did: after one full frame, skip the frames in between.
         if to - self.done > 3 * PAL_CYCLES_PER_FRAME {
             let first = self.done + PAL_CYCLES_PER_FRAME;
-            while self.done < first {
-                self.step::<false>(regs, mem, self.done);
-                self.done += 1;
-            }
+            self.steps::<false>(regs, mem, first - 1);
             let frames = (to - self.done) / PAL_CYCLES_PER_FRAME - 1;
             self.done += frames * PAL_CYCLES_PER_FRAME;
             self.picture.frames += frames;
         }
+        self.steps::<false>(regs, mem, to);
+    }
+
+    /// Steps from `done` through `to`, counting line cycles and lines as it goes.
+    #[inline]
+    fn steps<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
+        let mut r = self.done % PAL_CYCLES_PER_LINE;
+        let mut line = (self.done / PAL_CYCLES_PER_LINE % PAL_LINES) as u16;
         while self.done <= to {
-            self.step::<false>(regs, mem, self.done);
+            self.step::<PIXELS>(regs, mem, r, line);
             self.done += 1;
+            r += 1;
+            if r == PAL_CYCLES_PER_LINE {
+                r = 0;
+                line += 1;
+                if line == PAL_LINES as u16 {
+                    line = 0;
+                }
+            }
         }
     }
 
@@ -421,6 +477,7 @@ impl Raster {
         if !self.needs_pixels() {
             // Nothing is drawn: the output stage simply has the new value when it starts.
             self.pipe.cregs.0[usize::from(reg).min(0x2E)] = value;
+            self.pipe.cell_ready = false;
             return;
         }
         if let Some((older, v)) = self.pipe.colour_write.replace((reg, value)) {
@@ -460,9 +517,7 @@ impl Raster {
 
     /// One cycle (see the module documentation for what a step covers).
     #[inline]
-    fn step<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, t: u64) {
-        let r = t % PAL_CYCLES_PER_LINE;
-        let line = (t / PAL_CYCLES_PER_LINE % PAL_LINES) as u16;
+    fn step<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, r: u64, line: u16) {
         let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
 
         // Phi2 of the previous cycle: the sprite data fetches that follow a pointer or a
@@ -785,18 +840,26 @@ impl Raster {
     fn draw_graphics(&mut self, regs: &[u8], previous: u64) {
         let visible = MATRIX_CYCLES.contains(&previous);
         for i in 0..8 {
+            let p = &mut self.pipe;
             match i {
                 4 => {
-                    self.pipe.mode_16 = (regs[0x16] & 0x10) >> 2;
+                    let (m16, m11) = (p.mode_16, p.mode_11);
+                    p.mode_16 = (regs[0x16] & 0x10) >> 2;
                     // The 6569 sees a rising ECM/BMM edge at pixel 4, a falling one at 6.
-                    self.pipe.mode_11 |= (regs[0x11] & 0x60) >> 2;
+                    p.mode_11 |= (regs[0x11] & 0x60) >> 2;
+                    p.cell_ready &= m16 == p.mode_16 && m11 == p.mode_11;
                 }
-                6 => self.pipe.mode_11 &= (regs[0x11] & 0x60) >> 2,
+                6 => {
+                    let m11 = p.mode_11;
+                    p.mode_11 &= (regs[0x11] & 0x60) >> 2;
+                    p.cell_ready &= m11 == p.mode_11;
+                }
                 7 => {
-                    if self.pipe.mode_16 != 0 && self.pipe.mode_16_late == 0 {
-                        self.pipe.mc_flop = false;
+                    if p.mode_16 != 0 && p.mode_16_late == 0 {
+                        p.mc_flop = false;
                     }
-                    self.pipe.mode_16_late = self.pipe.mode_16;
+                    p.cell_ready &= p.mode_16_late == p.mode_16;
+                    p.mode_16_late = p.mode_16;
                 }
                 _ => {}
             }
@@ -834,42 +897,25 @@ impl Raster {
             p.shifter = p.g_pipe[1];
             p.shifter_rom = p.rom_pipe[1];
             p.mc_flop = true;
+            p.cell_ready = false;
         }
-        let multicolour_cell = p.mode_11 & 0x08 != 0 || p.colour & 0x08 != 0;
-        let multicolour = p.mode_16_late != 0 && multicolour_cell;
-        let hires_on = if p.mode_16_late == 0 && multicolour_cell {
-            2
-        } else {
-            3
-        };
-        if multicolour {
+        if !p.cell_ready {
+            p.cell_ready = true;
+            p.refresh_cell(picture_on);
+        }
+        if p.cell_multicolour {
             if p.mc_flop {
                 p.pixel = p.shifter >> 6;
             }
         } else {
-            p.pixel = if p.shifter & 0x80 != 0 { hires_on } else { 0 };
+            p.pixel = if p.shifter & 0x80 != 0 { p.hires_on } else { 0 };
         }
         let px = p.pixel;
         p.shifter <<= 1;
         p.mc_flop = !p.mc_flop;
-        let mode = p.mode_11 | p.mode_16;
-        p.render[i] = colour_code(p, mode, px);
+        p.render[i] = p.codes[usize::from(px & 3)];
         p.foreground[i] = px & 2 != 0;
-        p.rom[i] = 0;
-        if picture_on && p.shifter_rom {
-            // Every colour the cell could show here, whatever the ROM's bits.
-            let alternatives: &[u8] = if multicolour {
-                &[0, 1, 2, 3]
-            } else {
-                &[0, hires_on]
-            };
-            let mut mask = 0u16;
-            for &alt in alternatives {
-                let code = colour_code(p, mode, alt);
-                mask |= 1 << (p.cregs[usize::from(code)] & 0x0F);
-            }
-            p.rom[i] = mask;
-        }
+        p.rom[i] = p.rom_mask;
     }
 
     fn draw_sprites(&mut self, regs: &[u8], previous: u64) {
@@ -879,6 +925,32 @@ impl Raster {
             Phi1::SpriteData(n) => (0, 1u8 << n, n),
             _ => (0, 0, 0),
         };
+        if self.pipe.pending == 0 && self.pipe.active == 0 && previous != SPRITE_DISPLAY {
+            // No sprite can start or is being shown: only the cycle's state changes.
+            self.sprite_state_only(regs, pointer_cycle, data_cycle, data_sprite);
+        } else {
+            self.sprite_pixels(regs, previous, xpos, pointer_cycle, data_cycle, data_sprite);
+        }
+        // The sequencers take the X positions after the cycle's pixels.
+        if self.sprite_x_stale {
+            self.sprite_x_stale = false;
+            for s in 0..8 {
+                self.pipe.sprite_x[s] =
+                    u16::from(regs[2 * s]) | (u16::from(regs[0x10] >> s & 1) << 8);
+            }
+        }
+    }
+
+    /// The cycle's 8 sprite pixels, with the sequencers' state changes at their pixels.
+    fn sprite_pixels(
+        &mut self,
+        regs: &[u8],
+        previous: u64,
+        xpos: u16,
+        pointer_cycle: u8,
+        data_cycle: u8,
+        data_sprite: usize,
+    ) {
         let mut candidates = 0u8;
         for s in 0..8 {
             if xpos & 0x1F8 == self.pipe.sprite_x[s] & 0x1F8 {
@@ -913,9 +985,29 @@ impl Raster {
             self.trigger_sprites(xpos + i, candidates);
             self.sprite_pixel(usize::from(i));
         }
-        for s in 0..8 {
-            self.pipe.sprite_x[s] = u16::from(regs[2 * s]) | (u16::from(regs[0x10] >> s & 1) << 8);
+    }
+
+    /// `sprite_pixels`' changes of state, for a cycle in which no sprite shows or starts
+    /// (`active` is 0, so clearing its data-cycle bit changes nothing).
+    #[inline]
+    fn sprite_state_only(
+        &mut self,
+        regs: &[u8],
+        pointer_cycle: u8,
+        data_cycle: u8,
+        data_sprite: usize,
+    ) {
+        let p = &mut self.pipe;
+        p.halted |= pointer_cycle;
+        if data_cycle != 0 {
+            p.shift[data_sprite] = self.data[data_sprite];
         }
+        p.priority = regs[0x1B];
+        p.x_expand = regs[0x1D];
+        let toggled = regs[0x1C] ^ p.multicolour;
+        p.mc_flops &= !toggled;
+        p.multicolour = regs[0x1C];
+        p.halted &= !data_cycle;
     }
 
     #[inline]
@@ -1023,6 +1115,7 @@ impl Raster {
         if let Some((reg, value)) = p.colour_latched.take() {
             if let Some(c) = p.cregs.0.get_mut(usize::from(reg)) {
                 *c = value & 0x0F;
+                p.cell_ready = false;
             }
         }
         let mut shown = [0u8; 8];
@@ -1051,9 +1144,7 @@ impl Raster {
         if !(104..104 + WIDTH).contains(&x0) {
             return;
         }
-        for i in 0..8 {
-            self.picture.set(x0 - 104 + i, y, shown[i], shown_rom[i]);
-        }
+        self.picture.set_chunk(x0 - 104, y, &shown, &shown_rom);
     }
 }
 
