@@ -661,7 +661,7 @@ fn serial_byte_written_after_the_last_bit_starts_at_the_next_underflow() {
 /// as it is written) reads back as expected, and 59:59.8 later rolls into the next hour.
 #[test]
 fn tod_every_hour_writes_and_rolls_over_as_hour_test_checks() {
-    let bcd = |n: u8| (n / 10) << 4 | n % 10;
+    let bcd = |n: u8| ((n / 10) << 4) | (n % 10);
     // The test's machine code: 24-hour BCD to the TOD's 12-hour form.
     let twelve = |b: u8| match b {
         0 => 0x92,
