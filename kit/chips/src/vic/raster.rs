@@ -1118,16 +1118,16 @@ impl Raster {
                 p.cell_ready = false;
             }
         }
-        let mut shown = [0u8; 8];
-        let mut shown_rom = [0u16; 8];
-        for i in 0..8 {
-            let next = (i + 1) & 7;
-            p.out[next] = p.cregs[usize::from(p.out[next])];
-            shown[i] = p.out[i];
-            shown_rom[i] = p.out_rom[i];
-            p.out[i] = p.render[i];
-            p.out_rom[i] = p.rom[i];
+        // Pixel 0 was looked up in the cycle before; this cycle looks up pixels 1-7, and the
+        // next cycle's pixel 0 after them.
+        let mut shown = p.out;
+        for c in &mut shown[1..] {
+            *c = p.cregs[usize::from(*c)];
         }
+        let shown_rom = p.out_rom;
+        p.out = p.render;
+        p.out[0] = p.cregs[usize::from(p.render[0])];
+        p.out_rom = p.rom;
         p.colour_latched = p.colour_write.take();
         if !self.picture_on {
             return;
