@@ -47,6 +47,11 @@ impl Labels {
         self.by_name.is_empty()
     }
 
+    /// Every label and its address, by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, u16)> {
+        self.by_name.iter().map(|(n, a)| (n.as_str(), *a))
+    }
+
     /// A label's address: exact spelling first, then ignoring case (CBM prg Studio's
     /// labels are not case-sensitive).
     pub fn get(&self, name: &str) -> Option<u16> {

@@ -7,7 +7,7 @@
 //! expression (`<label+1` = `<(label+1)`).
 
 use crate::lexer::{Tok, Token};
-use crate::petscii::petscii;
+use crate::petscii::char_code;
 use c64kit_files::quote;
 
 /// An expression value: known, or not yet known because the named symbol is not (yet)
@@ -219,10 +219,11 @@ impl Parser<'_, '_> {
         self.pos += 1;
         match &t.tok {
             Tok::Num(n) => Ok(Val::Known(*n)),
-            Tok::Str(s) => {
+            Tok::Str(s, q) => {
+                // A one-character string is its code: PETSCII in "", a screen code in ''.
                 let mut chars = s.chars();
                 match (chars.next(), chars.next()) {
-                    (Some(c), None) => Ok(Val::Known(petscii(c)? as i64)),
+                    (Some(c), None) => Ok(Val::Known(char_code(c, *q)? as i64)),
                     _ => Err(format!("string \"{}\" used as a number", quote(s))),
                 }
             }
@@ -296,6 +297,8 @@ mod tests {
         assert_eq!(k("* + 2"), 0x1002);
         assert_eq!(k("2*3-*"), 6 - 0x1000);
         assert_eq!(k("\"a\""), 0x41);
+        assert_eq!(k("'a'"), 0x01);
+        assert_eq!(k("'@'"), 0x00);
         assert_eq!(k("3 = 3"), 1);
         assert_eq!(k("3 <> 3"), 0);
         assert_eq!(k("2 <= 3"), 1);

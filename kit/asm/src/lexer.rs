@@ -1,13 +1,27 @@
 //! Splits one source line into tokens. Comments (`;` outside quotes) end the line.
+//!
+//! Two places where CBM prg Studio's users write text that is not made of tokens:
+//! - after `incbin` or `incasm`, a file name without quotes (`incbin Sprites.bin`,
+//!   `incbin 1st level.bin`) is one string token running to the next comma;
+//! - `$(fb),y` is `($fb),y`: the `$` before the parenthesis makes the number in it hex.
 
+use crate::directives::Directive;
 use c64kit_files::quote;
 use std::fmt;
+
+/// Which quotes a string was written in: CBM prg Studio gives `"..."` PETSCII and `'...'`
+/// screen codes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Quote {
+    Double,
+    Single,
+}
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Tok {
     Num(i64),
-    /// Text between `"` or `'` quotes, unconverted.
-    Str(String),
+    /// Text between quotes, unconverted.
+    Str(String, Quote),
     Ident(String),
     Op(&'static str),
 }
@@ -16,7 +30,8 @@ impl fmt::Display for Tok {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Tok::Num(n) => write!(f, "{n}"),
-            Tok::Str(s) => write!(f, "\"{s}\""),
+            Tok::Str(s, Quote::Double) => write!(f, "\"{s}\""),
+            Tok::Str(s, Quote::Single) => write!(f, "'{s}'"),
             Tok::Ident(s) => write!(f, "{s}"),
             Tok::Op(s) => write!(f, "{s}"),
         }
@@ -73,102 +88,163 @@ pub fn code_end(line: &str) -> usize {
     line.len()
 }
 
+/// All tokens of a line.
 pub fn lex(line: &str) -> Result<Vec<Token>, String> {
-    let code = &line[..code_end(line)];
-    let bytes = code.as_bytes();
-    let mut out = Vec::new();
-    let mut chars = code.char_indices().peekable();
-    while let Some(&(i, c)) = chars.peek() {
-        if c.is_whitespace() {
-            chars.next();
-            continue;
+    Lexer::new(line).collect()
+}
+
+/// The tokens of a line's code (the part before any comment), one at a time.
+pub struct Lexer<'a> {
+    code: &'a str,
+    pos: usize,
+    /// After `$(`: the next run of letters and digits is hex without its `$`.
+    hex_next: bool,
+    /// After a directive that names a file: the next token may be a name without quotes.
+    file_next: bool,
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(line: &'a str) -> Lexer<'a> {
+        Lexer {
+            code: &line[..code_end(line)],
+            pos: 0,
+            hex_next: false,
+            file_next: false,
+        }
+    }
+
+    /// A number from `start` (its prefix, if any, ends at `digits_start`).
+    fn number(&mut self, start: usize, digits_start: usize, radix: u32) -> Result<Token, String> {
+        let bytes = self.code.as_bytes();
+        let mut end = digits_start;
+        while end < bytes.len() && bytes[end].is_ascii_alphanumeric() {
+            end += 1;
+        }
+        let digits = &self.code[digits_start..end];
+        let shown = &self.code[start..end];
+        if digits.is_empty() {
+            return Err(match radix {
+                16 => "'$' must be followed by hex digits".to_string(),
+                _ => "'%' must be followed by binary digits".to_string(),
+            });
+        }
+        let value = i64::from_str_radix(digits, radix).map_err(|_| {
+            if digits.chars().all(|d| d.is_digit(radix)) {
+                format!("number {} is too large", quote(shown))
+            } else {
+                format!("bad number '{}'", quote(shown))
+            }
+        })?;
+        self.pos = end;
+        Ok(Token {
+            tok: Tok::Num(value),
+            start,
+            end,
+        })
+    }
+
+    fn token(&mut self) -> Option<Result<Token, String>> {
+        let skipped = self.code.len() - self.code[self.pos..].trim_start().len();
+        self.pos = skipped;
+        let i = self.pos;
+        let c = self.code[i..].chars().next()?;
+        if std::mem::take(&mut self.hex_next) {
+            // `$(fb),y`: the `$` before the parenthesis makes the address inside it hex.
+            if !c.is_ascii_alphanumeric() {
+                return Some(Err(
+                    "'$(' must be followed by hex digits, as in $(fb),y".into()
+                ));
+            }
+            return Some(
+                self.number(i, i, 16)
+                    .map_err(|_| "'$(' must be followed by hex digits, as in $(fb),y".to_string()),
+            );
+        }
+        if std::mem::take(&mut self.file_next) && c != '"' && c != '\'' {
+            let len = self.code[i..].find(',').unwrap_or(self.code.len() - i);
+            let name = self.code[i..i + len].trim_end();
+            self.pos = i + len;
+            return Some(Ok(Token {
+                tok: Tok::Str(name.to_string(), Quote::Double),
+                start: i,
+                end: i + name.len(),
+            }));
         }
         if c == '"' || c == '\'' {
-            chars.next();
-            let mut text = String::new();
-            let mut closed = None;
-            for (j, d) in chars.by_ref() {
-                if d == c {
-                    closed = Some(j + 1);
-                    break;
-                }
-                text.push(d);
-            }
-            let Some(end) = closed else {
-                return Err(format!("unterminated string {c}{}", quote(&text)));
+            let body = &self.code[i + 1..];
+            let Some(len) = body.find(c) else {
+                return Some(Err(format!("unterminated string {c}{}", quote(body))));
             };
-            out.push(Token {
-                tok: Tok::Str(text),
+            self.pos = i + 1 + len + 1;
+            let kind = if c == '"' {
+                Quote::Double
+            } else {
+                Quote::Single
+            };
+            return Some(Ok(Token {
+                tok: Tok::Str(body[..len].to_string(), kind),
                 start: i,
-                end,
-            });
-            continue;
+                end: self.pos,
+            }));
+        }
+        if c == '$' && self.code[i + 1..].starts_with('(') {
+            self.pos = i + 2;
+            self.hex_next = true;
+            return Some(Ok(Token {
+                tok: Tok::Op("("),
+                start: i,
+                end: i + 2,
+            }));
         }
         if c == '$' || c == '%' || c.is_ascii_digit() {
-            let (radix, digits_start) = match c {
-                '$' => (16, i + 1),
-                '%' => (2, i + 1),
-                _ => (10, i),
-            };
-            let mut end = digits_start;
-            while end < bytes.len() && (bytes[end] as char).is_ascii_alphanumeric() {
-                end += 1;
-            }
-            let digits = &code[digits_start..end];
-            if digits.is_empty() {
-                return Err(match c {
-                    '$' => "'$' must be followed by hex digits".to_string(),
-                    _ => "'%' must be followed by binary digits".to_string(),
-                });
-            }
-            let value = i64::from_str_radix(digits, radix).map_err(|_| {
-                if digits.chars().all(|d| d.is_digit(radix)) {
-                    format!("number {} is too large", quote(&code[i..end]))
-                } else {
-                    format!("bad number '{}'", quote(&code[i..end]))
-                }
-            })?;
-            out.push(Token {
-                tok: Tok::Num(value),
-                start: i,
-                end,
+            return Some(match c {
+                '$' => self.number(i, i + 1, 16),
+                '%' => self.number(i, i + 1, 2),
+                _ => self.number(i, i, 10),
             });
-            while chars.peek().is_some_and(|&(j, _)| j < end) {
-                chars.next();
-            }
-            continue;
         }
         if is_ident_start(c) {
-            let mut end = i + c.len_utf8();
-            chars.next();
-            while let Some(&(j, d)) = chars.peek() {
-                if !is_ident_char(d) {
-                    break;
-                }
-                end = j + d.len_utf8();
-                chars.next();
-            }
-            out.push(Token {
-                tok: Tok::Ident(code[i..end].to_string()),
+            let len = self.code[i..]
+                .char_indices()
+                .skip(1)
+                .find(|&(_, d)| !is_ident_char(d))
+                .map_or(self.code.len() - i, |(j, _)| j);
+            self.pos = i + len;
+            let word = &self.code[i..self.pos];
+            self.file_next = Directive::named(word).is_some_and(Directive::names_file);
+            return Some(Ok(Token {
+                tok: Tok::Ident(word.to_string()),
                 start: i,
-                end,
-            });
-            continue;
+                end: self.pos,
+            }));
         }
-        let rest = &code[i..];
+        let rest = &self.code[i..];
         let Some(op) = OPS.iter().find(|op| rest.starts_with(**op)) else {
-            return Err(format!("unexpected character '{}'", quote(&c.to_string())));
+            return Some(Err(format!(
+                "unexpected character '{}'",
+                quote(&c.to_string())
+            )));
         };
-        for _ in 0..op.len() {
-            chars.next();
-        }
-        out.push(Token {
+        self.pos = i + op.len();
+        Some(Ok(Token {
             tok: Tok::Op(op),
             start: i,
-            end: i + op.len(),
-        });
+            end: self.pos,
+        }))
     }
-    Ok(out)
+}
+
+impl Iterator for Lexer<'_> {
+    type Item = Result<Token, String>;
+
+    /// The next token; after an error, nothing more.
+    fn next(&mut self) -> Option<Self::Item> {
+        let t = self.token();
+        if matches!(t, Some(Err(_))) {
+            self.pos = self.code.len();
+        }
+        t
+    }
 }
 
 #[cfg(test)]
@@ -191,7 +267,17 @@ mod tests {
         );
         assert_eq!(
             toks("text \"a;b\" ; c"),
-            vec![Tok::Ident("text".into()), Tok::Str("a;b".into())]
+            vec![
+                Tok::Ident("text".into()),
+                Tok::Str("a;b".into(), Quote::Double)
+            ]
+        );
+        assert_eq!(
+            toks("text 'a'"),
+            vec![
+                Tok::Ident("text".into()),
+                Tok::Str("a".into(), Quote::Single)
+            ]
         );
         assert!(lex("text \"abc").unwrap_err().contains("unterminated"));
         assert!(lex("lda $").unwrap_err().contains("hex"));
@@ -199,5 +285,51 @@ mod tests {
         assert!(lex("lda $FFFFFFFFFFFFFFFFFF")
             .unwrap_err()
             .contains("too large"));
+    }
+
+    #[test]
+    fn dollar_before_parenthesis() {
+        assert_eq!(
+            toks("sta $(fb),y"),
+            vec![
+                Tok::Ident("sta".into()),
+                Tok::Op("("),
+                Tok::Num(0xFB),
+                Tok::Op(")"),
+                Tok::Op(","),
+                Tok::Ident("y".into())
+            ]
+        );
+        assert!(lex("lda $(,x)").unwrap_err().contains("'$('"));
+        assert!(lex("lda $(zz),y").unwrap_err().contains("'$('"));
+    }
+
+    #[test]
+    fn file_names_without_quotes() {
+        let name = |s: &str| Tok::Str(s.into(), Quote::Double);
+        assert_eq!(
+            toks("incbin 1st level.bin, 2 ; c"),
+            vec![
+                Tok::Ident("incbin".into()),
+                name("1st level.bin"),
+                Tok::Op(","),
+                Tok::Num(2)
+            ]
+        );
+        assert_eq!(
+            toks("x INCASM lib/a.asm"),
+            vec![
+                Tok::Ident("x".into()),
+                Tok::Ident("INCASM".into()),
+                name("lib/a.asm")
+            ]
+        );
+        assert_eq!(
+            toks("incbin 'a.bin'"),
+            vec![
+                Tok::Ident("incbin".into()),
+                Tok::Str("a.bin".into(), Quote::Single)
+            ]
+        );
     }
 }

@@ -11,30 +11,41 @@
 //!
 //! The dialect as implemented is described in `docs/assembler.md`.
 
-mod asm;
+// The pass driver and its state.
+mod assembler;
+// if, repeat and macros: which lines run, how often.
+mod blocks;
+// What each directive does, and the one table of their names.
+mod directives;
+// Instructions and addressing modes.
+mod encode;
 mod expr;
+// The bytes assembled, by address.
+mod image;
 mod lexer;
+pub mod limits;
+mod listing;
+// Finding and reading files.
+mod loader;
 mod petscii;
 mod project;
+// A source file's lines and block structure.
+mod source;
+// A line to a statement.
+mod statement;
+// Labels: case, files, passes.
+mod symbols;
 
-pub use petscii::{petscii, petscii_str};
+pub use petscii::{petscii, petscii_str, screen_code, screen_code_str};
 pub use project::{parse_project, Project};
 
-use asm::{Assembler, LoadError, Source};
+use assembler::Assembler;
+use loader::LoadError;
+use source::Source;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 use std::rc::Rc;
-
-/// The limits that keep someone else's source from taking too much time or memory or
-/// reading too much (see `docs/assembler.md`, "Limits").
-pub mod limits {
-    pub use crate::asm::{
-        MAX_INCBIN_BYTES, MAX_LINE_CHARS, MAX_NESTING, MAX_PASSES, MAX_PROJECT_BYTES,
-        MAX_READ_BYTES, MAX_REPEAT, MAX_SOURCE_BYTES, MAX_STATEMENTS, MAX_TOTAL_STATEMENTS,
-        MAX_WORK,
-    };
-}
 
 /// Settings from the caller.
 #[derive(Debug, Clone, Default)]
@@ -110,9 +121,11 @@ pub struct Assembly {
     pub load_address: u16,
     /// Everything from the lowest to the highest assembled address, gaps padded.
     pub bytes: Vec<u8>,
-    /// Every symbol (labels, constants, predefined), by full name. Local labels are
+    /// Every symbol (labels, constants, predefined), by full name as its definition spells
+    /// it (names are not case-sensitive, so there is one spelling each). Local labels are
     /// named `scope@name`, where scope is the global label before them or
-    /// `macroname#N` inside the N-th macro expansion.
+    /// `macroname#N` inside the N-th macro expansion. A label several files define is here
+    /// once, with the first definition's value (build order).
     pub symbols: BTreeMap<String, i64>,
     /// The address labels only (no `=` constants).
     pub labels: BTreeMap<String, u16>,
@@ -126,6 +139,9 @@ pub struct Assembly {
     /// "an incbin file"): the project, every source, every `incasm` and `incbin` file. An
     /// output must never be one of them ([`Assembly::ensure_not_input`]).
     pub inputs: Vec<(PathBuf, String)>,
+    /// What assembled but may not mean what was meant (a reference to a label several
+    /// other files define), located like errors.
+    pub warnings: Vec<AsmError>,
 }
 
 impl Assembly {
@@ -210,14 +226,14 @@ fn vice_lines<'a>(symbols: impl Iterator<Item = (&'a String, i64)>) -> String {
 /// Assembles text held in memory. `name` is used in messages; includes are looked up in
 /// `opts.include_dirs` only.
 pub fn assemble_source(name: &str, text: &str, opts: &Options) -> Result<Assembly, Errors> {
-    let src = Source::from_text(name, None, text.to_string()).map_err(|(line, message)| {
+    let src = Source::from_text(name, None, 0, text.to_string()).map_err(|(line, message)| {
         Errors(vec![AsmError {
             file: name.to_string(),
             line,
             message,
         }])
     })?;
-    Assembler::new(opts, opts.include_dirs.clone(), None).run(&[Rc::new(src)])
+    Assembler::new(opts, opts.include_dirs.clone()).run(&[Rc::new(src)])
 }
 
 /// A file the caller named could not be used: the error names it once.
@@ -230,17 +246,49 @@ fn load_error(display: &str, e: LoadError) -> Errors {
 
 /// Assembles one source file (includes relative to it, then `opts.include_dirs`).
 pub fn assemble_file(path: &Path, opts: &Options) -> Result<Assembly, Errors> {
-    let display = path.display().to_string();
-    let mut asm = Assembler::new(opts, opts.include_dirs.clone(), None);
-    let src = asm
-        .loader()
-        .source(path, &display)
-        .map_err(|e| load_error(&display, e))?;
-    asm.run(&[src])
+    assemble_files(&[path.to_path_buf()], opts)
+}
+
+/// Assembles several source files in order as one program, like a project's build list:
+/// one program counter running on from file to file, one set of labels (each file's own
+/// first, see docs/assembler.md). Includes are looked up relative to the including file,
+/// then in `opts.include_dirs`.
+pub fn assemble_files(paths: &[PathBuf], opts: &Options) -> Result<Assembly, Errors> {
+    if paths.is_empty() {
+        return Err(Errors::single(
+            "assemble_files",
+            "no source file given".into(),
+        ));
+    }
+    let mut asm = Assembler::new(opts, opts.include_dirs.clone());
+    let mut roots = Vec::new();
+    let mut errors = Vec::new();
+    for (i, path) in paths.iter().enumerate() {
+        let display = path.display().to_string();
+        if paths[..i]
+            .iter()
+            .any(|p| p == path || c64kit_files::same_file(p, path))
+        {
+            errors.push(AsmError {
+                file: display,
+                line: 0,
+                message: "named twice: each source file is assembled once".into(),
+            });
+            continue;
+        }
+        match asm.loader.source(path, &display) {
+            Ok(s) => roots.push(s),
+            Err(e) => errors.extend(load_error(&display, e).0),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Errors(errors));
+    }
+    asm.run(&roots)
 }
 
 /// Assembles a CBM prg Studio project (`.cbmprj`): every file of its build list, in
-/// order, as one program with one set of global labels.
+/// order, as one program (as [`assemble_files`]).
 pub fn assemble_project(path: &Path, opts: &Options) -> Result<Assembly, Errors> {
     let display = path.display().to_string();
     let dir = path
@@ -249,9 +297,9 @@ pub fn assemble_project(path: &Path, opts: &Options) -> Result<Assembly, Errors>
         .unwrap_or_else(|| PathBuf::from("."));
     let mut search = vec![dir.clone()];
     search.extend(opts.include_dirs.iter().cloned());
-    let mut asm = Assembler::new(opts, search, None);
+    let mut asm = Assembler::new(opts, search);
     let xml = asm
-        .loader()
+        .loader
         .project(path)
         .map_err(|e| Errors::single(&display, e.reason))?;
     let project = parse_project(&xml).map_err(|e| Errors::single(&display, e))?;
@@ -269,10 +317,10 @@ pub fn assemble_project(path: &Path, opts: &Options) -> Result<Assembly, Errors>
     let mut roots = Vec::new();
     let mut errors = Vec::new();
     for name in &project.build_list {
-        if errors.len() == asm::MAX_ERRORS {
+        if errors.len() == limits::MAX_ERRORS {
             break;
         }
-        if asm.loader().out_of_work() {
+        if asm.loader.out_of_work() {
             // Looking for thousands of files (`../../..`) is work too.
             break;
         }
@@ -282,8 +330,8 @@ pub fn assemble_project(path: &Path, opts: &Options) -> Result<Assembly, Errors>
             line: 0,
             message: format!("build list: {message}"),
         };
-        let src = match asm.loader().resolve(name, Some(&dir)) {
-            Ok(p) => asm.loader().source(&p, &shown).map_err(|e| match e {
+        let src = match asm.loader.resolve(name, Some(&dir)) {
+            Ok(p) => asm.loader.source(&p, &shown).map_err(|e| match e {
                 LoadError::File(e) => at_project(e.to_string()),
                 // A line of the file is at fault: reported there.
                 LoadError::Line(e) => e,
@@ -295,10 +343,10 @@ pub fn assemble_project(path: &Path, opts: &Options) -> Result<Assembly, Errors>
             Err(e) => errors.push(e),
         }
     }
-    if asm.loader().out_of_work() {
+    if asm.loader.out_of_work() {
         return Err(Errors::single(
             &display,
-            format!("build list: {}", asm::out_of_work(asm.loader().work_limit)),
+            format!("build list: {}", limits::out_of_work(asm.loader.work_limit)),
         ));
     }
     if !errors.is_empty() {

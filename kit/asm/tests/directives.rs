@@ -55,9 +55,9 @@ fn label_forms() {
     assert_eq!(a.labels["two"], 0x2000);
     assert_eq!(a.labels["three"], 0x2001);
     assert_eq!(a.labels["four"], 0x2002);
-    // Labels are case-sensitive.
-    let a = build("*=$2000\nLoop nop\nloop nop\n jmp Loop\n");
-    assert_eq!(a.bytes, vec![0xEA, 0xEA, 0x4C, 0x00, 0x20]);
+    // Labels are not case-sensitive: one label, however a reference spells it.
+    let a = build("*=$2000\nLoop nop\n jmp LOOP\n jmp loop\n");
+    assert_eq!(a.bytes, vec![0xEA, 0x4C, 0x00, 0x20, 0x4C, 0x00, 0x20]);
 }
 
 #[test]
@@ -76,8 +76,8 @@ fn mnemonic_in_column_one() {
 #[test]
 fn numbers() {
     assert_eq!(
-        bytes("*=$1000\n byte $0a, %1010, 10, \"a\", 'A', \".\"\n"),
-        vec![10, 10, 10, 0x41, 0xC1, 0x2E]
+        bytes("*=$1000\n byte $0a, %1010, 10, \"a\", \"A\", 'A', \".\"\n"),
+        vec![10, 10, 10, 0x41, 0xC1, 0x41, 0x2E]
     );
 }
 
@@ -181,7 +181,7 @@ fn text_is_petscii() {
             0x34, 0x21
         ]
     );
-    assert_eq!(bytes("*=$1000\n text 'Ab'\n"), vec![0xC1, 0x42]);
+    assert_eq!(bytes("*=$1000\n text \"Ab\"\n"), vec![0xC1, 0x42]);
     // Strings and numbers mixed, in text and in byte.
     assert_eq!(
         bytes("*=$1000\n text \"ab\",13,\"c\"\n byte \"xy\",0\n"),

@@ -2,6 +2,7 @@
 
 mod asm;
 mod frames;
+mod labels;
 mod registry;
 mod run;
 mod session;
@@ -54,7 +55,7 @@ enum Command {
         #[arg(long)]
         loader: Option<String>,
     },
-    /// Assemble a CBM prg Studio source file or .cbmprj project into a PRG.
+    /// Assemble a CBM prg Studio .cbmprj project, or source files in build order, into a PRG.
     Asm(asm::AsmArgs),
     /// List a tokenized BASIC program (like petcat -2).
     List {

@@ -2,8 +2,9 @@
 //! show the run through display plugins (by default the transcript on stdout), exit with the
 //! stop reason's code.
 
+use crate::labels::RunLabels;
 use crate::registry::{Registry, DEFAULT_DISPLAY};
-use crate::session::{open_displays, print_drive_notes, CliSink, Drive};
+use crate::session::{open_displays, print_drive_notes, CliSink, Drive, Outcome};
 use crate::GlobalArgs;
 use anyhow::{bail, Result};
 use c64kit::config::{CiaModel, Config};
@@ -40,18 +41,24 @@ pub struct RunArgs {
     /// Stop after this many cycles (default: 10 minutes of PAL C64 time).
     #[arg(long, value_parser = parse_cycles)]
     max_cycles: Option<u64>,
-    /// Start here instead of following the BASIC stub's SYS.
-    #[arg(long, value_parser = parse_addr)]
-    start: Option<u16>,
+    /// Start here instead of following the BASIC stub's SYS: ADDR, or LABEL of the --labels
+    /// file.
+    #[arg(long, value_name = "ADDR|LABEL")]
+    start: Option<String>,
     /// Place a raw binary (no load address) at ADDR: --load ADDR FILE. Repeatable.
     #[arg(long, num_args = 2, value_names = ["ADDR", "FILE"])]
     load: Vec<String>,
     /// A plain 6502 with 64 KiB of flat RAM: no C64 devices, port, ROM or KERNAL (like sim65).
     #[arg(long)]
     bare: bool,
-    /// Stop when the PC reaches ADDR. Repeatable.
-    #[arg(long = "break", value_parser = parse_addr)]
-    breaks: Vec<u16>,
+    /// Stop when the PC reaches ADDR, or LABEL of the --labels file (`main`, `.main`,
+    /// `main+3`). Repeatable.
+    #[arg(long = "break", value_name = "ADDR|LABEL")]
+    breaks: Vec<String>,
+    /// A VICE monitor label file (`al C:0820 .main`, as `c64kit asm --labels` writes): --break
+    /// and --start take its names, and the trace and a breakpoint's stop reason show them.
+    #[arg(long, value_name = "FILE")]
+    labels: Option<PathBuf>,
     /// Write one line per instruction (VICE monitor format) to FILE.
     #[arg(long)]
     trace: Option<PathBuf>,
@@ -147,10 +154,6 @@ pub struct PlayArgs {
     /// keeps it held). Those keys then type nothing; the other keys type as usual.
     #[arg(long)]
     pub joy_keys: bool,
-}
-
-fn parse_addr(s: &str) -> Result<u16, String> {
-    parse_address(s).map_err(|e| e.to_string())
 }
 
 /// Raw binaries from --load pairs.
@@ -370,13 +373,23 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     };
     let specs = display_specs(&args, &config, &cli, mode);
     check_outputs(&args, global, &config, &rom_paths, &specs)?;
+    let labels = RunLabels::load(args.labels.as_deref())?;
+    let breaks = args
+        .breaks
+        .iter()
+        .map(|b| labels.address("--break", b))
+        .collect::<Result<Vec<u16>>>()?;
+    let start = match &args.start {
+        Some(s) => Some(labels.address("--start", s)?),
+        None => None,
+    };
     if args.bare {
         if mode == Mode::Play {
             bail!("--bare has no screen or keyboard to play with");
         }
         refuse_c64_options(&args, &specs)?;
         let magic = args.cpu_magic.or(config.cpu_magic);
-        return run_bare(&args, max_cycles, magic, &load);
+        return run_bare(&args, max_cycles, magic, &load, &labels, &breaks, start);
     }
     let drive_8 = drive_8(&args, &config)?;
     let roms = Roms::load(&rom_paths).map_err(|e| rom_error(e, &args, &config))?;
@@ -386,7 +399,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         m.kernal.drive.protect(path, what);
     }
     let mut program_end = 0x0801;
-    let mut start = args.start;
+    let mut start = start;
     for (addr, bytes, _) in raw_loads(&args.load)? {
         m.load_raw(addr, &bytes);
         program_end = program_end.max(addr as usize + bytes.len()).min(0xFFFF);
@@ -432,11 +445,11 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     if let Some(script) = key_script(&args)? {
         m.feed_keys(script);
     }
-    for b in &args.breaks {
+    for b in &breaks {
         m.set_breakpoint(*b);
     }
     if let Some(path) = &args.trace {
-        m.trace = Some(create_trace(path)?);
+        m.trace = Some(labels.trace(create_trace(path)?));
     }
     // A program that ends in `JMP *` stops there, however it was started; under `play` a
     // person decides when it ends.
@@ -510,7 +523,11 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         let lines: String = m.screen_text().iter().map(|l| format!("|{l}|\n")).collect();
         print_quietly_closed(&lines, "the screen")?;
     }
-    report(&outcome.text(), m.cycles(), m.cpu.pc);
+    let stop = match &outcome {
+        Outcome::Stopped(s) => named_stop(s, &labels),
+        Outcome::Quit => outcome.text(),
+    };
+    report(&stop, m.cycles(), m.cpu.pc);
     Ok(outcome.exit_code())
 }
 
@@ -597,6 +614,9 @@ fn inputs(
     }
     if let Some(f) = &args.input_file {
         add(f, "the key script");
+    }
+    if let Some(f) = &args.labels {
+        add(f, "the label file");
     }
     for (rom, what) in [
         (&roms.basic, "the BASIC ROM image"),
@@ -752,6 +772,17 @@ fn key_script(args: &RunArgs) -> Result<Option<Vec<c64kit_basic::KeyEvent>>> {
     Ok(Some(events))
 }
 
+/// The stop reason, with the label of a breakpoint's address: "breakpoint at $0820 (.main)".
+fn named_stop(stop: &StopReason, labels: &RunLabels) -> String {
+    match stop {
+        StopReason::Breakpoint { pc } => match labels.names_at(*pc) {
+            Some(names) => format!("{stop} ({names})"),
+            None => stop.to_string(),
+        },
+        _ => stop.to_string(),
+    }
+}
+
 /// The stop reason and time on stderr, so stdout is the program's output alone.
 fn report(stop: &str, cycles: u64, pc: u16) {
     eprintln!(
@@ -766,9 +797,12 @@ fn run_bare(
     max_cycles: u64,
     magic: Option<(u8, u8)>,
     load: &dyn Fn(&Path) -> Result<(Program, String)>,
+    labels: &RunLabels,
+    breaks: &[u16],
+    start: Option<u16>,
 ) -> Result<i32> {
     let mut ram = FlatRam::new();
-    let mut start = args.start;
+    let mut start = start;
     for (addr, bytes, _) in raw_loads(&args.load)? {
         ram.load(addr, &bytes);
         start = start.or(Some(addr));
@@ -791,10 +825,13 @@ fn run_bare(
         (cpu.ane_magic, cpu.lxa_magic) = (ane, lxa);
     }
     cpu.pc = start;
-    let mut trace = args.trace.as_deref().map(create_trace).transpose()?;
+    let mut trace = match args.trace.as_deref() {
+        Some(path) => Some(labels.trace(create_trace(path)?)),
+        None => None,
+    };
     let mut trace_error = None;
     let stop = loop {
-        if args.breaks.is_empty() && trace.is_none() {
+        if breaks.is_empty() && trace.is_none() {
             // Straight on RAM up to anything the exact step must see: a JAM, a jump to itself.
             cpu.run_direct(&mut ram, max_cycles);
         }
@@ -802,7 +839,7 @@ fn run_bare(
             break StopReason::CycleBudget { cycles: ram.cycles };
         }
         let pc = cpu.pc;
-        if args.breaks.contains(&pc) && ram.cycles > 0 {
+        if breaks.contains(&pc) && ram.cycles > 0 {
             break StopReason::Breakpoint { pc };
         }
         if let Some(out) = &mut trace {
@@ -835,6 +872,6 @@ fn run_bare(
             io_reason(&e)
         );
     }
-    report(&stop.to_string(), ram.cycles, cpu.pc);
+    report(&named_stop(&stop, labels), ram.cycles, cpu.pc);
     Ok(stop.exit_code())
 }
