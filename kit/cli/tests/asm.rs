@@ -155,8 +155,8 @@ fn a_project_is_assembled_alone() {
     assert_stderr_has(&out, "p.cbmprj: a project is assembled on its own");
 }
 
-#[test]
-fn run_breaks_at_labels_and_names_them() {
+/// The teaching folder assembled to x.prg with its labels in x.lbl.
+fn assembled_teaching_folder() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     teaching_folder(dir.path());
     c64kit()
@@ -165,6 +165,12 @@ fn run_breaks_at_labels_and_names_them() {
         .args(["--labels", "x.lbl"])
         .assert()
         .code(0);
+    dir
+}
+
+#[test]
+fn run_breaks_at_labels_and_names_them() {
+    let dir = assembled_teaching_folder();
     // The breakpoint stops the run (exit code 5) when the PC reaches wait ($0836).
     let out = c64kit()
         .current_dir(dir.path())
@@ -200,14 +206,7 @@ fn run_breaks_at_labels_and_names_them() {
 
 #[test]
 fn unknown_labels_are_clear_errors() {
-    let dir = tempfile::tempdir().unwrap();
-    teaching_folder(dir.path());
-    c64kit()
-        .current_dir(dir.path())
-        .args(["asm", "main.asm", "util.asm", "-I", "lib", "-o", "x.prg"])
-        .args(["--labels", "x.lbl"])
-        .assert()
-        .code(0);
+    let dir = assembled_teaching_folder();
     let out = c64kit()
         .current_dir(dir.path())
         .args(["run", "x.prg", "--labels", "x.lbl", "--break", "nosuch"])
