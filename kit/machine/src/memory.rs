@@ -10,6 +10,20 @@ use c64kit_chips::vic::{Picture, VicMemory};
 use c64kit_chips::{Cia, Sid, Vic};
 use c64kit_cpu::{Bus, DirectMemory, Interrupts};
 
+/// What the VIC-II can read, as a C64Bus's fields give it (a macro, so the borrows stay on
+/// the fields and the VIC-II itself can be borrowed mutably beside them).
+macro_rules! vic_memory {
+    ($bus:expr) => {
+        VicMemory {
+            ram: &$bus.ram,
+            char_rom: &$bus.roms.chargen,
+            colour: &$bus.colour,
+            bank: $bus.cia2.vic_bank(),
+            cpu_bus: $bus.cpu_bus,
+        }
+    };
+}
+
 /// Power-on values of the 6510 port: data direction $2F, data $37 (BASIC, KERNAL, I/O).
 pub const PORT_DDR_POWER_ON: u8 = 0x2F;
 pub const PORT_DATA_POWER_ON: u8 = 0x37;
@@ -282,13 +296,7 @@ impl C64Bus {
 
     /// Brings the VIC-II's fetching and drawing up to cycle `now`.
     fn catch_up_vic(&mut self, now: u64) {
-        let mem = VicMemory {
-            ram: &self.ram,
-            char_rom: &self.roms.chargen,
-            colour: &self.colour,
-            bank: self.cia2.vic_bank(),
-            cpu_bus: self.cpu_bus,
-        };
+        let mem = vic_memory!(self);
         self.vic.run_to(now, &mem);
     }
 
@@ -321,13 +329,7 @@ impl C64Bus {
     /// draws from its state and today's memory up to the end of the next whole frame, without
     /// the CPU. The machine itself is untouched (its VIC-II may keep only its counters).
     pub fn still_picture(&self) -> Picture {
-        let mem = VicMemory {
-            ram: &self.ram,
-            char_rom: &self.roms.chargen,
-            colour: &self.colour,
-            bank: self.cia2.vic_bank(),
-            cpu_bus: self.cpu_bus,
-        };
+        let mem = vic_memory!(self);
         let mut vic = self.vic.clone();
         vic.run_to(self.now, &mem);
         vic.enable_picture();

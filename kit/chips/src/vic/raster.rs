@@ -926,8 +926,10 @@ impl Raster {
             _ => (0, 0, 0),
         };
         if self.pipe.pending == 0 && self.pipe.active == 0 && previous != SPRITE_DISPLAY {
-            // No sprite can start or is being shown: only the cycle's state changes.
-            self.sprite_state_only(regs, pointer_cycle, data_cycle, data_sprite);
+            // No sprite can start or is being shown: only the sequencers' state changes.
+            for i in 0..8 {
+                self.sprite_event(regs, previous, i, pointer_cycle, data_cycle, data_sprite);
+            }
         } else {
             self.sprite_pixels(regs, previous, xpos, pointer_cycle, data_cycle, data_sprite);
         }
@@ -958,56 +960,48 @@ impl Raster {
             }
         }
         for i in 0..8u16 {
-            match i {
-                2 => self.pipe.active &= !data_cycle,
-                3 => self.pipe.halted |= pointer_cycle,
-                4 => {
-                    if previous == SPRITE_DISPLAY {
-                        self.pipe.pending = self.display;
-                    }
-                    if data_cycle != 0 {
-                        self.pipe.shift[data_sprite] = self.data[data_sprite];
-                    }
-                }
-                6 => {
-                    self.pipe.priority = regs[0x1B];
-                    self.pipe.x_expand = regs[0x1D];
-                }
-                7 => {
-                    // On the 6569 a multicolour switch resets the sprite's pixel pairing.
-                    let toggled = regs[0x1C] ^ self.pipe.multicolour;
-                    self.pipe.mc_flops &= !toggled;
-                    self.pipe.multicolour = regs[0x1C];
-                    self.pipe.halted &= !data_cycle;
-                }
-                _ => {}
-            }
+            self.sprite_event(regs, previous, i, pointer_cycle, data_cycle, data_sprite);
             self.trigger_sprites(xpos + i, candidates);
             self.sprite_pixel(usize::from(i));
         }
     }
 
-    /// `sprite_pixels`' changes of state, for a cycle in which no sprite shows or starts
-    /// (`active` is 0, so clearing its data-cycle bit changes nothing).
-    #[inline]
-    fn sprite_state_only(
+    /// What the sequencers do at pixel `i` of the cycle after `previous`, besides drawing.
+    #[inline(always)]
+    fn sprite_event(
         &mut self,
         regs: &[u8],
+        previous: u64,
+        i: u16,
         pointer_cycle: u8,
         data_cycle: u8,
         data_sprite: usize,
     ) {
         let p = &mut self.pipe;
-        p.halted |= pointer_cycle;
-        if data_cycle != 0 {
-            p.shift[data_sprite] = self.data[data_sprite];
+        match i {
+            2 => p.active &= !data_cycle,
+            3 => p.halted |= pointer_cycle,
+            4 => {
+                if previous == SPRITE_DISPLAY {
+                    p.pending = self.display;
+                }
+                if data_cycle != 0 {
+                    p.shift[data_sprite] = self.data[data_sprite];
+                }
+            }
+            6 => {
+                p.priority = regs[0x1B];
+                p.x_expand = regs[0x1D];
+            }
+            7 => {
+                // On the 6569 a multicolour switch resets the sprite's pixel pairing.
+                let toggled = regs[0x1C] ^ p.multicolour;
+                p.mc_flops &= !toggled;
+                p.multicolour = regs[0x1C];
+                p.halted &= !data_cycle;
+            }
+            _ => {}
         }
-        p.priority = regs[0x1B];
-        p.x_expand = regs[0x1D];
-        let toggled = regs[0x1C] ^ p.multicolour;
-        p.mc_flops &= !toggled;
-        p.multicolour = regs[0x1C];
-        p.halted &= !data_cycle;
     }
 
     #[inline]
