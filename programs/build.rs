@@ -39,6 +39,8 @@ fn main() {
     }
     std::fs::write(out.join("built_in.rs"), table).expect("OUT_DIR is writable");
     println!("cargo:rerun-if-changed=build.rs");
+    // The whole folder: a new project folder is a new program.
+    println!("cargo:rerun-if-changed={}", root.display());
 }
 
 /// (name, project) for every `.cbmprj` one folder down, sorted by name.

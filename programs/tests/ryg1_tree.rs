@@ -216,7 +216,7 @@ fn depth_4_after_the_book_size_and_time() {
             t.end - TREE_BASE,
             t.end - 1,
             t.cycles,
-            t.cycles as f64 / 985_248.0
+            t.cycles as f64 / c64kit_machine::PAL_HZ as f64
         );
         if t.records > max.0 {
             max = (t.records, t.end, t.cycles);

@@ -19,7 +19,7 @@ use c64kit_plugin_api::host::DisplayInstance;
 use c64kit_plugin_api::{Picture, PictureKind};
 
 /// CPU cycles per PAL frame: 312 lines of 63 cycles.
-pub const CYCLES_PER_FRAME: u64 = 312 * 63;
+pub use c64kit_machine::PAL_CYCLES_PER_FRAME as CYCLES_PER_FRAME;
 
 /// The screen as text, in the plugin interface's form.
 pub fn screen(m: &Machine) -> Screen {
@@ -121,7 +121,7 @@ impl Pictures {
         if let Some(since) = self.live_since {
             let now = m.cycles();
             let frame_start = now - now % CYCLES_PER_FRAME;
-            let line = (now % CYCLES_PER_FRAME) / 63;
+            let line = (now % CYCLES_PER_FRAME) / c64kit_machine::PAL_CYCLES_PER_LINE;
             // The last visible line's pixels reach into the line after it.
             let drawn = (FIRST_LINE as usize + HEIGHT) as u64 + 1;
             if since <= frame_start && line >= drawn {

@@ -15,7 +15,8 @@ use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// One PAL frame of real time.
-const FRAME_TIME: Duration = Duration::from_micros(1_000_000 * CYCLES_PER_FRAME / 985_248);
+const FRAME_TIME: Duration =
+    Duration::from_micros(1_000_000 * CYCLES_PER_FRAME / c64kit_machine::PAL_HZ);
 
 /// How a shown run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]

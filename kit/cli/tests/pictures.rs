@@ -4,8 +4,10 @@
 
 mod common;
 
-use common::{c64kit, stderr_of, stub_asm, temp_dir, write};
-use std::path::Path;
+use common::{
+    base64_decode, c64kit, decode_gif, decode_png, decode_png_bytes, stderr_of, stub_asm, temp_dir,
+    write,
+};
 
 /// Pepto's colours, as the displays write them.
 const PEPTO: [[u8; 3]; 16] = c64kit_plugin_api::palette::PEPTO;
@@ -46,21 +48,6 @@ wait lda $d012
  sta $d020
  rts",
     )
-}
-
-/// The palette indices and size of a PNG file.
-fn decode_png(path: &Path) -> (usize, usize, Vec<u8>, Vec<u8>) {
-    decode_png_bytes(&std::fs::read(path).unwrap())
-}
-
-fn decode_png_bytes(bytes: &[u8]) -> (usize, usize, Vec<u8>, Vec<u8>) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
-    let mut reader = decoder.read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let palette = reader.info().palette.as_ref().unwrap().to_vec();
-    buf.truncate(info.buffer_size());
-    (info.width as usize, info.height as usize, buf, palette)
 }
 
 #[test]
@@ -159,30 +146,6 @@ fn the_html_page_holds_the_picture_and_the_text() {
     assert!(!html.contains("src=\"http"), "self-contained");
 }
 
-/// Standard base64, for the test's own check of the page.
-fn base64_decode(text: &str) -> Vec<u8> {
-    let value = |c: u8| match c {
-        b'A'..=b'Z' => c - b'A',
-        b'a'..=b'z' => c - b'a' + 26,
-        b'0'..=b'9' => c - b'0' + 52,
-        b'+' => 62,
-        b'/' => 63,
-        _ => panic!("not base64: {c}"),
-    };
-    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
-    digits
-        .chunks(4)
-        .flat_map(|c| {
-            let n = c
-                .iter()
-                .enumerate()
-                .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
-            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
-            bytes[..c.len() - 1].to_vec()
-        })
-        .collect()
-}
-
 #[test]
 fn the_terminal_shows_pixels_as_half_blocks_where_it_can() {
     let dir = temp_dir("pictures-terminal");
@@ -247,30 +210,6 @@ wait lda $d012
  bne loop
  rts",
     )
-}
-
-/// Each frame of a GIF as the viewer shows it (frames drawn over the ones before), with its
-/// delay; and the global palette.
-fn decode_gif(path: &Path) -> (Vec<(Vec<u8>, u16)>, Vec<u8>) {
-    let mut options = gif::DecodeOptions::new();
-    options.set_color_output(gif::ColorOutput::Indexed);
-    let mut decoder = options
-        .read_info(std::fs::File::open(path).unwrap())
-        .unwrap();
-    let palette = decoder.global_palette().unwrap().to_vec();
-    let (w, h) = (decoder.width() as usize, decoder.height() as usize);
-    assert_eq!((w, h), (384, 272));
-    let mut canvas = vec![0u8; w * h];
-    let mut frames = Vec::new();
-    while let Some(f) = decoder.read_next_frame().unwrap() {
-        assert!(f.palette.is_none(), "one palette for all frames");
-        let (l, t, fw) = (f.left as usize, f.top as usize, f.width as usize);
-        for (i, &p) in f.buffer.iter().enumerate() {
-            canvas[(t + i / fw) * w + l + i % fw] = p;
-        }
-        frames.push((canvas.clone(), f.delay));
-    }
-    (frames, palette)
 }
 
 #[test]

@@ -67,7 +67,7 @@ fn default_run_prints_the_transcript_as_before() {
         format!(
             "c64kit: {stop} after {} cycles ({:.3} s of PAL C64 time), PC=${:04X}\n",
             m.cycles(),
-            m.cycles() as f64 / 985_248.0,
+            m.cycles() as f64 / c64kit_machine::PAL_HZ as f64,
             m.cpu.pc
         )
     );

@@ -17,6 +17,7 @@ pub mod text_screen;
 
 pub use c64kit_chips::cia::CiaModel;
 pub use c64kit_chips::vic::{picture, Picture};
+pub use c64kit_chips::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE};
 pub use drive::Drive;
 pub use loader::{Prg, PrgError};
 pub use machine::{trace_line, Machine, PAL_HZ};

@@ -14,8 +14,8 @@ use c64kit_basic::{KeyEvent, NoSys};
 use c64kit_chips::PAL_CYCLES_PER_FRAME;
 use c64kit_cpu::{flag, Cpu, IRQ_VECTOR, NMI_VECTOR};
 
-/// PAL C64 clock: cycles per second.
-pub const PAL_HZ: u64 = 985_248;
+/// PAL C64 clock: cycles per second (the chips crate keeps the fact).
+pub const PAL_HZ: u64 = c64kit_chips::PAL_CYCLES_PER_SECOND;
 
 pub struct Machine {
     pub cpu: Cpu,

@@ -108,3 +108,66 @@ pub fn hi_prg() -> Vec<u8> {
     ]);
     p
 }
+
+/// The palette indices and size of a PNG file.
+pub fn decode_png(path: &Path) -> (usize, usize, Vec<u8>, Vec<u8>) {
+    decode_png_bytes(&std::fs::read(path).unwrap())
+}
+
+pub fn decode_png_bytes(bytes: &[u8]) -> (usize, usize, Vec<u8>, Vec<u8>) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(bytes));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let palette = reader.info().palette.as_ref().unwrap().to_vec();
+    buf.truncate(info.buffer_size());
+    (info.width as usize, info.height as usize, buf, palette)
+}
+
+/// Standard base64, for the tests' own check of the html page's picture.
+pub fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        b'/' => 63,
+        _ => panic!("not base64: {c}"),
+    };
+    let digits: Vec<u8> = text.bytes().filter(|&c| c != b'=').map(value).collect();
+    digits
+        .chunks(4)
+        .flat_map(|c| {
+            let n = c
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &d)| n | u32::from(d) << (18 - 6 * i));
+            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            bytes[..c.len() - 1].to_vec()
+        })
+        .collect()
+}
+
+/// Each frame of a GIF as the viewer shows it (frames drawn over the ones before), with its
+/// delay; and the global palette.
+pub fn decode_gif(path: &Path) -> (Vec<(Vec<u8>, u16)>, Vec<u8>) {
+    let mut options = gif::DecodeOptions::new();
+    options.set_color_output(gif::ColorOutput::Indexed);
+    let mut decoder = options
+        .read_info(std::fs::File::open(path).unwrap())
+        .unwrap();
+    let palette = decoder.global_palette().unwrap().to_vec();
+    let (w, h) = (decoder.width() as usize, decoder.height() as usize);
+    assert_eq!((w, h), (384, 272));
+    let mut canvas = vec![0u8; w * h];
+    let mut frames = Vec::new();
+    while let Some(f) = decoder.read_next_frame().unwrap() {
+        assert!(f.palette.is_none(), "one palette for all frames");
+        let (l, t, fw) = (f.left as usize, f.top as usize, f.width as usize);
+        for (i, &p) in f.buffer.iter().enumerate() {
+            canvas[(t + i / fw) * w + l + i % fw] = p;
+        }
+        frames.push((canvas.clone(), f.delay));
+    }
+    (frames, palette)
+}
