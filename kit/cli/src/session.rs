@@ -163,11 +163,15 @@ impl Drive<'_> {
             if let Err(e) = self.deliver_chrout(m, &mut seen) {
                 break Err(e);
             }
+            // Kept before looking at the stop: a run that ends on a boundary ends with the
+            // frame it has just completed.
+            if m.cycles() >= boundary {
+                pictures.boundary(m);
+            }
             match stop {
                 StopReason::CycleBudget { .. } if m.cycles() < end => {}
                 other => break Ok(Outcome::Stopped(other)),
             }
-            pictures.boundary(m);
             if let Err(e) = self.deliver_frames(m, &pictures) {
                 break Err(e);
             }

@@ -214,3 +214,29 @@ fn the_sprite_game_records_its_sprites_in_a_gif() {
     assert!(before != last, "the sprites moved");
 }
 
+/// A recording that stops a few cycles into a frame ends with the frame just completed (the
+/// new one has drawn nothing yet), as a `--screenshot` at that cycle shows it.
+#[test]
+fn a_recording_stopped_just_after_a_frame_ends_keeps_that_frame() {
+    let dir = temp_dir("sprite-game-gif-boundary");
+    let gif = dir.join("game.gif");
+    for past in [0, 10] {
+        let cycles = FRAMES * FRAME + past;
+        c64kit()
+            .args(["run", &project(), "-q", "--max-cycles", &cycles.to_string()])
+            .arg("--record")
+            .arg(&gif)
+            .assert()
+            .code(4);
+        let (frames, _) = decode_gif(&gif);
+        let mut m = machine(true);
+        m.run(FRAMES * FRAME);
+        let (last, _) = frames.last().unwrap();
+        assert!(
+            last == m.picture().pixels(),
+            "{past} cycles past frame {FRAMES}: the last recorded frame is frame {FRAMES}'s \
+             ({} frames recorded)",
+            frames.len()
+        );
+    }
+}
