@@ -24,6 +24,34 @@ pub(super) const BAD_LINE_BA: std::ops::RangeInclusive<u64> = 11..=53;
 pub(super) const SPRITE_BA_START: u64 = 54;
 /// BA is low this many cycles for a sprite's fetches (3 cycles' warning, then 2 fetching).
 pub(super) const SPRITE_BA_CYCLES: u64 = 5;
+/// The first line cycle after sprite 7's window (which runs into the next line): from here
+/// to [`SPRITE_BA_START`] no sprite claims the bus.
+const SPRITE_QUIET_FROM: u64 = (SPRITE_BA_START + 2 * 7 + SPRITE_BA_CYCLES) % PAL_CYCLES_PER_LINE;
+/// BA is low in line cycle `r` for sprite n's fetches when bit n is set.
+const fn sprite_ba_mask(r: u64) -> u8 {
+    let mut mask = 0u8;
+    let mut n = 0;
+    while n < 8 {
+        let start = (SPRITE_BA_START + 2 * n as u64) % PAL_CYCLES_PER_LINE;
+        if (r + PAL_CYCLES_PER_LINE - start) % PAL_CYCLES_PER_LINE < SPRITE_BA_CYCLES {
+            mask |= 1 << n;
+        }
+        n += 1;
+    }
+    mask
+}
+
+/// Which sprites' fetches hold BA low in each line cycle.
+pub(super) const SPRITE_BA: [u8; 63] = {
+    let mut t = [0u8; 63];
+    let mut r = 0;
+    while r < 63 {
+        t[r] = sprite_ba_mask(r as u64);
+        r += 1;
+    }
+    t
+};
+
 /// The line cycles at which the sprite DMA logic acts.
 const MCBASE_ADD_2: u64 = 14;
 const MCBASE_ADD_1: u64 = 15;
@@ -136,19 +164,7 @@ impl SpriteDma {
 
     /// Whether a sprite's fetches hold BA low in cycle `t` (events up to `t` applied).
     fn holds_ba(&self, t: u64) -> bool {
-        if self.on == 0 {
-            return false;
-        }
-        let c = t % PAL_CYCLES_PER_LINE;
-        (0..8u64).any(|n| {
-            self.on & (1 << n) != 0 && {
-                let start = SPRITE_BA_START + 2 * n;
-                // Cycles since the window's start, counted into the next line if needed.
-                let since =
-                    (c + PAL_CYCLES_PER_LINE - start % PAL_CYCLES_PER_LINE) % PAL_CYCLES_PER_LINE;
-                since < SPRITE_BA_CYCLES
-            }
-        })
+        self.on & SPRITE_BA[(t % PAL_CYCLES_PER_LINE) as usize] != 0
     }
 }
 
@@ -269,7 +285,14 @@ impl BusClaims {
             if ahead.line_is_quiet(line_start) {
                 continue;
             }
+            // Off a bad line, only sprite fetches claim the bus: cycles 54-62 and 0-9.
+            let probe = line_start + BAD_LINE_BA.start();
+            let den = den_latched(&ahead.regs, ahead.d011_since, ahead.den_frame, probe);
+            let bad = bad_line_ba(&ahead.regs, den, probe);
             for t in start..line_start + PAL_CYCLES_PER_LINE {
+                if !bad && (SPRITE_QUIET_FROM..SPRITE_BA_START).contains(&(t - line_start)) {
+                    continue;
+                }
                 if ahead.ba_low(t) {
                     return t;
                 }

@@ -15,10 +15,7 @@
 //! see depends on what the chip reads or draws, so the engine only keeps its counters
 //! ([`Raster::needs_pixels`] decides); otherwise it fetches and draws every cycle.
 
-use super::dma::{
-    BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA_CYCLES,
-    SPRITE_BA_START,
-};
+use super::dma::{BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA};
 use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 
@@ -123,30 +120,6 @@ const fn sprite_x_of(r: u64) -> u16 {
     (((0x194 + 8 * r) % 0x1F8) & 0x1F8) as u16
 }
 
-/// BA is low in line cycle `r` for sprite n's fetches when bit n is set.
-const fn sprite_ba_mask(r: u64) -> u8 {
-    let mut mask = 0u8;
-    let mut n = 0;
-    while n < 8 {
-        let start = (SPRITE_BA_START + 2 * n as u64) % PAL_CYCLES_PER_LINE;
-        if (r + PAL_CYCLES_PER_LINE - start) % PAL_CYCLES_PER_LINE < SPRITE_BA_CYCLES {
-            mask |= 1 << n;
-        }
-        n += 1;
-    }
-    mask
-}
-
-const SPRITE_BA: [u8; 63] = {
-    let mut t = [0u8; 63];
-    let mut r = 0;
-    while r < 63 {
-        t[r] = sprite_ba_mask(r as u64);
-        r += 1;
-    }
-    t
-};
-
 /// Colour codes in the drawing pipeline: 0-15 are colours, these name a register whose
 /// value is looked up when the pixel leaves the pipeline.
 const BORDER: u8 = 0x20;
@@ -156,60 +129,6 @@ const BACKGROUND_2: u8 = 0x23;
 const SPRITE_MC_0: u8 = 0x25;
 const SPRITE_MC_1: u8 = 0x26;
 const SPRITE_COLOUR_0: u8 = 0x27;
-
-/// Where a graphics pixel's colour comes from, by mode (ECM, BMM, MCM) and pixel value.
-#[derive(Clone, Copy)]
-enum Source {
-    Black,
-    Register(u8),
-    /// The matrix byte's low or high nibble (bitmap modes).
-    MatrixLow,
-    MatrixHigh,
-    /// The colour RAM nibble, or its low 3 bits (multicolour text).
-    Colour,
-    ColourMc,
-    /// $D021-$D024 chosen by the matrix byte's top 2 bits (extended background colour).
-    Extended,
-}
-
-/// Indexed by `ECM << 4 | BMM << 3 | MCM << 2 | pixel`.
-const SOURCES: [Source; 32] = {
-    use Source::*;
-    [
-        Register(BACKGROUND_0),
-        Register(BACKGROUND_0),
-        Colour,
-        Colour,
-        Register(BACKGROUND_0),
-        Register(BACKGROUND_1),
-        Register(BACKGROUND_2),
-        ColourMc,
-        MatrixLow,
-        MatrixLow,
-        MatrixHigh,
-        MatrixHigh,
-        Register(BACKGROUND_0),
-        MatrixHigh,
-        MatrixLow,
-        Colour,
-        Extended,
-        Extended,
-        Colour,
-        Colour,
-        Black,
-        Black,
-        Black,
-        Black,
-        Black,
-        Black,
-        Black,
-        Black,
-        Black,
-        Black,
-        Black,
-        Black,
-    ]
-};
 
 /// The drawing pipeline's state (everything between the fetches and the picture).
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -249,7 +168,8 @@ struct Pipeline {
     // This cycle's 8 pixels (colour codes), whether each is foreground graphics, and the
     // colours a character-ROM pixel could have been (0: not from ROM).
     render: [u8; 8],
-    foreground: [bool; 8],
+    /// Bit i: pixel i is foreground graphics.
+    foreground: u8,
     rom: [u16; 8],
     // The previous cycle's pixels, resolved one pixel ahead of output.
     out: [u8; 8],
@@ -266,7 +186,9 @@ struct Pipeline {
     cell_ready: bool,
     cell_multicolour: bool,
     hires_on: u8,
-    codes: [u8; 4],
+    /// Packed, pixel value n's code in byte n (one store when the cell changes, one load
+    /// per run of pixels).
+    codes: u32,
     rom_mask: u16,
 }
 
@@ -280,7 +202,7 @@ impl Pipeline {
             3
         };
         let mode = self.mode_11 | self.mode_16;
-        self.codes = std::array::from_fn(|px| colour_code(self, mode, px as u8));
+        self.codes = u32::from_le_bytes(cell_codes(mode, self.matrix, self.colour));
         self.rom_mask = 0;
         if picture_on && self.shifter_rom {
             // Every colour the cell could show here, whatever the ROM's bits.
@@ -290,16 +212,17 @@ impl Pipeline {
                 &[0, self.hires_on]
             };
             for &alt in alternatives {
-                let code = self.codes[usize::from(alt)];
+                let code = code_of(self.codes, alt);
                 self.rom_mask |= 1 << (self.cregs[usize::from(code)] & 0x0F);
             }
         }
     }
 }
 
-/// The colour registers as the output stage sees them, by colour code.
+/// The colour registers as the output stage sees them, by colour code (64 entries, so a
+/// code's lookup needs no bounds check: codes are below $2F).
 #[derive(Clone, PartialEq, Eq)]
-struct ColourRegisters([u8; 0x2F]);
+struct ColourRegisters([u8; 64]);
 
 impl Default for ColourRegisters {
     /// Codes 0-15 are themselves; the registers start at 0.
@@ -312,7 +235,14 @@ impl std::ops::Index<usize> for ColourRegisters {
     type Output = u8;
     #[inline]
     fn index(&self, code: usize) -> &u8 {
-        &self.0[code.min(0x2E)]
+        &self.0[code & 63]
+    }
+}
+
+impl ColourRegisters {
+    /// Colour register `reg` ($20-$2E) now holds `value` (4 bits).
+    fn set(&mut self, reg: u8, value: u8) {
+        self.0[usize::from(reg & 63)] = value & 0x0F;
     }
 }
 
@@ -476,7 +406,7 @@ impl Raster {
     pub fn colour_written(&mut self, reg: u8, value: u8) {
         if !self.needs_pixels() {
             // Nothing is drawn: the output stage simply has the new value when it starts.
-            self.pipe.cregs.0[usize::from(reg).min(0x2E)] = value;
+            self.pipe.cregs.set(reg, value);
             self.pipe.cell_ready = false;
             return;
         }
@@ -484,7 +414,7 @@ impl Raster {
             // Two writes in one cycle come only from outside the CPU (a loader's pokes):
             // the older one takes effect at once.
             if older != reg {
-                self.pipe.cregs.0[usize::from(older).min(0x2E)] = v;
+                self.pipe.cregs.set(older, v);
             }
         }
     }
@@ -839,6 +769,26 @@ impl Raster {
 
     fn draw_graphics(&mut self, regs: &[u8], previous: u64) {
         let visible = MATRIX_CYCLES.contains(&previous);
+        let p = &self.pipe;
+        let mode_16 = (regs[0x16] & 0x10) >> 2;
+        if p.mode_16 == mode_16
+            && p.mode_16_late == mode_16
+            && p.mode_11 == (regs[0x11] & 0x60) >> 2
+        {
+            // No mode edge at pixels 4, 6 or 7 (see below): the cell changes only at the
+            // pixel XSCROLL says, so the cycle is two runs of one cell each.
+            let xscroll = usize::from(p.xscroll);
+            self.graphics_run(0, xscroll);
+            self.load_cell();
+            self.graphics_run(xscroll, 8);
+        } else {
+            self.graphics_pixels_with_mode_edges(regs);
+        }
+        self.feed_graphics(regs, visible);
+    }
+
+    /// The cycle's 8 graphics pixels when a mode bit changes in it.
+    fn graphics_pixels_with_mode_edges(&mut self, regs: &[u8]) {
         for i in 0..8 {
             let p = &mut self.pipe;
             match i {
@@ -863,8 +813,15 @@ impl Raster {
                 }
                 _ => {}
             }
+            if i == usize::from(self.pipe.xscroll) {
+                self.load_cell();
+            }
             self.graphics_pixel(i);
         }
+    }
+
+    /// The fetched bytes move one stage on; this cycle's enter the pipeline.
+    fn feed_graphics(&mut self, regs: &[u8], visible: bool) {
         let p = &mut self.pipe;
         p.g_pipe[1] = p.g_pipe[0];
         p.c_pipe[1] = p.c_pipe[0];
@@ -887,18 +844,73 @@ impl Raster {
         p.column = if visible { p.column + 1 } else { 0 };
     }
 
+    /// The sequencer takes the next cell (at the pixel XSCROLL says).
+    #[inline]
+    fn load_cell(&mut self) {
+        let p = &mut self.pipe;
+        p.matrix = p.v_pipe[1];
+        p.colour = p.c_pipe[1];
+        p.shifter = p.g_pipe[1];
+        p.shifter_rom = p.rom_pipe[1];
+        p.mc_flop = true;
+        p.cell_ready = false;
+    }
+
+    /// Pixels `from..to` of the cycle from the cell in the sequencer, no mode change among
+    /// them.
+    #[inline]
+    fn graphics_run(&mut self, from: usize, to: usize) {
+        if from == to {
+            return;
+        }
+        let picture_on = self.picture_on;
+        let p = &mut self.pipe;
+        if !p.cell_ready {
+            p.cell_ready = true;
+            p.refresh_cell(picture_on);
+        }
+        let (codes, rom) = (p.codes, p.rom_mask);
+        let mut shifter = p.shifter;
+        if p.cell_multicolour {
+            let mut flop = p.mc_flop;
+            let mut px = p.pixel;
+            for i in from..to {
+                if flop {
+                    px = shifter >> 6;
+                }
+                shifter <<= 1;
+                flop = !flop;
+                p.render[i] = code_of(codes, px);
+                set_bit(&mut p.foreground, i, px & 2 != 0);
+            }
+            p.mc_flop = flop;
+            p.pixel = px;
+        } else {
+            // Hires: the run's pixels are the shifter's top bits, 8 at a time as bytes.
+            let n = to - from;
+            let run = (u64::MAX >> (64 - 8 * n)) << (8 * from);
+            let set = BYTE_PER_BIT[usize::from(shifter)] << (8 * from) & run;
+            let on = u64::from(code_of(codes, p.hires_on)) * BYTES_OF_ONE;
+            let off = u64::from(code_of(codes, 0)) * BYTES_OF_ONE;
+            let render = u64::from_le_bytes(p.render) & !run | set & on | (run & !set) & off;
+            p.render = render.to_le_bytes();
+            // A set bit is pixel value 2 or 3: foreground.
+            let bits = (u16::from(shifter.reverse_bits()) << from) as u8;
+            let run_bits = ((1u16 << to) - (1u16 << from)) as u8;
+            p.foreground = p.foreground & !run_bits | bits & run_bits;
+            let last_set = shifter & (0x80 >> (n - 1)) != 0;
+            p.pixel = if last_set { p.hires_on } else { 0 };
+            shifter = if n == 8 { 0 } else { shifter << n };
+            p.mc_flop ^= n & 1 != 0;
+        }
+        p.shifter = shifter;
+        p.rom[from..to].fill(rom);
+    }
+
     #[inline]
     fn graphics_pixel(&mut self, i: usize) {
         let picture_on = self.picture_on;
         let p = &mut self.pipe;
-        if i == usize::from(p.xscroll) {
-            p.matrix = p.v_pipe[1];
-            p.colour = p.c_pipe[1];
-            p.shifter = p.g_pipe[1];
-            p.shifter_rom = p.rom_pipe[1];
-            p.mc_flop = true;
-            p.cell_ready = false;
-        }
         if !p.cell_ready {
             p.cell_ready = true;
             p.refresh_cell(picture_on);
@@ -913,8 +925,8 @@ impl Raster {
         let px = p.pixel;
         p.shifter <<= 1;
         p.mc_flop = !p.mc_flop;
-        p.render[i] = p.codes[usize::from(px & 3)];
-        p.foreground[i] = px & 2 != 0;
+        p.render[i] = code_of(p.codes, px);
+        set_bit(&mut p.foreground, i, px & 2 != 0);
         p.rom[i] = p.rom_mask;
     }
 
@@ -926,8 +938,9 @@ impl Raster {
             _ => (0, 0, 0),
         };
         if self.pipe.pending == 0 && self.pipe.active == 0 && previous != SPRITE_DISPLAY {
-            // No sprite can start or is being shown: only the sequencers' state changes.
-            for i in 0..8 {
+            // No sprite can start or is being shown: only the sequencers' state changes
+            // (at pixels 2, 3, 4, 6 and 7).
+            for i in [2, 3, 4, 6, 7] {
                 self.sprite_event(regs, previous, i, pointer_cycle, data_cycle, data_sprite);
             }
         } else {
@@ -1064,7 +1077,8 @@ impl Raster {
             }
         }
         if let Some(s) = top {
-            let behind = p.foreground[i] && p.priority & (1 << s) != 0;
+            let foreground = p.foreground & (1 << i) != 0;
+            let behind = foreground && p.priority & (1 << s) != 0;
             if !behind {
                 p.render[i] = match p.sprite_pixel[s] {
                     1 => SPRITE_MC_0,
@@ -1073,7 +1087,7 @@ impl Raster {
                 };
                 p.rom[i] = 0;
             }
-            if p.foreground[i] {
+            if foreground {
                 self.sprite_background |= hits;
             }
         }
@@ -1107,10 +1121,8 @@ impl Raster {
         let p = &mut self.pipe;
         // The CPU's write of two cycles ago: the stage takes it a cycle after the chip.
         if let Some((reg, value)) = p.colour_latched.take() {
-            if let Some(c) = p.cregs.0.get_mut(usize::from(reg)) {
-                *c = value & 0x0F;
-                p.cell_ready = false;
-            }
+            p.cregs.set(reg, value);
+            p.cell_ready = false;
         }
         // Pixel 0 was looked up in the cycle before; this cycle looks up pixels 1-7, and the
         // next cycle's pixel 0 after them.
@@ -1142,17 +1154,58 @@ impl Raster {
     }
 }
 
-/// The colour code of graphics pixel value `px` in `mode` (ECM/BMM/MCM bits 4-2).
+/// Byte k (k = 0-7) is $FF where bit 7-k of the index is set: a shifter byte's pixels.
+const BYTE_PER_BIT: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            if b & (0x80 >> k) != 0 {
+                t[b] |= 0xFF << (8 * k);
+            }
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// $01 in every byte: a byte times this fills a u64 with it.
+const BYTES_OF_ONE: u64 = 0x0101_0101_0101_0101;
+
+/// Sets or clears bit `i` of `bits`.
+#[inline(always)]
+fn set_bit(bits: &mut u8, i: usize, on: bool) {
+    *bits = *bits & !(1 << i) | u8::from(on) << i;
+}
+
+/// The colour code of pixel value `px` (0-3) in a cell's packed codes.
+#[inline(always)]
+fn code_of(codes: u32, px: u8) -> u8 {
+    (codes >> (8 * (px & 3))) as u8
+}
+
+/// The colour codes of a cell's pixel values 0-3 in `mode` (ECM, BMM, MCM in bits 4-2),
+/// from its matrix byte and colour RAM nibble. The invalid modes are black.
 #[inline]
-fn colour_code(p: &Pipeline, mode: u8, px: u8) -> u8 {
-    match SOURCES[usize::from((mode | px) & 0x1F)] {
-        Source::Black => 0,
-        Source::Register(reg) => reg,
-        Source::MatrixLow => p.matrix & 0x0F,
-        Source::MatrixHigh => p.matrix >> 4,
-        Source::Colour => p.colour & 0x0F,
-        Source::ColourMc => p.colour & 0x07,
-        Source::Extended => BACKGROUND_0 + (p.matrix >> 6),
+fn cell_codes(mode: u8, matrix: u8, colour: u8) -> [u8; 4] {
+    let (low, high, colour) = (matrix & 0x0F, matrix >> 4, colour & 0x0F);
+    match mode & 0x1C {
+        // Standard text.
+        0x00 => [BACKGROUND_0, BACKGROUND_0, colour, colour],
+        // Multicolour text (a hires cell's set pixel is 3: the colour's low 3 bits).
+        0x04 => [BACKGROUND_0, BACKGROUND_1, BACKGROUND_2, colour & 0x07],
+        // Hires bitmap.
+        0x08 => [low, low, high, high],
+        // Multicolour bitmap.
+        0x0C => [BACKGROUND_0, high, low, colour],
+        // Extended background colour: $D021-$D024 by the matrix byte's top 2 bits.
+        0x10 => {
+            let background = BACKGROUND_0 + (matrix >> 6);
+            [background, background, colour, colour]
+        }
+        _ => [0; 4],
     }
 }
 
@@ -1169,8 +1222,8 @@ mod tests {
         assert_eq!(sprite_x_of(0), 0x190);
         assert_eq!(sprite_x_of(13), 0x000);
         assert_eq!(sprite_x_of(16), 0x018);
-        assert_eq!(SPRITE_BA[54], 0x01);
-        assert_eq!(SPRITE_BA[0], 0x18);
-        assert_eq!(SPRITE_BA[9], 0x80);
+        assert_eq!(super::SPRITE_BA[54], 0x01);
+        assert_eq!(super::SPRITE_BA[0], 0x18);
+        assert_eq!(super::SPRITE_BA[9], 0x80);
     }
 }
