@@ -104,6 +104,16 @@ impl SpriteDma {
             self.done_until = to + 1;
             return;
         }
+        // Most calls come a cycle or two apart: nothing to do before the next event.
+        let c = self.done_until % PAL_CYCLES_PER_LINE;
+        let next = [MCBASE_ADD_2, MCBASE_ADD_1, DMA_CHECK_1, DMA_CHECK_2]
+            .into_iter()
+            .find(|&e| e >= c)
+            .unwrap_or(PAL_CYCLES_PER_LINE + MCBASE_ADD_2);
+        if to < self.done_until - c + next {
+            self.done_until = to + 1;
+            return;
+        }
         let mut t = self.done_until;
         while t <= to {
             let line_start = t - t % PAL_CYCLES_PER_LINE;

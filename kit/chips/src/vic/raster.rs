@@ -848,12 +848,14 @@ impl Raster {
     #[inline]
     fn load_cell(&mut self) {
         let p = &mut self.pipe;
+        // A cell like the one before (same matrix byte, colour and ROM-ness) keeps its codes.
+        p.cell_ready &=
+            p.matrix == p.v_pipe[1] && p.colour == p.c_pipe[1] && p.shifter_rom == p.rom_pipe[1];
         p.matrix = p.v_pipe[1];
         p.colour = p.c_pipe[1];
         p.shifter = p.g_pipe[1];
         p.shifter_rom = p.rom_pipe[1];
         p.mc_flop = true;
-        p.cell_ready = false;
     }
 
     /// Pixels `from..to` of the cycle from the cell in the sequencer, no mode change among
@@ -1124,13 +1126,10 @@ impl Raster {
             p.cregs.set(reg, value);
             p.cell_ready = false;
         }
-        // Pixel 0 was looked up in the cycle before; this cycle looks up pixels 1-7, and the
-        // next cycle's pixel 0 after them.
-        let mut shown = p.out;
-        for c in &mut shown[1..] {
-            *c = p.cregs[usize::from(*c)];
-        }
-        let shown_rom = p.out_rom;
+        // Pixel 0 was looked up in the cycle before; this cycle looks up pixels 1-7 (only if
+        // they are drawn: nothing else sees them), and the next cycle's pixel 0 after them.
+        let leaving = p.out;
+        let leaving_rom = p.out_rom;
         p.out = p.render;
         p.out[0] = p.cregs[usize::from(p.render[0])];
         p.out_rom = p.rom;
@@ -1150,7 +1149,11 @@ impl Raster {
         if !(104..104 + WIDTH).contains(&x0) {
             return;
         }
-        self.picture.set_chunk(x0 - 104, y, &shown, &shown_rom);
+        let mut shown = leaving;
+        for c in &mut shown[1..] {
+            *c = self.pipe.cregs[usize::from(*c)];
+        }
+        self.picture.set_chunk(x0 - 104, y, &shown, &leaving_rom);
     }
 }
 
