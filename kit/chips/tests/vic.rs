@@ -229,3 +229,24 @@ fn reset_keeps_raster_position() {
     assert_eq!(vic.read(0x1A, 5_000), 0xF0);
     assert_eq!(raster(&mut vic, 5_000), (5_000 / 63) as u16);
 }
+
+#[test]
+fn sprite_crunching_keeps_the_dma_going_for_the_cpu_too() {
+    // $D017 cleared in cycle 15 and set again in 22 of every line (VICII/spritecrunch2):
+    // each clear sets the Y-expansion flip-flop just after MCBASE's update, which the
+    // expansion toggles off again in cycle 55, so MCBASE never moves and the sprite's DMA
+    // never ends. The bus's BA prediction must agree with the raster engine: it counted
+    // MCBASE on by 3 every other line and ended the DMA after 42 lines, so the CPU ran 5
+    // cycles a line too fast from there.
+    let mut vic = Vic::new();
+    let line = PAL_CYCLES_PER_LINE;
+    vic.write(0x01, 100, 0); // sprite 0 at Y 100
+    vic.write(0x17, 0xFF, 0);
+    vic.write(0x15, 0x01, 0);
+    for l in 101..200 {
+        vic.write(0x17, 0x00, l * line + 15);
+        vic.write(0x17, 0xFF, l * line + 22);
+        // Sprite 0's fetches for the next line: BA low in cycles 54-58.
+        assert_eq!(vic.bus_free_from(l * line + 55), l * line + 59, "line {l}");
+    }
+}

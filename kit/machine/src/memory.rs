@@ -127,8 +127,9 @@ pub struct C64Bus {
     /// Bit r set: region r is in the VIC-II's bank while it fetches every cycle, so a write
     /// there first brings the VIC up to date (it may be about to fetch that byte).
     vic_watch: u16,
-    /// The last value the CPU wrote to I/O (what a VIC matrix fetch sees in the cycles
-    /// the CPU still has the bus).
+    /// What the CPU last put on the data bus in phi2, as far as the VIC-II needs it: the
+    /// last I/O write, or while a read waits for BA the value that read gets (a matrix
+    /// fetch in the 3 cycles after BA fell, when the CPU still has the bus, sees it).
     cpu_bus: u8,
     /// CPU cycles since power-on (every bus access is one).
     pub now: u64,
@@ -537,12 +538,20 @@ impl C64Bus {
         }
     }
 
-    /// A read in cycle `now` finds BA low or may: it completes in the first cycle BA is
-    /// high (the CPU waits, RDY low), and the next check is set at the next BA fall.
+    /// A read of `addr` in cycle `now` finds BA low or may: it completes in the first cycle
+    /// BA is high (the CPU waits, RDY low), and the next check is set at the next BA fall.
     #[cold]
-    fn wait_for_bus(&mut self) {
+    fn wait_for_bus(&mut self, addr: u16) {
         let free = self.vic.bus_free_from(self.now);
         if free > self.now {
+            if self.vic.reads_memory() {
+                // While the CPU waits, its read is on the bus in every phi2: the VIC-II's
+                // matrix fetches in the cycles after BA fell (the CPU still has the bus)
+                // read it. The cycles before were the CPU's earlier accesses.
+                self.catch_up_vic(self.now - 1);
+                self.cpu_bus = self.peek(addr);
+                self.catch_up_vic(free - 1);
+            }
             // The interrupt lines as the wait's last cycle leaves them (the CPU may ask).
             self.now = free - 1;
             if self.now >= self.next_interrupt_check {
@@ -649,7 +658,7 @@ impl Bus for C64Bus {
     fn read(&mut self, addr: u16) -> u8 {
         self.now += 1;
         if self.now >= self.ba_check_at {
-            self.wait_for_bus();
+            self.wait_for_bus(addr);
         }
         if self.ram_readable & (1 << (addr >> 12)) != 0 {
             self.ram[addr as usize]

@@ -166,3 +166,96 @@ fn collisions_are_latched_and_cleared_by_reading() {
     // Read again after a frame: set again (each frame collides anew).
     assert_eq!(m.bus.vic.read(0x1E, m.cycles()), 0x03);
 }
+
+#[test]
+fn a_late_bad_line_takes_its_first_colours_from_the_read_the_cpu_waits_on() {
+    // A $D011 write in mid-line starts a bad line there: in the 3 cycles after BA falls the
+    // CPU still has the bus, so the matrix fetches read $FF as the character and the colour
+    // nibble from the data bus, which holds the read the CPU waits on (here the next opcode,
+    // LDY #0 = $A0: black), not the value last written to the VIC (LDA #$18: orange).
+    let mut m = machine();
+    for row in 0..8 {
+        m.poke(0x37F8 + row, 0xFF); // glyph $FF all set
+    }
+    let mut program = vec![
+        0xAD, 0x12, 0xD0, // wait: LDA $D012
+        0xC9, 0x40, //       CMP #$40
+        0xD0, 0xF9, //       BNE wait
+    ];
+    program.extend([0xEA; 10]); // NOPs: the write lands in mid-line
+    program.extend([
+        0xA9, 0x18, //       LDA #$18 (YSCROLL 0: line $40 becomes a bad line)
+        0x8D, 0x11, 0xD0, // STA $D011
+        0xA0, 0x00, //       LDY #$00: the read the CPU waits on
+        0xAD, 0x12, 0xD0, // wait2: LDA $D012
+        0xC9, 0x50, //       CMP #$50
+        0xD0, 0xF9, //       BNE wait2
+        0xA9, 0x1B, //       LDA #$1B
+        0x8D, 0x11, 0xD0, // STA $D011
+        0x4C, 0x00, 0xC0, // JMP $C000
+    ]);
+    m.load_raw(0xC000, &program);
+    m.start_at(0xC000, 0x0801);
+    frames(&mut m);
+    let p = m.picture();
+    // Lines $40-$42 show the row fetched on line $40 (picture y = line - 16); then RC
+    // reaches 7 and the chip goes idle.
+    let (x0, _) = TEXT_ORIGIN;
+    let mut counts = [0usize; 16];
+    for y in 0x40 - 16..0x43 - 16 {
+        for x in x0..x0 + 320 {
+            counts[usize::from(p.pixel(x, y))] += 1;
+        }
+    }
+    assert!(counts[0] >= 3 * 8, "no black $FF cell: {counts:?}");
+    assert_eq!(counts[8], 0, "{counts:?}");
+}
+
+#[test]
+fn a_late_bad_line_from_idle_draws_the_cells_it_fetches_not_the_rows_before() {
+    // Out of idle state a bad line that starts in mid-line fetches its row into the line
+    // buffer from index 0 on, lagging the columns; the drawing's index into that buffer
+    // moves only in display state too, so it shows the cells just fetched (row 1, colour
+    // 5), not what the buffer held at that column from row 0 (colour 2).
+    let mut m = machine();
+    for row in 0..8 {
+        m.poke(0x37F8 + row, 0xFF); // glyph $FF all set
+    }
+    m.poke(0x3FFF, 0); // idle graphics: background
+    for i in 0..1000 {
+        m.poke(0x0400 + i, 1); // left-half glyph everywhere
+        m.poke(0xD800 + i, if i < 40 { 2 } else { 5 });
+    }
+    let mut program = vec![
+        0xAD, 0x12, 0xD0, // wait: LDA $D012
+        0xC9, 0x3A, //       CMP #$3A (the last line of row 0: RC 7)
+        0xD0, 0xF9, //       BNE wait
+        0xA9, 0x1C, //       LDA #$1C (YSCROLL 4: line $3B is no bad line, idle)
+        0x8D, 0x11, 0xD0, // STA $D011
+        0xAD, 0x12, 0xD0, // wait2: LDA $D012
+        0xC9, 0x3B, //       CMP #$3B
+        0xD0, 0xF9, //       BNE wait2
+    ];
+    program.extend([0xEA; 10]); // NOPs: the write lands in mid-line
+    program.extend([
+        0xA9, 0x1B, //       LDA #$1B (YSCROLL 3: line $3B becomes a bad line)
+        0x8D, 0x11, 0xD0, // STA $D011
+        0x4C, 0x00, 0xC0, // JMP $C000: the read the CPU waits on
+    ]);
+    m.load_raw(0xC000, &program);
+    m.start_at(0xC000, 0x0801);
+    frames(&mut m);
+    let p = m.picture();
+    let (x0, _) = TEXT_ORIGIN;
+    let mut counts = [0usize; 16];
+    for x in x0..x0 + 320 {
+        counts[usize::from(p.pixel(x, 0x3B - 16))] += 1;
+    }
+    // The 3 cells fetched while the CPU had the bus: $FF in the colour of JMP's $4C.
+    assert!(counts[12] == 24 && counts[5] >= 4, "{counts:?}");
+    assert_eq!(
+        counts[12] + counts[5] + counts[usize::from(BACKGROUND)],
+        320,
+        "{counts:?}"
+    );
+}

@@ -11,10 +11,12 @@
 //! - **Sprites:** sprite n's pointer and data fetches need BA low for 5 cycles from cycle
 //!   54 + 2n (sprites 5-7 and the ends of 3 and 4 fall into the next line's first cycles).
 //!   Its DMA turns on in cycle 54 or 55 when it is enabled, its Y equals the raster line's
-//!   low 8 bits and it is off; MCBASE then restarts at 0. In cycles 14 and 15 MCBASE advances
-//!   by 2 and 1 where the Y-expansion flip-flop is set, and at 63 the DMA turns off. The
-//!   flip-flop is set while the sprite is not Y-expanded, toggles in cycle 54 when it is, and
-//!   is cleared when its DMA turns on.
+//!   low 8 bits and it is off; MCBASE then restarts at 0. The line's 3 fetches leave MC at
+//!   MCBASE + 3; in cycle 15 MCBASE takes MC where the Y-expansion flip-flop is set, and at
+//!   63 the DMA turns off. The flip-flop is set when the DMA turns on, toggles in cycle 55
+//!   where the sprite is Y-expanded, and is set by a $D017 write that clears the sprite's
+//!   bit while it is clear; such a write in cycle 14 also mixes MC with MCBASE (sprite
+//!   crunching), as the raster engine does (`raster.rs`).
 
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE};
 
@@ -53,14 +55,16 @@ pub(super) const SPRITE_BA: [u8; 63] = {
 };
 
 /// The line cycles at which the sprite DMA logic acts.
-const MCBASE_ADD_2: u64 = 14;
-const MCBASE_ADD_1: u64 = 15;
+pub(super) const SPRITE_CRUNCH: u64 = 14;
+pub(super) const UPDATE_MCBASE: u64 = 15;
 pub(super) const DMA_CHECK_1: u64 = 54;
 pub(super) const DMA_CHECK_2: u64 = 55;
 /// The line whose DEN decides whether the frame has bad lines; the first that can be one.
 pub(super) const DEN_LINE: u64 = 0x30;
 /// The last line that can be a bad line.
 pub(super) const LAST_BAD_LINE: u64 = 0xF7;
+/// The line cycles at which the DMA logic acts, in order.
+const SPRITE_DMA_EVENTS: [u64; 3] = [UPDATE_MCBASE, DMA_CHECK_1, DMA_CHECK_2];
 /// MCBASE's value after a sprite's last line.
 const MCBASE_END: u8 = 63;
 
@@ -81,6 +85,10 @@ pub(super) struct SpriteDma {
     /// Bit n: sprite n's Y-expansion flip-flop is set (MCBASE advances).
     expand_ff: u8,
     mcbase: [u8; 8],
+    /// Bit n: a $D017 write in cycle 14 crunched sprite n's MC to `crunched_mc[n]` (MC is
+    /// MCBASE + 3 otherwise when MCBASE takes it).
+    crunched: u8,
+    crunched_mc: [u8; 8],
     /// Events at cycles below this have been applied.
     done_until: u64,
 }
@@ -106,10 +114,10 @@ impl SpriteDma {
         }
         // Most calls come a cycle or two apart: nothing to do before the next event.
         let c = self.done_until % PAL_CYCLES_PER_LINE;
-        let next = [MCBASE_ADD_2, MCBASE_ADD_1, DMA_CHECK_1, DMA_CHECK_2]
+        let next = SPRITE_DMA_EVENTS
             .into_iter()
             .find(|&e| e >= c)
-            .unwrap_or(PAL_CYCLES_PER_LINE + MCBASE_ADD_2);
+            .unwrap_or(PAL_CYCLES_PER_LINE + SPRITE_DMA_EVENTS[0]);
         if to < self.done_until - c + next {
             self.done_until = to + 1;
             return;
@@ -118,7 +126,7 @@ impl SpriteDma {
         while t <= to {
             let line_start = t - t % PAL_CYCLES_PER_LINE;
             let mut event = None;
-            for c in [MCBASE_ADD_2, MCBASE_ADD_1, DMA_CHECK_1, DMA_CHECK_2] {
+            for c in SPRITE_DMA_EVENTS {
                 let at = line_start + c;
                 if at >= t && at <= to {
                     event = Some(at);
@@ -139,35 +147,64 @@ impl SpriteDma {
         self.done_until = to + 1;
     }
 
+    /// The MC sprite n's fetches have left by cycle 15 (MCBASE + 3 while its DMA is on).
+    fn mc(&self, n: usize) -> u8 {
+        let bit = 1 << n;
+        if self.crunched & bit != 0 {
+            self.crunched_mc[n]
+        } else if self.on & bit != 0 {
+            (self.mcbase[n] + 3) & 0x3F
+        } else {
+            self.mcbase[n]
+        }
+    }
+
     fn event(&mut self, regs: &DmaRegisters, at: u64) {
-        // The flip-flop stays set while a sprite is not expanded.
-        self.expand_ff |= !regs.y_expand;
         match at % PAL_CYCLES_PER_LINE {
-            c @ (MCBASE_ADD_2 | MCBASE_ADD_1) => {
-                let step = if c == MCBASE_ADD_2 { 2 } else { 1 };
+            UPDATE_MCBASE => {
                 for n in 0..8 {
                     let bit = 1 << n;
-                    if self.on & bit != 0 && self.expand_ff & bit != 0 {
-                        self.mcbase[n] = (self.mcbase[n] + step) & 0x3F;
-                    }
-                    if step == 1 && self.mcbase[n] == MCBASE_END {
-                        self.on &= !bit;
+                    if self.expand_ff & bit != 0 {
+                        self.mcbase[n] = self.mc(n);
+                        if self.mcbase[n] == MCBASE_END {
+                            self.on &= !bit;
+                        }
                     }
                 }
+                self.crunched = 0;
             }
             c => {
-                if c == DMA_CHECK_1 {
-                    self.expand_ff ^= regs.y_expand;
-                }
                 let line = (at / PAL_CYCLES_PER_LINE % crate::PAL_LINES) as u8;
                 for n in 0..8 {
                     let bit = 1 << n;
                     if regs.enabled & bit != 0 && regs.sprite_y[n] == line && self.on & bit == 0 {
                         self.on |= bit;
                         self.mcbase[n] = 0;
-                        self.expand_ff &= !(regs.y_expand & bit);
+                        self.expand_ff |= bit;
                     }
                 }
+                if c == DMA_CHECK_2 {
+                    self.expand_ff ^= self.on & regs.y_expand;
+                }
+            }
+        }
+    }
+
+    /// $D017 changed from `old` to `value` in cycle `now` (events up to `now` applied): a
+    /// cleared bit sets a clear flip-flop, and in cycle 14 crunches MC.
+    pub fn y_expand_written(&mut self, old: u8, value: u8, now: u64) {
+        if old == value {
+            return;
+        }
+        for n in 0..8 {
+            let bit = 1 << n;
+            if value & bit == 0 && self.expand_ff & bit == 0 {
+                if now % PAL_CYCLES_PER_LINE == SPRITE_CRUNCH {
+                    let (mc, mcbase) = (self.mc(n), self.mcbase[n]);
+                    self.crunched_mc[n] = (0x2A & (mcbase & mc)) | (0x15 & (mcbase | mc));
+                    self.crunched |= bit;
+                }
+                self.expand_ff |= bit;
             }
         }
     }

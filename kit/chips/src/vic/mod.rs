@@ -317,7 +317,11 @@ impl Vic {
         match reg {
             0x11 => self.claims.set_d011(value, now),
             0x15 => self.claims.regs.enabled = value,
-            0x17 => self.claims.regs.y_expand = value,
+            0x17 => {
+                let old = self.claims.regs.y_expand;
+                self.claims.sprites.y_expand_written(old, value, now);
+                self.claims.regs.y_expand = value;
+            }
             0x01 | 0x03 | 0x05 | 0x07 | 0x09 | 0x0B | 0x0D | 0x0F => {
                 self.claims.regs.sprite_y[usize::from(reg >> 1)] = value
             }

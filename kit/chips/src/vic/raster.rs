@@ -15,7 +15,10 @@
 //! see depends on what the chip reads or draws, so the engine only keeps its counters
 //! ([`Raster::needs_pixels`] decides); otherwise it fetches and draws every cycle.
 
-use super::dma::{BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA};
+use super::dma::{
+    BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA, SPRITE_CRUNCH,
+    UPDATE_MCBASE,
+};
 use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 
@@ -27,8 +30,9 @@ pub struct VicMemory<'a> {
     pub colour: &'a [u8; 0x400],
     /// The bank, 0-3 ($0000, $4000, $8000, $C000), as CIA 2 selects it.
     pub bank: u8,
-    /// What the CPU put on the data bus last: a matrix fetch in the 3 cycles after BA fell
-    /// reads it (the CPU still has the bus then).
+    /// What the CPU puts on the data bus in phi2 (its last I/O write, or the read it waits
+    /// on while BA is low): a matrix fetch in the 3 cycles after BA fell reads it (the CPU
+    /// still has the bus then).
     pub cpu_bus: u8,
 }
 
@@ -94,8 +98,6 @@ const fn phi1_access(r: u64) -> Phi1 {
 /// 40 columns).
 const MATRIX_CYCLES: std::ops::RangeInclusive<u64> = 14..=53;
 const UPDATE_VC: u64 = 13;
-const SPRITE_CRUNCH: u64 = 14;
-const UPDATE_MCBASE: u64 = 15;
 /// The left border ends here with 40 columns (CSEL set), one cycle later with 38.
 const BORDER_LEFT_40: u64 = 16;
 const BORDER_LEFT_38: u64 = 17;
@@ -150,7 +152,7 @@ struct Pipeline {
     pixel: u8,
     colour: u8,
     matrix: u8,
-    /// Index into the line's matrix buffer while the 40 columns pass.
+    /// Index into the line's matrix buffer (the drawing's VMLI: it counts display-state cells).
     column: usize,
     // Sprites.
     sprite_x: [u16; 8],
@@ -831,17 +833,20 @@ impl Raster {
             p.g_pipe[0] = self.gbuf;
             p.rom_pipe[0] = self.gbuf_rom;
             p.xscroll = regs[0x16] & 7;
-            let column = p.column.min(63);
+            // The drawing's own index into the line's buffer moves only in display state
+            // (like VMLI): after a late bad line it lags the columns as VMLI does.
             (p.v_pipe[0], p.c_pipe[0]) = if self.idle {
                 (0, 0)
             } else {
+                let column = p.column.min(63);
+                p.column += 1;
                 (self.matrix[column], self.colour[column])
             };
         } else {
             p.g_pipe[0] = 0;
             p.rom_pipe[0] = false;
+            p.column = 0;
         }
-        p.column = if visible { p.column + 1 } else { 0 };
     }
 
     /// The sequencer takes the next cell (at the pixel XSCROLL says).
