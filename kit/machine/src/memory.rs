@@ -427,7 +427,7 @@ impl C64Bus {
         self.touched |= source_at(addr);
         match addr {
             0xD000..=0xD3FF => {
-                if self.vic.access_needs_raster(addr as u8) {
+                if self.vic.read_needs_raster(addr as u8) {
                     self.catch_up_vic(now);
                 }
                 self.vic.read((addr & 0x3F) as u8, now)
@@ -594,7 +594,9 @@ impl C64Bus {
         }
         refresh!(0, CIA1, cia1);
         refresh!(1, CIA2, cia2);
-        if (self.touched & VIC != 0 || now >= self.sources[2].changes_at) && self.vic.reads_memory()
+        if (self.touched & VIC != 0 || now >= self.sources[2].changes_at)
+            && self.vic.reads_memory()
+            && self.vic.collision_interrupts()
         {
             // A collision may have raised the VIC's interrupt.
             self.catch_up_vic(now);

@@ -42,6 +42,16 @@ impl Default for Picture {
 }
 
 impl Picture {
+    /// No pixels at all: for a raster engine that only answers questions and never draws
+    /// (no 300 KB to allocate and clear).
+    pub(super) fn none() -> Picture {
+        Picture {
+            pixels: Vec::new(),
+            rom_colours: Vec::new(),
+            frames: 0,
+        }
+    }
+
     /// All pixels, row by row (palette indices 0-15).
     pub fn pixels(&self) -> &[u8] {
         &self.pixels
@@ -76,6 +86,19 @@ impl Picture {
             rom_colours,
             frames: 0,
         })
+    }
+
+    /// Row `y`'s pixels and ROM colours (y < HEIGHT).
+    pub(super) fn row(&self, y: usize) -> (&[u8], &[u16]) {
+        let i = y * WIDTH;
+        (&self.pixels[i..i + WIDTH], &self.rom_colours[i..i + WIDTH])
+    }
+
+    /// Sets row `y` (y < HEIGHT) from a row of the same width.
+    pub(super) fn set_row(&mut self, y: usize, pixels: &[u8], rom: &[u16]) {
+        let i = y * WIDTH;
+        self.pixels[i..i + WIDTH].copy_from_slice(pixels);
+        self.rom_colours[i..i + WIDTH].copy_from_slice(rom);
     }
 
     /// Sets the 8 pixels from (x, y) on (the drawing's own access; x + 8 <= WIDTH).

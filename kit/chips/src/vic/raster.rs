@@ -94,6 +94,19 @@ const fn phi1_access(r: u64) -> Phi1 {
     }
 }
 
+/// Whether the phi2 after cycle `now` is a sprite data fetch, which reads the internal bus
+/// while the CPU still has the bus (so a register read in `now` can be seen).
+pub(super) const fn sprite_fetch_follows(now: u64) -> bool {
+    matches!(
+        phi1_access(now % PAL_CYCLES_PER_LINE),
+        Phi1::SpritePointer(_) | Phi1::SpriteData(_)
+    )
+}
+
+/// At most this many deferred bus reads wait for the engine (a line's sprite fetch cycles
+/// are 16; a raster poll reads every few cycles).
+const MAX_DEFERRED_BUS_READS: usize = 64;
+
 /// The line cycles whose phi2 may fetch the video matrix (and whose graphics are in the
 /// 40 columns).
 const MATRIX_CYCLES: std::ops::RangeInclusive<u64> = 14..=53;
@@ -248,6 +261,26 @@ impl ColourRegisters {
     }
 }
 
+/// What a quiet line's drawing depends on besides the pipeline's state (see
+/// [`Raster::quiet_line`]).
+#[derive(Clone, PartialEq, Eq)]
+struct QuietKey {
+    idle_byte: u8,
+    regs: [u8; 0x2F],
+    picture_on: bool,
+}
+
+/// A quiet line drawn cycle by cycle: the pipeline before and after, and its picture row
+/// (if it had one). Quiet lines in a row soon start from the same pipeline state, so one
+/// memo serves most of the border lines of every frame.
+#[derive(Clone, PartialEq, Eq)]
+struct QuietMemo {
+    key: QuietKey,
+    start: Pipeline,
+    end: Pipeline,
+    row: Option<(Vec<u8>, Vec<u16>)>,
+}
+
 /// The engine: fetch state, sprite logic, pipeline and picture.
 #[derive(Clone, PartialEq, Eq)]
 pub(super) struct Raster {
@@ -298,6 +331,14 @@ pub(super) struct Raster {
     /// A program read open I/O (the last fetch): fetch every cycle from then on.
     pub keep_fetching: bool,
     pub picture: Box<Picture>,
+    /// The last quiet line drawn cycle by cycle.
+    quiet_memo: Option<Box<QuietMemo>>,
+    /// Register reads in sprite fetch cycles the engine has not reached yet (cycle, value),
+    /// oldest first.
+    bus_reads: Vec<(u64, u8)>,
+    /// Whether quiet lines may be drawn from the memo (off only to test that it changes
+    /// nothing).
+    pub line_memo: bool,
 }
 
 impl std::fmt::Debug for Raster {
@@ -308,6 +349,13 @@ impl std::fmt::Debug for Raster {
 
 impl Default for Raster {
     fn default() -> Self {
+        Raster::drawing_into(Picture::default())
+    }
+}
+
+impl Raster {
+    /// A raster engine at power-on that draws into `picture`.
+    pub fn drawing_into(picture: Picture) -> Self {
         Raster {
             done: 0,
             vc: 0,
@@ -344,7 +392,10 @@ impl Default for Raster {
             sprite_x_stale: true,
             picture_on: false,
             keep_fetching: false,
-            picture: Box::default(),
+            picture: Box::new(picture),
+            quiet_memo: None,
+            bus_reads: Vec::new(),
+            line_memo: true,
         }
     }
 }
@@ -391,7 +442,14 @@ impl Raster {
         let mut r = self.done % PAL_CYCLES_PER_LINE;
         let mut line = (self.done / PAL_CYCLES_PER_LINE % PAL_LINES) as u16;
         while self.done <= to {
-            self.step::<PIXELS>(regs, mem, r, line);
+            if PIXELS && self.line_memo && r == 0 && to - self.done >= PAL_CYCLES_PER_LINE - 1 {
+                if let Some(key) = self.quiet_line(regs, mem, line) {
+                    self.run_quiet_line(regs, mem, line, key);
+                    line = (line + 1) % PAL_LINES as u16;
+                    continue;
+                }
+            }
+            self.step::<PIXELS, PIXELS>(regs, mem, r, line);
             self.done += 1;
             r += 1;
             if r == PAL_CYCLES_PER_LINE {
@@ -402,6 +460,84 @@ impl Raster {
                 }
             }
         }
+    }
+
+    /// Whether `line` (its cycle 0 next) is a quiet line, one whose drawing depends only on
+    /// the pipeline's state, the registers and the byte at $3FFF: in the vertical border all
+    /// through (no bad line can start there, the border covers every pixel), no sprite DMA or
+    /// display on or starting, nothing pending from a write or a collision read. Gives the
+    /// key its drawing is remembered under.
+    fn quiet_line(&self, regs: &[u8], mem: &VicMemory, line: u16) -> Option<QuietKey> {
+        let outside_dma_lines = !(FIRST_DMA_LINE..=LAST_DMA_LINE).contains(&line);
+        let p = &self.pipe;
+        let quiet = outside_dma_lines
+            && self.vborder
+            && self.set_vborder
+            && self.main_border
+            && self.dma == 0
+            && self.display == 0
+            && !(0..8)
+                .any(|n| regs[0x15] & 1 << n != 0 && u16::from(regs[2 * n + 1]) == line & 0xFF)
+            && self.last_bus_phi2 == 0xFF
+            && self.clear_collisions == 0
+            && !self.sprite_x_stale
+            && p.colour_write.is_none()
+            && p.colour_latched.is_none();
+        quiet.then(|| QuietKey {
+            // Sprite data fetches without DMA read $3FFF (and the internal bus, $FF here).
+            idle_byte: mem.read(0x3FFF).0,
+            regs: std::array::from_fn(|i| regs[i]),
+            picture_on: self.picture_on,
+        })
+    }
+
+    /// Steps a quiet line: its fetches and counters cycle by cycle; its drawing as
+    /// remembered from a quiet line with the same key and starting pipeline, or cycle by
+    /// cycle (and remembered) if there is none.
+    fn run_quiet_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16, key: QuietKey) {
+        let row = line
+            .checked_sub(FIRST_LINE)
+            .map(usize::from)
+            .filter(|&y| y < HEIGHT);
+        // The sprite shift registers only pass through a quiet line (loaded from the fetches,
+        // shown by no sprite): they are not part of what is remembered.
+        let start = Pipeline {
+            shift: [0; 8],
+            ..self.pipe.clone()
+        };
+        let remembered = self
+            .quiet_memo
+            .as_deref()
+            .filter(|m| m.key == key && m.start == start && (row.is_none() || m.row.is_some()));
+        if let Some(memo) = remembered {
+            let (end, drawn) = (memo.end.clone(), memo.row.clone());
+            for r in 0..PAL_CYCLES_PER_LINE {
+                self.step::<true, false>(regs, mem, r, line);
+                self.done += 1;
+            }
+            self.pipe = Pipeline {
+                shift: self.pipe.shift,
+                ..end
+            };
+            if let (Some(y), Some((pixels, rom))) = (row, drawn) {
+                self.picture.set_row(y, &pixels, &rom);
+            }
+            return;
+        }
+        for r in 0..PAL_CYCLES_PER_LINE {
+            self.step::<true, true>(regs, mem, r, line);
+            self.done += 1;
+        }
+        let row = row.map(|y| {
+            let (pixels, rom) = self.picture.row(y);
+            (pixels.to_vec(), rom.to_vec())
+        });
+        self.quiet_memo = Some(Box::new(QuietMemo {
+            key,
+            start,
+            end: self.pipe.clone(),
+            row,
+        }));
     }
 
     /// A colour register written by the CPU: the output stage takes it two cycles on.
@@ -447,13 +583,51 @@ impl Raster {
         self.last_bus_phi2 = value;
     }
 
+    /// A register read in cycle `at`, which the engine has not stepped yet, drove `value` on
+    /// the internal bus: the phi2 sprite fetch after it sees it when the engine gets there.
+    pub fn defer_bus_read(&mut self, at: u64, value: u8) {
+        self.bus_reads.push((at, value));
+    }
+
+    /// Whether enough reads wait that the engine should catch up first.
+    pub fn bus_reads_full(&self) -> bool {
+        self.bus_reads.len() >= MAX_DEFERRED_BUS_READS
+    }
+
+    /// The deferred read of the cycle before this one, if any, is on the bus now.
+    fn take_bus_read(&mut self) {
+        let now = self.done;
+        // Reads of cycles skipped (counters only, whole frames) no longer matter.
+        let stale = self
+            .bus_reads
+            .iter()
+            .take_while(|&&(at, _)| at + 1 < now)
+            .count();
+        self.bus_reads.drain(..stale);
+        if let Some(&(at, value)) = self.bus_reads.first() {
+            if at + 1 == now {
+                self.last_bus_phi2 = value;
+                self.bus_reads.remove(0);
+            }
+        }
+    }
+
     /// One cycle (see the module documentation for what a step covers).
     #[inline]
-    fn step<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, r: u64, line: u16) {
+    fn step<const PIXELS: bool, const DRAW: bool>(
+        &mut self,
+        regs: &[u8],
+        mem: &VicMemory,
+        r: u64,
+        line: u16,
+    ) {
         let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
 
         // Phi2 of the previous cycle: the sprite data fetches that follow a pointer or a
-        // second data byte.
+        // second data byte (which see a register read of that cycle on the internal bus).
+        if !self.bus_reads.is_empty() {
+            self.take_bus_read();
+        }
         match phi1_access(previous) {
             Phi1::SpritePointer(n) => self.sprite_phi2_fetch::<PIXELS>(mem, n, 16),
             Phi1::SpriteData(n) => self.sprite_phi2_fetch::<PIXELS>(mem, n, 0),
@@ -463,7 +637,14 @@ impl Raster {
         // Phi1.
         self.phi1_fetch::<PIXELS>(regs, mem, r);
         self.check_side_border(regs, r, line);
-        if PIXELS {
+        if PIXELS && !DRAW {
+            // Not drawn (a quiet line from the memo): the one thing its drawing takes from
+            // the fetches, the sprite shift registers' loads.
+            if let Phi1::SpriteData(n) = phi1_access(previous) {
+                self.pipe.shift[n] = self.data[n];
+            }
+        }
+        if DRAW {
             let (ss_before, sb_before) = (self.sprite_sprite, self.sprite_background);
             self.draw(regs, previous, line, r);
             match self.clear_collisions {
