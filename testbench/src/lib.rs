@@ -13,7 +13,7 @@ use c64kit_machine::drive::Drive;
 use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::picture::{HEIGHT, WIDTH};
 use c64kit_machine::pla::Region;
-use c64kit_machine::CiaModel;
+use c64kit_machine::{CiaModel, SidModel};
 use c64kit_machine::{Machine, Picture, Prg, StopReason};
 use screenshot::{Comparison, Match, Reference};
 use std::path::{Path, PathBuf};
@@ -227,7 +227,6 @@ pub fn unsupported(test: &Test) -> Option<String> {
             "an old NTSC VIC-II (6567R56A): c64kit models the PAL 6569",
         ),
         ("vicii-new", "the 8565 VIC-II: c64kit models the 6569"),
-        ("sid-new", "the 8580 SID: c64kit has no 8580"),
     ];
     needs
         .iter()
@@ -243,6 +242,16 @@ pub fn cia_model(test: &Test) -> CiaModel {
         CiaModel::Mos6526
     } else {
         CiaModel::Mos6526A
+    }
+}
+
+/// The SID a test asks for: `sid-old` the 6581, `sid-new` (or nothing) the 8580.
+pub fn sid_model(test: &Test) -> SidModel {
+    // As with the CIAs: x64sc ran a test that names no SID as a C64C, with an 8580.
+    if test.has("sid-old") {
+        SidModel::Mos6581
+    } else {
+        SidModel::Mos8580
     }
 }
 
@@ -392,6 +401,7 @@ fn start(test: &Test, picture: bool) -> Result<Machine, String> {
         m.enable_picture();
     }
     m.bus.set_cia_model(cia_model(test));
+    m.bus.set_sid_model(sid_model(test));
     m.bus.debug_cart = true;
     m.stop_on_stuck_loop = true;
     m.kernal.drive = Drive::read_only(collection_dir().join(&test.dir));

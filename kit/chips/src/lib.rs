@@ -57,7 +57,7 @@ pub mod sid;
 pub mod vic;
 
 pub use cia::Cia;
-pub use sid::Sid;
+pub use sid::{Sid, SidModel};
 pub use vic::Vic;
 
 /// PAL C64 CPU clock in cycles per second.

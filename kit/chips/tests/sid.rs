@@ -1,29 +1,37 @@
 //! SID tests against independent per-cycle reference models.
 
-use c64kit_chips::sid::{noise_clock, noise_clock_n, noise_output, BUS_VALUE_TTL, NOISE_SEED};
-use c64kit_chips::Sid;
+use c64kit_chips::sid::{
+    noise_clock, noise_clock_n, noise_output, BUS_VALUE_TTL_6581, BUS_VALUE_TTL_8580,
+    LFSR_FILL_6581, NOISE_SEED,
+};
+use c64kit_chips::{Sid, SidModel};
 
 /// Deterministic test randomness.
 use fastrand::Rng;
 
 /// Voice 3 oscillator stepped one cycle at a time, written independently of
-/// the crate: accumulator += freq, LFSR shifted on every 0->1 of bit 19.
+/// the crate: accumulator += freq, LFSR shifted 2 cycles after every 0->1 of
+/// bit 19.
 struct RefVoice {
     acc: u32,
     lfsr: u32,
     freq: u32,
     test: bool,
     cycle: u64,
+    pipeline: u8,
+    test_since: u64,
 }
 
 impl RefVoice {
     fn new() -> Self {
         RefVoice {
-            acc: 0,
+            acc: 0x55_5555,
             lfsr: 0x7F_FFF8,
             freq: 0,
             test: false,
             cycle: 0,
+            pipeline: 0,
+            test_since: 0,
         }
     }
 
@@ -31,25 +39,36 @@ impl RefVoice {
         while self.cycle < now {
             self.cycle += 1;
             if self.test {
+                if self.cycle - self.test_since >= LFSR_FILL_6581 {
+                    self.lfsr = 0x7F_FFFF;
+                }
                 continue;
             }
             let before = self.acc;
             self.acc = (self.acc + self.freq) % (1 << 24);
             let rose = before & (1 << 19) == 0 && self.acc & (1 << 19) != 0;
             if rose {
-                let feedback = ((self.lfsr >> 22) & 1) ^ ((self.lfsr >> 17) & 1);
-                self.lfsr = ((self.lfsr << 1) & 0x7F_FFFF) | feedback;
+                self.pipeline = 2;
+            } else if self.pipeline > 0 {
+                self.pipeline -= 1;
+                if self.pipeline == 0 {
+                    let feedback = ((self.lfsr >> 22) & 1) ^ ((self.lfsr >> 17) & 1);
+                    self.lfsr = ((self.lfsr << 1) & 0x7F_FFFF) | feedback;
+                }
             }
         }
     }
 
     fn set_control(&mut self, control: u8) {
         let test = control & 0x08 != 0;
-        if test {
+        if test && !self.test {
             self.acc = 0;
-            self.lfsr = 0;
-        } else if self.test {
-            self.lfsr = 0x7F_FFF8;
+            self.pipeline = 0;
+            self.test_since = self.cycle;
+        } else if !test && self.test {
+            // The release completes a shift, NOT bit 17 entering bit 0.
+            let feedback = !(self.lfsr >> 17) & 1;
+            self.lfsr = ((self.lfsr << 1) & 0x7F_FFFF) | feedback;
         }
         self.test = test;
     }
@@ -131,7 +150,9 @@ fn randomizer_loop_sees_changing_deterministic_values() {
 }
 
 #[test]
-fn test_bit_clears_and_holds_then_reseeds() {
+fn test_bit_fills_the_noise_register_and_release_shifts_once() {
+    // The 6581's noise register charges to all ones while the test bit is on
+    // (after LFSR_FILL_6581 cycles); the release shifts once, NOT bit 17 in.
     let mut sid = Sid::new();
     let mut reference = RefVoice::new();
     sid.write(0x0E, 0x34, 0);
@@ -140,19 +161,18 @@ fn test_bit_clears_and_holds_then_reseeds() {
     sid.write(0x12, 0x80, 10);
     reference.run_to(10);
     reference.set_control(0x80);
-    assert_ne!(sid.read(0x1B, 50_000), 0, "noise running");
+    assert_eq!(sid.read(0x1B, 50_000), {
+        reference.run_to(50_000);
+        reference.noise()
+    });
 
     sid.write(0x12, 0x88, 60_000);
     reference.run_to(60_000);
     reference.set_control(0x88);
-    for now in [60_000, 60_001, 70_000, 2_000_000] {
-        assert_eq!(
-            sid.read(0x1B, now),
-            0,
-            "noise held at 0 by test bit at {now}"
-        );
-    }
-    // Sawtooth reads the accumulator: held at 0 too.
+    let before = reference.noise();
+    assert_eq!(sid.read(0x1B, 60_001), before, "not filled yet");
+    assert_eq!(sid.read(0x1B, 60_000 + LFSR_FILL_6581), 0xFF, "all ones");
+    // Sawtooth reads the accumulator: held at 0.
     sid.write(0x12, 0x28, 2_000_000);
     assert_eq!(sid.read(0x1B, 2_100_000), 0);
     sid.write(0x12, 0x88, 2_100_000);
@@ -160,8 +180,8 @@ fn test_bit_clears_and_holds_then_reseeds() {
     reference.run_to(2_200_000);
     sid.write(0x12, 0x80, 2_200_000);
     reference.set_control(0x80);
-    assert_eq!(reference.lfsr, NOISE_SEED);
-    assert_eq!(sid.read(0x1B, 2_200_000), noise_output(NOISE_SEED));
+    assert_eq!(reference.lfsr, 0x7F_FFFE);
+    assert_eq!(sid.read(0x1B, 2_200_000), noise_output(0x7F_FFFE));
     for now in (2_200_001..2_260_000).step_by(333) {
         reference.run_to(now);
         assert_eq!(
@@ -169,6 +189,97 @@ fn test_bit_clears_and_holds_then_reseeds() {
             reference.noise(),
             "after release at {now}"
         );
+    }
+}
+
+#[test]
+fn power_on_accumulators_and_waveforms() {
+    // SID/oscinit: the accumulator is $555555 at power-on, so with frequency 0
+    // OSC3 reads $55 as sawtooth and $AA as triangle; noise reads $FE, pulse
+    // with width 0 $FF, no waveform $00.
+    let mut sid = Sid::new();
+    let mut read = |wave: u8, now: u64| {
+        sid.write(0x12, wave, now);
+        sid.read(0x1B, now + 1)
+    };
+    assert_eq!(read(0x00, 10), 0x00);
+    assert_eq!(read(0x80, 20), 0xFE);
+    assert_eq!(read(0x40, 30), 0xFF);
+    assert_eq!(read(0x20, 40), 0x55);
+    assert_eq!(read(0x10, 50), 0xAA);
+}
+
+#[test]
+fn ring_modulation_inverts_with_the_inverted_source_msb() {
+    // SID/ringmod: both accumulators 0, ring-modulated triangle reads $FF
+    // (the triangle's MSB is XORed with NOT the source's MSB).
+    let mut sid = Sid::new();
+    sid.write(0x0B, 0x08, 0);
+    sid.write(0x12, 0x08, 0);
+    sid.write(0x12, 0x15, 4);
+    assert_eq!(sid.read(0x1B, 8), 0xFF);
+    // Without the ring bit the triangle at 0 reads 0.
+    sid.write(0x12, 0x08, 12);
+    sid.write(0x12, 0x10, 16);
+    assert_eq!(sid.read(0x1B, 20), 0x00, "plain triangle at 0");
+}
+
+#[test]
+fn deselected_waveform_holds_then_fades() {
+    // SID/osc3-wave0: with no waveform OSC3 keeps the last output, then
+    // fades to 0 (6581 ~200000 cycles, 8580 ~5 s).
+    for (model, ttl) in [(SidModel::Mos6581, 200_000), (SidModel::Mos8580, 5_000_000)] {
+        let mut sid = Sid::with_model(model);
+        sid.write(0x12, 0x40, 0); // pulse, width 0: $FF
+        assert_eq!(sid.read(0x1B, 4), 0xFF);
+        sid.write(0x12, 0x00, 8);
+        assert_eq!(sid.read(0x1B, 12), 0xFF, "{model:?} held");
+        assert_eq!(sid.read(0x1B, 8 + ttl - 1), 0xFF, "{model:?} still held");
+        assert_eq!(sid.read(0x1B, 8 + ttl), 0x00, "{model:?} faded");
+    }
+}
+
+#[test]
+fn noise_shift_lands_two_cycles_after_bit_19_rises() {
+    // SID/noisewriteback: the LFSR shifts 2 cycles after accumulator bit 19
+    // rises (detect, shift phase 1, shift phase 2).
+    let mut sid = Sid::new();
+    sid.write(0x12, 0x88, 0); // test: acc 0
+    sid.write(0x0F, 0x80, 1); // +$8000 per cycle: bit 19 rises after 16 cycles
+    sid.write(0x12, 0x80, 2); // release: one shift, seed -> ...
+    let released = sid.read(0x1B, 3);
+    assert_eq!(sid.read(0x1B, 2 + 16), released, "rise");
+    assert_eq!(sid.read(0x1B, 2 + 17), released, "phase 1");
+    assert_ne!(sid.read(0x1B, 2 + 18), released, "phase 2: shifted");
+}
+
+#[test]
+fn combined_noise_writes_back_into_the_register() {
+    // Noise with triangle at accumulator 0 reads 0 and clears every tap of
+    // the LFSR: after switching back to noise alone OSC3 shows the zeros.
+    let mut sid = Sid::new();
+    sid.write(0x12, 0x08, 0);
+    sid.write(0x12, 0x90, 4); // noise + triangle, test released
+    assert_eq!(sid.read(0x1B, 8), 0x00);
+    sid.write(0x12, 0x80, 12);
+    assert_eq!(sid.read(0x1B, 16), 0x00, "taps cleared by the write-back");
+}
+
+#[test]
+fn sawtooth_combined_pulls_the_6581_accumulator_msb_down() {
+    // SID/osc_topbit: on the 6581 a 0 output MSB of saw+pulse (pulse low)
+    // enters the accumulator's MSB; the 8580 buffers it.
+    for (model, msb) in [(SidModel::Mos6581, 0x00), (SidModel::Mos8580, 0x80)] {
+        let mut sid = Sid::with_model(model);
+        sid.write(0x10, 0xFF, 0);
+        sid.write(0x11, 0xFF, 0); // width $FFF: pulse low
+        sid.write(0x12, 0x08, 0);
+        sid.write(0x0F, 0x80, 1);
+        sid.write(0x12, 0x20, 2); // saw from 0, +$8000 a cycle
+        assert_eq!(sid.read(0x1B, 2 + 256) & 0x80, 0x80, "MSB up");
+        sid.write(0x12, 0x60, 2 + 256);
+        sid.write(0x12, 0x20, 2 + 260);
+        assert_eq!(sid.read(0x1B, 2 + 261) & 0x80, msb, "{model:?}");
     }
 }
 
@@ -217,6 +328,7 @@ fn noise_output_bit_selection() {
 #[test]
 fn sawtooth_triangle_and_pulse_follow_the_accumulator() {
     let mut sid = Sid::new();
+    sid.write(0x12, 0x08, 0); // test bit: accumulator 0
     sid.write(0x0E, 0x00, 0);
     sid.write(0x0F, 0x10, 0); // +$1000 per cycle
     sid.write(0x12, 0x20, 0); // sawtooth
@@ -242,177 +354,50 @@ fn sawtooth_triangle_and_pulse_follow_the_accumulator() {
 #[test]
 fn paddles_bus_value_and_its_decay() {
     let mut sid = Sid::new();
+    assert_eq!(sid.read(0x00, 0), 0x00, "nothing written yet");
     assert_eq!(sid.read(0x19, 0), 0xFF);
     assert_eq!(sid.read(0x1A, 0), 0xFF);
-    assert_eq!(sid.read(0x00, 0), 0x00, "nothing written yet");
     sid.write(0x18, 0x0F, 1000);
     assert_eq!(sid.read(0x18, 1001), 0x0F);
     assert_eq!(
-        sid.read(0x05, 1000 + BUS_VALUE_TTL - 1),
+        sid.read(0x05, 1000 + BUS_VALUE_TTL_6581 - 1),
         0x0F,
         "any write-only reg"
     );
     assert_eq!(
-        sid.read(0x1D, 1000 + BUS_VALUE_TTL - 1),
+        sid.read(0x1D, 1000 + BUS_VALUE_TTL_6581 - 1),
         0x0F,
         "unused regs too"
     );
-    assert_eq!(sid.read(0x18, 1000 + BUS_VALUE_TTL), 0x00, "faded");
+    assert_eq!(sid.read(0x18, 1000 + BUS_VALUE_TTL_6581), 0x00, "faded");
     // Mirroring: register index is masked to 5 bits.
     assert_eq!(sid.read(0x39, 5000), 0xFF);
     assert_eq!(sid.peek(0x1B, 5000), sid.read(0x1B, 5000));
-}
-
-/// reSID 0.16's envelope generator, clocked every cycle.
-struct RefEnvelope {
-    counter: u8,
-    state: u8, // 0 attack, 1 decay/sustain, 2 release
-    rate_counter: u32,
-    exp_counter: u32,
-    exp_period: u32,
-    hold_zero: bool,
-    gate: bool,
-    ad: u8,
-    sr: u8,
-}
-
-const RATES: [u32; 16] = [
-    9, 32, 63, 95, 149, 220, 267, 313, 392, 977, 1954, 3126, 3907, 11720, 19532, 31251,
-];
-
-impl RefEnvelope {
-    fn new() -> Self {
-        RefEnvelope {
-            counter: 0,
-            state: 2,
-            rate_counter: 0,
-            exp_counter: 0,
-            exp_period: 1,
-            hold_zero: true,
-            gate: false,
-            ad: 0,
-            sr: 0,
-        }
-    }
-
-    fn clock(&mut self) {
-        let period = match self.state {
-            0 => RATES[usize::from(self.ad >> 4)],
-            1 => RATES[usize::from(self.ad & 15)],
-            _ => RATES[usize::from(self.sr & 15)],
-        };
-        self.rate_counter += 1;
-        if self.rate_counter & 0x8000 != 0 {
-            self.rate_counter = (self.rate_counter + 1) & 0x7FFF;
-        }
-        if self.rate_counter != period {
-            return;
-        }
-        self.rate_counter = 0;
-        if self.state != 0 {
-            self.exp_counter += 1;
-            if self.exp_counter != self.exp_period {
-                return;
-            }
-        }
-        self.exp_counter = 0;
-        if self.hold_zero {
-            return;
-        }
-        match self.state {
-            0 => {
-                self.counter = self.counter.wrapping_add(1);
-                if self.counter == 0xFF {
-                    self.state = 1;
-                }
-            }
-            1 => {
-                if self.counter != (self.sr >> 4) * 0x11 {
-                    self.counter = self.counter.wrapping_sub(1);
-                }
-            }
-            _ => self.counter = self.counter.wrapping_sub(1),
-        }
-        self.exp_period = match self.counter {
-            0xFF => 1,
-            0x5D => 2,
-            0x36 => 4,
-            0x1A => 8,
-            0x0E => 16,
-            0x06 => 30,
-            0x00 => {
-                self.hold_zero = true;
-                1
-            }
-            _ => self.exp_period,
-        };
-    }
-
-    fn set_gate(&mut self, gate: bool) {
-        if !self.gate && gate {
-            self.state = 0;
-            self.hold_zero = false;
-        } else if self.gate && !gate {
-            self.state = 2;
-        }
-        self.gate = gate;
-    }
-}
-
-#[test]
-fn envelope_matches_per_cycle_reference() {
-    let mut rng = Rng::with_seed(0xDEAD_BEEF_CAFE_F00D);
-    for round in 0..6 {
-        let mut sid = Sid::new();
-        let mut reference = RefEnvelope::new();
-        let mut now = 0u64;
-        for _ in 0..400 {
-            let gap = match rng.u64(..10) {
-                0 => rng.u64(..400_000),
-                1..=3 => rng.u64(..50),
-                _ => rng.u64(..5_000),
-            };
-            for _ in 0..gap {
-                reference.clock();
-            }
-            now += gap;
-            match rng.u64(..8) {
-                0 => {
-                    let gate = rng.u64(..2) == 1;
-                    sid.write(0x12, 0x20 | u8::from(gate), now);
-                    reference.set_gate(gate);
-                }
-                1 => {
-                    // Fast rates more often so levels actually move.
-                    let ad = (rng.u64(..256) as u8) & if round % 2 == 0 { 0x77 } else { 0xFF };
-                    sid.write(0x13, ad, now);
-                    reference.ad = ad;
-                }
-                2 => {
-                    let sr = (rng.u64(..256) as u8) & if round % 2 == 0 { 0xF7 } else { 0xFF };
-                    sid.write(0x14, sr, now);
-                    reference.sr = sr;
-                }
-                _ => {}
-            }
-            assert_eq!(
-                sid.read(0x1C, now),
-                reference.counter,
-                "ENV3 at cycle {now}, round {round}"
-            );
-        }
-    }
+    // SID/busvalue: a read of a read-only register drives the bus too.
+    sid.write(0x10, 0xA5, 6000);
+    let osc3 = sid.read(0x1B, 6004);
+    assert_eq!(sid.read(0x00, 6008), osc3);
+    assert_eq!(sid.read(0x1E, 6012), osc3);
+    // The 8580 keeps it far longer.
+    let mut sid = Sid::with_model(SidModel::Mos8580);
+    sid.write(0x18, 0x0F, 1000);
+    assert_eq!(sid.read(0x05, 1000 + BUS_VALUE_TTL_8580 - 1), 0x0F);
+    assert_eq!(sid.read(0x05, 1000 + BUS_VALUE_TTL_8580), 0x00);
 }
 
 #[test]
 fn envelope_attack_timing() {
+    // The rate counter reaches its compare value 8 at cycle 8, the match is
+    // seen at 9 and restarts it at 10 (by then the gate's attack state, 2
+    // cycles after the write, is on), the step lands 2 cycles later (12) and
+    // ENV3 shows the counter one cycle late (13); then a step every 9 cycles.
     let mut sid = Sid::new();
     sid.write(0x13, 0x00, 0); // attack 0: a step every 9 cycles
     sid.write(0x14, 0xF0, 0); // sustain at $FF
     sid.write(0x12, 0x01, 0);
-    assert_eq!(sid.read(0x1C, 8), 0);
-    assert_eq!(sid.read(0x1C, 9), 1);
-    assert_eq!(sid.read(0x1C, 9 * 100), 100);
-    assert_eq!(sid.read(0x1C, 9 * 255), 255);
+    assert_eq!(sid.read(0x1C, 12), 0);
+    assert_eq!(sid.read(0x1C, 13), 1);
+    assert_eq!(sid.read(0x1C, 4 + 9 * 100), 100);
+    assert_eq!(sid.read(0x1C, 4 + 9 * 255), 255);
     assert_eq!(sid.read(0x1C, 1_000_000), 255, "sustain at $FF");
 }

@@ -9,6 +9,7 @@
 //! drive_dir = "disk"              # drive 8's folder, writable (default: "." read-only)
 //! cpu_magic = "$EF,$EE"           # ANE's and LXA's magic constants (one value: both)
 //! cia = "6526a"                   # the CIAs: "6526" (old, the default) or "6526a" (new)
+//! sid = "8580"                    # the SID: "6581" (old, the default) or "8580" (new)
 //! after_return = "wait"           # a return to BASIC idles (default: "return" ends the run)
 //! key_hold = "3f"                 # how long a scripted key is down in the matrix (f, ms, c)
 //!
@@ -20,7 +21,7 @@
 //! ```
 
 use anyhow::{bail, Context, Result};
-pub use c64kit_machine::CiaModel;
+pub use c64kit_machine::{CiaModel, SidModel};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,6 +33,18 @@ pub fn parse_cia_model(s: &str) -> Result<CiaModel> {
         "6526a" => Ok(CiaModel::Mos6526A),
         _ => bail!(
             "{:?} is not a CIA model: \"6526\" (old) or \"6526a\" (new)",
+            c64kit_files::quote(s)
+        ),
+    }
+}
+
+/// A SID model as `--sid` and `sid` take it: "6581" (old) or "8580" (new).
+pub fn parse_sid_model(s: &str) -> Result<SidModel> {
+    match s.trim() {
+        "6581" => Ok(SidModel::Mos6581),
+        "8580" => Ok(SidModel::Mos8580),
+        _ => bail!(
+            "{:?} is not a SID model: \"6581\" (old) or \"8580\" (new)",
             c64kit_files::quote(s)
         ),
     }
@@ -50,6 +63,7 @@ struct Raw {
     drive_dir: Option<PathBuf>,
     cpu_magic: Option<String>,
     cia: Option<String>,
+    sid: Option<String>,
     after_return: Option<String>,
     key_hold: Option<String>,
     #[serde(default)]
@@ -87,6 +101,8 @@ pub struct Config {
     pub cpu_magic: Option<(u8, u8)>,
     /// The CIAs' model (`cia`).
     pub cia: Option<CiaModel>,
+    /// The SID's model (`sid`).
+    pub sid: Option<SidModel>,
     /// "return" or "wait" (`after_return`).
     pub after_return: Option<String>,
     /// How long a scripted key is held in the keyboard matrix, in cycles (`key_hold`).
@@ -187,6 +203,11 @@ impl Config {
                 .map(|m| parse_cia_model(&m))
                 .transpose()
                 .map_err(|e| anyhow::anyhow!("{shown}: cia: {e}"))?,
+            sid: raw
+                .sid
+                .map(|m| parse_sid_model(&m))
+                .transpose()
+                .map_err(|e| anyhow::anyhow!("{shown}: sid: {e}"))?,
             after_return: match raw.after_return.as_deref() {
                 None => None,
                 Some(v @ ("return" | "wait")) => Some(v.to_string()),
@@ -216,6 +237,18 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sid_key_takes_the_two_models_and_names_a_bad_one() {
+        // `sid` picks the SID model like `cia` the CIAs'; a typo is an error naming the key.
+        let c = Config::parse("sid = \"8580\"\n", Path::new("c64kit.toml")).unwrap();
+        assert_eq!(c.sid, Some(SidModel::Mos8580));
+        let c = Config::parse("sid = \"6581\"\n", Path::new("c64kit.toml")).unwrap();
+        assert_eq!(c.sid, Some(SidModel::Mos6581));
+        let e = Config::parse("sid = \"6582\"\n", Path::new("c64kit.toml")).unwrap_err();
+        assert!(e.to_string().contains("sid: "), "{e}");
+        assert!(e.to_string().contains("not a SID model"), "{e}");
+    }
 
     #[test]
     fn reads_every_setting_relative_to_the_file() {

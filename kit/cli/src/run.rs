@@ -7,7 +7,7 @@ use crate::registry::{Registry, DEFAULT_DISPLAY};
 use crate::session::{open_displays, print_drive_notes, CliSink, Drive, Outcome};
 use crate::GlobalArgs;
 use anyhow::{bail, Result};
-use c64kit::config::{CiaModel, Config};
+use c64kit::config::{CiaModel, Config, SidModel};
 use c64kit::parse_address;
 use c64kit::{limits, print_out, stdout_error, usage, StdoutClosed};
 use c64kit_basic::parse_key_script;
@@ -76,6 +76,10 @@ pub struct RunArgs {
     /// "new" chip of a C64C: interrupts one cycle earlier, no timer B bug).
     #[arg(long, value_name = "6526|6526a", value_parser = c64kit::config::parse_cia_model)]
     cia: Option<CiaModel>,
+    /// The SID: `6581` (the default: the "old" chip of a breadbin C64) or `8580` (the "new"
+    /// chip of a C64C: other combined waveforms, longer-lived bus value and floating output).
+    #[arg(long, value_name = "6581|8580", value_parser = c64kit::config::parse_sid_model)]
+    sid: Option<SidModel>,
     /// What a return to BASIC does: `return` ends the run (the default of `run`); `wait`
     /// prints READY. and idles as BASIC would, interrupts on, so a program that installed an
     /// interrupt routine keeps running, until the budget or the key script's end (the
@@ -471,6 +475,9 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     if let Some(model) = args.cia.or(config.cia) {
         m.bus.set_cia_model(model);
     }
+    if let Some(model) = args.sid.or(config.sid) {
+        m.bus.set_sid_model(model);
+    }
     if let Some(cycles) = args.key_hold.or(config.key_hold) {
         m.bus.input.key_hold = cycles;
     }
@@ -721,6 +728,9 @@ fn refuse_c64_options(args: &RunArgs, specs: &[(String, Vec<(String, String)>)])
     }
     if args.cia.is_some() {
         given.push("--cia (a bare 6502 has no CIA)");
+    }
+    if args.sid.is_some() {
+        given.push("--sid (a bare 6502 has no SID)");
     }
     if args.key_hold.is_some() {
         given.push("--key-hold (a bare 6502 has no keyboard)");

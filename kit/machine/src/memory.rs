@@ -6,6 +6,7 @@ use crate::kernal::vars::NDX;
 use crate::pla::{self, Region};
 use crate::roms::Roms;
 use c64kit_chips::cia::CiaModel;
+use c64kit_chips::sid::SidModel;
 use c64kit_chips::vic::{Picture, VicMemory};
 use c64kit_chips::{Cia, Sid, Vic};
 use c64kit_cpu::{Bus, DirectMemory, Interrupts};
@@ -209,6 +210,11 @@ impl C64Bus {
         self.cia1.set_model(model);
         self.cia2.set_model(model);
         self.interrupts_changed();
+    }
+
+    /// Puts a 6581 SID (the default, a breadbin C64's) or an 8580 (a C64C's) in the socket.
+    pub fn set_sid_model(&mut self, model: SidModel) {
+        self.sid.set_model(model);
     }
 
     /// The lines the port drives into the PLA: output bits as written, input bits pulled

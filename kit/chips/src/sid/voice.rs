@@ -1,0 +1,120 @@
+//! One voice's waveform generator: the 24-bit phase accumulator and the
+//! waveform outputs, as OSC3 reads them.
+
+use super::noise::{noise_output, NOISE_SEED};
+use super::SidModel;
+
+/// The accumulator's 24 bits.
+pub(crate) const ACC_MASK: u32 = 0xFF_FFFF;
+/// At power-on every accumulator bit is 1, the odd ones stored inverted.
+pub const ACC_POWER_ON: u32 = 0x55_5555;
+
+/// Control register bits.
+pub(crate) const GATE: u8 = 0x01;
+pub(crate) const SYNC: u8 = 0x02;
+pub(crate) const RING: u8 = 0x04;
+pub(crate) const TEST: u8 = 0x08;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Voice {
+    pub(crate) acc: u32,
+    /// The noise shift register (kept for voice 3 only: only OSC3 shows it).
+    pub(crate) lfsr: u32,
+    /// LFSR clocks owed, applied before the LFSR is looked at (mod its period).
+    pub(crate) pending: u64,
+    /// Cycles until the LFSR shift that a rise of accumulator bit 19 queued
+    /// (it lands 2 cycles after the rise; 0: none queued).
+    pub(crate) shift_pipeline: u8,
+    /// With the test bit on: the cycle the LFSR's bits have all charged to 1.
+    pub(crate) lfsr_full_at: u64,
+    /// With no waveform selected: the value the floating output holds...
+    pub(crate) held: u16,
+    /// ...until this cycle, when it has faded to 0.
+    pub(crate) held_until: u64,
+}
+
+impl Default for Voice {
+    fn default() -> Self {
+        Voice {
+            acc: ACC_POWER_ON,
+            lfsr: NOISE_SEED,
+            pending: 0,
+            shift_pipeline: 0,
+            lfsr_full_at: u64::MAX,
+            held: 0,
+            held_until: 0,
+        }
+    }
+}
+
+/// The inputs of one voice's waveform selector.
+pub(crate) struct Inputs {
+    pub(crate) control: u8,
+    pub(crate) acc: u32,
+    /// The ring modulation source's (previous voice's) accumulator.
+    pub(crate) ring_acc: u32,
+    pub(crate) pulse_width: u16,
+    pub(crate) lfsr: u32,
+}
+
+/// The 12-bit waveform output for a selected waveform (control bits 4-7 not
+/// all 0).
+pub(crate) fn waveform(model: SidModel, v: &Inputs) -> u16 {
+    let wave = v.control >> 4;
+    // Triangle: the accumulator's bits 22-12, folded (inverted) when the MSB
+    // is 1. With ring modulation (and no sawtooth) the MSB is XORed with the
+    // inverse of the ring source's MSB.
+    let triangle = || {
+        let ring = v.control & RING != 0 && wave & 2 == 0;
+        let msb = if ring {
+            (v.acc ^ !v.ring_acc) & 0x80_0000
+        } else {
+            v.acc & 0x80_0000
+        };
+        let folded = if msb != 0 { !v.acc } else { v.acc };
+        ((folded >> 11) & 0xFFE) as u16
+    };
+    let sawtooth = || (v.acc >> 12) as u16;
+    let pulse = || {
+        if v.control & TEST != 0 || (v.acc >> 12) as u16 >= v.pulse_width {
+            0xFFF
+        } else {
+            0
+        }
+    };
+    let tone = match wave & 7 {
+        0 => 0xFFF,
+        1 => triangle(),
+        2 => sawtooth(),
+        4 => pulse(),
+        w => combined(model, w, triangle(), sawtooth(), pulse()),
+    };
+    if wave & 8 != 0 {
+        tone & (u16::from(noise_output(v.lfsr)) << 4)
+    } else {
+        tone
+    }
+}
+
+/// Two or three of triangle, sawtooth and pulse at once. The real chips'
+/// outputs are analogue fights between the selected waveforms' bit lines,
+/// sampled from individual chips; this model is the logical AND of the
+/// selected outputs, which is exact where the AND is 0 or where the outputs
+/// agree, and too high elsewhere. On the 6581, pulse with sawtooth (with or
+/// without triangle) reads 0 in practice.
+fn combined(model: SidModel, wave: u8, triangle: u16, sawtooth: u16, pulse: u16) -> u16 {
+    if model == SidModel::Mos6581 && wave & 6 == 6 {
+        return 0;
+    }
+    let mut out = 0xFFF;
+    if wave & 1 != 0 {
+        out &= triangle;
+    }
+    if wave & 2 != 0 {
+        out &= sawtooth;
+    }
+    if wave & 4 != 0 {
+        out &= pulse;
+    }
+    out
+}
