@@ -182,6 +182,17 @@ fn the_sprite_game_shows_its_sprites_in_png_html_and_terminal() {
     assert_sprites_shown("terminal", &from_terminal, &sprites);
 }
 
+/// The game run for `cycles` with `--record gif` (the budget ends it): the GIF's frames.
+fn record(cycles: u64, gif: &std::path::Path) -> Vec<(Vec<u8>, u16)> {
+    c64kit()
+        .args(["run", &project(), "-q", "--max-cycles", &cycles.to_string()])
+        .arg("--record")
+        .arg(gif)
+        .assert()
+        .code(4);
+    decode_gif(gif).0
+}
+
 /// `--record`: every frame drawn live; the last is the machine's picture of that frame, with
 /// the sprites where the registers put them during it; the rocks move from frame to frame.
 #[test]
@@ -190,13 +201,7 @@ fn the_sprite_game_records_its_sprites_in_a_gif() {
     let gif = dir.join("game.gif");
     // The run ends on line 295, below the picture: its last frame is this one, whole.
     let cycles = FRAMES * FRAME + 295 * 63;
-    c64kit()
-        .args(["run", &project(), "-q", "--max-cycles", &cycles.to_string()])
-        .arg("--record")
-        .arg(&gif)
-        .assert()
-        .code(4);
-    let (frames, _) = decode_gif(&gif);
+    let frames = record(cycles, &gif);
     // Every frame moves a rock: none is merged into the one before.
     assert!(frames.len() as u64 >= FRAMES - 3, "{} frames", frames.len());
     // The game moves its sprites on line 251: those of line 150 are the frame's.
@@ -222,13 +227,7 @@ fn a_recording_stopped_just_after_a_frame_ends_keeps_that_frame() {
     let gif = dir.join("game.gif");
     for past in [0, 10] {
         let cycles = FRAMES * FRAME + past;
-        c64kit()
-            .args(["run", &project(), "-q", "--max-cycles", &cycles.to_string()])
-            .arg("--record")
-            .arg(&gif)
-            .assert()
-            .code(4);
-        let (frames, _) = decode_gif(&gif);
+        let frames = record(cycles, &gif);
         let mut m = machine(true);
         m.run(FRAMES * FRAME);
         let (last, _) = frames.last().unwrap();
