@@ -26,7 +26,7 @@ impl RefVoice {
     fn new() -> Self {
         RefVoice {
             acc: 0x55_5555,
-            lfsr: 0x7F_FFF8,
+            lfsr: 0x7F_FFFE,
             freq: 0,
             test: false,
             cycle: 0,
@@ -75,14 +75,15 @@ impl RefVoice {
 
     fn noise(&self) -> u8 {
         let bit = |n: u32| ((self.lfsr >> n) & 1) as u8;
-        bit(22) << 7
-            | bit(20) << 6
-            | bit(16) << 5
-            | bit(13) << 4
-            | bit(11) << 3
-            | bit(7) << 2
-            | bit(4) << 1
-            | bit(2)
+        // The die-photo taps VICE's reSID and reSIDfp use.
+        bit(20) << 7
+            | bit(18) << 6
+            | bit(14) << 5
+            | bit(11) << 4
+            | bit(9) << 3
+            | bit(5) << 2
+            | bit(2) << 1
+            | bit(0)
     }
 }
 
@@ -313,15 +314,18 @@ fn jump_ahead_equals_stepping() {
 
 #[test]
 fn noise_output_bit_selection() {
-    assert_eq!(noise_output(1 << 22), 0x80);
-    assert_eq!(noise_output(1 << 20), 0x40);
-    assert_eq!(noise_output(1 << 16), 0x20);
-    assert_eq!(noise_output(1 << 13), 0x10);
-    assert_eq!(noise_output(1 << 11), 0x08);
-    assert_eq!(noise_output(1 << 7), 0x04);
-    assert_eq!(noise_output(1 << 4), 0x02);
-    assert_eq!(noise_output(1 << 2), 0x01);
-    assert_eq!(noise_output(!((1 << 22) | (1 << 2)) & 0x7F_FFFF), 0x7E);
+    // Bits 20,18,14,11,9,5,2,0 (die photographs, as VICE's reSID and
+    // reSIDfp read them; SID/wb_testsuite needs bit 0 as OSC3's bit 0).
+    assert_eq!(noise_output(1 << 20), 0x80);
+    assert_eq!(noise_output(1 << 18), 0x40);
+    assert_eq!(noise_output(1 << 14), 0x20);
+    assert_eq!(noise_output(1 << 11), 0x10);
+    assert_eq!(noise_output(1 << 9), 0x08);
+    assert_eq!(noise_output(1 << 5), 0x04);
+    assert_eq!(noise_output(1 << 2), 0x02);
+    assert_eq!(noise_output(1 << 0), 0x01);
+    assert_eq!(noise_output(!((1 << 20) | 1) & 0x7F_FFFF), 0x7E);
+    assert_eq!(noise_output(1 << 22 | 1 << 21), 0x00, "not taps");
     assert_eq!(noise_output(NOISE_SEED), 0xFE);
 }
 
@@ -400,4 +404,119 @@ fn envelope_attack_timing() {
     assert_eq!(sid.read(0x1C, 4 + 9 * 100), 100);
     assert_eq!(sid.read(0x1C, 4 + 9 * 255), 255);
     assert_eq!(sid.read(0x1C, 1_000_000), 255, "sustain at $FF");
+}
+
+/// Fills voice 3's noise register with ones (test bit held for the 6581's
+/// or 8580's fill time, frequency 0) and returns the cycle after.
+fn filled(model: SidModel) -> (Sid, u64) {
+    let mut sid = Sid::with_model(model);
+    sid.write(0x12, 0x88, 0);
+    let now = 1 + match model {
+        SidModel::Mos6581 => LFSR_FILL_6581,
+        SidModel::Mos8580 => c64kit_chips::sid::LFSR_FILL_8580,
+    };
+    assert_eq!(sid.read(0x1B, now), 0xFF, "{model:?} filled");
+    (sid, now + 4)
+}
+
+/// SID/wb_testsuite's sequence: test bit on with `from`, released into
+/// `to`, then test bit on and off with noise alone (one more shift, NOT bit
+/// 17 in) and OSC3 read. Returns that read.
+fn release_then_shift(model: SidModel, from: u8, to: u8) -> u8 {
+    let (mut sid, now) = filled(model);
+    sid.write(0x12, from, now);
+    sid.write(0x12, to, now + 4);
+    sid.write(0x12, 0x88, now + 16);
+    sid.write(0x12, 0x80, now + 22);
+    sid.read(0x1B, now + 26)
+}
+
+#[test]
+fn test_release_shift_shows_at_osc3_bit_0() {
+    // The bit the release shifts in (NOT bit 17: 0 from all ones) is OSC3's
+    // bit 0 at once: the taps are bits 20..0, not 22..2 (SID/wb_testsuite,
+    // 8->8 on real 6581s and 8580s: $FE after two shifts, $FC after three).
+    for model in [SidModel::Mos6581, SidModel::Mos8580] {
+        let (mut sid, now) = filled(model);
+        sid.write(0x12, 0x80, now);
+        assert_eq!(sid.read(0x1B, now + 2), 0xFE, "{model:?} one shift");
+        assert_eq!(release_then_shift(model, 0x88, 0x80), 0xFE);
+    }
+}
+
+#[test]
+fn release_into_noise_alone_writes_nothing_back() {
+    // Noise+sawtooth at accumulator 0 outputs 0, but releasing the test bit
+    // into noise alone does not write it back (VICE reSID do_pre_writeback;
+    // SID/wb_testsuite A->8 on real chips reads like 8->8).
+    for model in [SidModel::Mos6581, SidModel::Mos8580] {
+        assert_eq!(release_then_shift(model, 0xA8, 0x80), 0xFE, "{model:?}");
+        // Into a combination it is written back before the shift: the
+        // zeros move one bit up, and the new selection clears the taps.
+        assert_eq!(release_then_shift(model, 0xA8, 0xA0), 0x6C, "{model:?}");
+    }
+}
+
+#[test]
+fn the_6581_writes_nothing_back_between_triangle_and_sawtooth() {
+    // 6581: noise+triangle released into noise+sawtooth (or back) writes
+    // nothing before the shift; the 8580 does (VICE reSID do_pre_writeback;
+    // SID/wb_testsuite 9->A old reads $FE first, A->A $6C).
+    assert_eq!(release_then_shift(SidModel::Mos6581, 0x98, 0xA0), 0xFE);
+    assert_eq!(release_then_shift(SidModel::Mos6581, 0xA8, 0x90), 0xFE);
+    assert_eq!(release_then_shift(SidModel::Mos8580, 0x98, 0xA0), 0x6C);
+}
+
+#[test]
+fn noise_pulse_writes_back_only_on_the_8580_into_9_or_e() {
+    // From noise+pulse (with the test bit: pulse high) the release writes
+    // back only on the 8580 and only into noise+triangle or
+    // noise+pulse+sawtooth (VICE reSID do_pre_writeback; SID/wb_testsuite
+    // C->9 and C->E: new $FC, old $FE; C->A new is unstable, old $FE).
+    assert_eq!(release_then_shift(SidModel::Mos8580, 0xC8, 0x90), 0xFC);
+    assert_eq!(release_then_shift(SidModel::Mos8580, 0xC8, 0xE0), 0xFC);
+    assert_eq!(release_then_shift(SidModel::Mos8580, 0xC8, 0xB0), 0xFE);
+    assert_eq!(release_then_shift(SidModel::Mos6581, 0xC8, 0x90), 0xFE);
+    assert_eq!(release_then_shift(SidModel::Mos6581, 0xC8, 0xE0), 0xFE);
+}
+
+#[test]
+fn noise_pulse_pulls_low_bits_down() {
+    // Noise+pulse: the 4 grounded low output bits pull their neighbours
+    // down: from all ones a 6581 and an 8580 read $FC (VICE reSID
+    // noise_pulse6581/8580; SID/wf12nsr reads $FC on a 6581).
+    for model in [SidModel::Mos6581, SidModel::Mos8580] {
+        let (mut sid, now) = filled(model);
+        sid.write(0x12, 0xC8, now);
+        assert_eq!(sid.read(0x1B, now + 1), 0xFC, "{model:?}");
+    }
+    // Below $F00 the 6581 reads 0; the 8580 keeps bits with a 1 below.
+    let (mut sid, mut now) = filled(SidModel::Mos6581);
+    for _ in 0..6 {
+        // Six shifts from all ones, NOT bit 17 (0) in: $F8.
+        sid.write(0x12, 0x88, now);
+        sid.write(0x12, 0x80, now + 4);
+        now += 8;
+    }
+    assert_eq!(sid.read(0x1B, now), 0xF8);
+    sid.write(0x12, 0xC8, now + 2);
+    assert_eq!(sid.read(0x1B, now + 4), 0xE0, "6581");
+    // $F80: $F80 & $F00 & $E00 = $E00.
+}
+
+#[test]
+fn the_6581_noise_pulse_does_not_write_back() {
+    // A 6581 with noise+pulse selected (test bit off) leaves the register
+    // alone, though its output has bits pulled down: SID/wb_testsuite 8->C
+    // and C->C on real 6581s read like 8->8. The 8580 writes back.
+    assert_eq!(release_then_shift(SidModel::Mos6581, 0x88, 0xC0), 0xFE);
+    assert_eq!(release_then_shift(SidModel::Mos6581, 0xC8, 0xC0), 0xFE);
+    // Back to noise alone without a shift: the 8580 wrote its pulled-down
+    // output ($FC from $FE) into the register, the 6581 did not.
+    for (model, osc3) in [(SidModel::Mos6581, 0xFE), (SidModel::Mos8580, 0xFC)] {
+        let (mut sid, now) = filled(model);
+        sid.write(0x12, 0xC0, now); // release into noise+pulse: $FE
+        sid.write(0x12, 0x80, now + 10);
+        assert_eq!(sid.read(0x1B, now + 12), osc3, "{model:?}");
+    }
 }

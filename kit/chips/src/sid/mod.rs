@@ -33,18 +33,22 @@
 //! the triangle's MSB is XORed with the inverted MSB of the source.
 //!
 //! **Noise** (voice 3): the 23-bit LFSR (taps 22 and 17) shifts 2 cycles
-//! after accumulator bit 19 rises; OSC3 shows bits 22,20,16,13,11,7,4,2. At
-//! power-on it reads $FE. While the test bit is on, the register's bits
-//! charge up to 1 (all at once after [`LFSR_FILL_6581`] /
-//! [`LFSR_FILL_8580`] cycles); releasing the test bit shifts once with NOT
-//! bit 17 as the new bit 0. Noise combined with other waveforms writes the
-//! output back into the register: a tap whose output bit reads 0 is cleared
-//! (every cycle except the one between the two phases of a shift; at the
-//! test bit's release, the output of the waveform selected while it was on).
+//! after accumulator bit 19 rises; OSC3 shows bits 20,18,14,11,9,5,2,0 (the
+//! die-photo positions VICE's reSID and reSIDfp use). At power-on it reads
+//! $FE. While the test bit is on, the register's bits charge up to 1 (all at
+//! once after [`LFSR_FILL_6581`] / [`LFSR_FILL_8580`] cycles); releasing the
+//! test bit shifts once with NOT bit 17 as the new bit 0. Noise combined with
+//! other waveforms writes the output back into the register: a tap whose
+//! output bit reads 0 is cleared, every cycle except the one between the two
+//! phases of a shift (not on a 6581 with noise+pulse alone). At the test
+//! bit's release the output of the selection made while it was on is
+//! written back first for some pairs of old and new selections only (see
+//! [`noise`]; sampled on real chips by VICE testprogs SID/wb_testsuite).
 //! This is how combined noise "locks up".
 //!
 //! **Waveforms** for OSC3: triangle, sawtooth, pulse and noise alone are
-//! exact; noise with others is the AND of noise and the rest. Triangle,
+//! exact; noise with others is the AND of noise and the rest, noise with
+//! pulse then pulled down from the grounded low bits per model. Triangle,
 //! sawtooth and pulse combined are approximated by the AND of the outputs
 //! (6581: 0 for pulse with sawtooth); the real chips' values come from
 //! analogue interactions sampled per chip, so reads of combined waveforms
@@ -71,11 +75,11 @@ pub mod noise;
 pub mod voice;
 
 use envelope::Envelope;
-use noise::NOISE_PERIOD;
 pub use noise::{
     noise_clock, noise_clock_n, noise_clock_test_release, noise_output, noise_write_back,
     NOISE_ALL_ONES, NOISE_SEED,
 };
+use noise::{pre_write_back, writes_back, NOISE_PERIOD};
 use voice::{Inputs, Voice, ACC_MASK, GATE, SYNC, TEST};
 
 /// The two SID chips of the C64.
@@ -328,7 +332,7 @@ impl Sid {
             // waveform then selected may have written into it); the release
             // completes it.
             let mut lfsr = self.voices[voice].lfsr;
-            if old >> 4 > 8 {
+            if pre_write_back(self.model, old >> 4, value >> 4) {
                 lfsr = noise_write_back(lfsr, self.output_with(voice, old, now));
             }
             let v = &mut self.voices[voice];
@@ -348,7 +352,7 @@ impl Sid {
             let wave = control >> 4;
             control & TEST == 0
                 && (control & SYNC != 0
-                    || (voice == 2 && wave > 8)
+                    || (voice == 2 && writes_back(self.model, wave))
                     || (self.model == SidModel::Mos6581 && wave & 2 != 0 && wave & 0xD != 0))
         })
     }
@@ -452,7 +456,9 @@ impl Sid {
                 continue;
             }
             let pull_msb = self.model == SidModel::Mos6581 && wave & 2 != 0 && wave & 0xD != 0;
-            let write_back = voice == 2 && wave > 8 && self.voices[voice].shift_pipeline != 1;
+            let write_back = voice == 2
+                && writes_back(self.model, wave)
+                && self.voices[voice].shift_pipeline != 1;
             if !pull_msb && !write_back {
                 continue;
             }

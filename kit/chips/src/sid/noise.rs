@@ -1,8 +1,12 @@
 //! The noise generator's 23-bit shift register (LFSR): clocking, O(log n)
-//! jump-ahead and the eight bits OSC3 shows.
+//! jump-ahead, the eight bits OSC3 shows and the write-back rules.
 
-/// Seed of the noise LFSR at power-on: OSC3 reads $FE with noise selected.
-pub const NOISE_SEED: u32 = 0x7F_FFF8;
+use super::SidModel;
+
+/// Seed of the noise LFSR at power-on: all ones, then the one shift the
+/// reset line's release makes (NOT bit 17 into bit 0), so OSC3 reads $FE
+/// with noise selected (VICE's reSID and reSIDfp reset to this value).
+pub const NOISE_SEED: u32 = 0x7F_FFFE;
 /// The LFSR once the test bit has held it long enough: every bit 1.
 pub const NOISE_ALL_ONES: u32 = 0x7F_FFFF;
 
@@ -14,8 +18,13 @@ pub(crate) const NOISE_PERIOD: u64 = (1 << 23) - 1;
 const NOISE_POLY: u64 = (1 << 23) | (1 << 5) | 1;
 /// Clocks beyond which polynomial jump-ahead beats stepping.
 const NOISE_STEP_LIMIT: u64 = 64;
-/// The LFSR bits OSC3 shows, from its bit 7 down to bit 0.
-pub(crate) const NOISE_TAPS: [u32; 8] = [22, 20, 16, 13, 11, 7, 4, 2];
+/// The LFSR bits OSC3 shows, from its bit 7 down to bit 0. These are the
+/// positions read off die photographs that VICE's reSID and reSIDfp use
+/// (reSID 0.16 read bits 22,20,16,13,11,7,4,2: the same noise two shifts
+/// later). It matters where the register is written: the bit the test bit's
+/// release shifts in shows at OSC3 bit 0 at once, and write-back lands on
+/// these bits (VICE testprogs SID/wb_testsuite, sampled on real chips).
+pub(crate) const NOISE_TAPS: [u32; 8] = [20, 18, 14, 11, 9, 5, 2, 0];
 
 /// Clocks the noise LFSR once: bit 22 XOR bit 17 shifts in at bit 0.
 pub fn noise_clock(lfsr: u32) -> u32 {
@@ -51,7 +60,7 @@ pub fn noise_clock_n(lfsr: u32, n: u64) -> u32 {
     result
 }
 
-/// The 8 bits of OSC3 for a given LFSR state: bits 22,20,16,13,11,7,4,2.
+/// The 8 bits of OSC3 for a given LFSR state: bits 20,18,14,11,9,5,2,0.
 pub fn noise_output(lfsr: u32) -> u8 {
     NOISE_TAPS
         .iter()
@@ -69,6 +78,57 @@ pub fn noise_write_back(lfsr: u32, output: u16) -> u32 {
         }
     }
     lfsr & !cleared
+}
+
+/// Whether releasing the test bit, going from waveform selection `old` to
+/// `new` (control bits 7-4), writes the output of `old` back into the
+/// register before the release's shift completes. While the test bit is on
+/// the register sits in the first phase of a shift; what the release writes
+/// depends on both selections, as sampled on real chips by VICE testprogs
+/// SID/wb_testsuite and modelled by VICE's reSID (`do_pre_writeback`):
+/// - only from noise combined with another waveform, never into noise alone;
+/// - 6581: never between a triangle and a sawtooth selection (one of them
+///   without the other, in either direction);
+/// - from noise+pulse: never on the 6581; on the 8580 only into
+///   noise+triangle or noise+pulse+sawtooth;
+/// - 6581: never into noise+pulse (SID/wb_testsuite's A->C, real 6581s keep
+///   the register; reSIDfp's notes on its NO_WB_NOI_PUL switch).
+pub(crate) fn pre_write_back(model: SidModel, old: u8, new: u8) -> bool {
+    if old <= 8 || new == 8 {
+        return false;
+    }
+    let is_6581 = model == SidModel::Mos6581;
+    let (old_ts, new_ts) = (old & 3, new & 3);
+    if is_6581 && ((old_ts == 1 && new_ts == 2) || (old_ts == 2 && new_ts == 1)) {
+        return false;
+    }
+    if old == 0xC {
+        return !is_6581 && (new == 0x9 || new == 0xE);
+    }
+    !(is_6581 && new == 0xC)
+}
+
+/// Noise combined with pulse: the pulse line connects all output bits, and
+/// the 4 grounded bits below the output pull their neighbours down. A 6581
+/// reads 0 below $F00 and keeps a bit only if its two lower neighbours are
+/// 1; an 8580 keeps a bit only if its lower neighbour is 1 and reads $FC0
+/// from $FC0 up (VICE's reSID `noise_pulse6581` / `noise_pulse8580`; VICE
+/// testprogs SID/wf12nsr reads $FC for noise+pulse on a 6581).
+pub(crate) fn noise_pulse(model: SidModel, out: u16) -> u16 {
+    match model {
+        SidModel::Mos6581 if out < 0xF00 => 0,
+        SidModel::Mos6581 => out & (out << 1) & (out << 2) & 0xFFF,
+        SidModel::Mos8580 if out < 0xFC0 => out & (out << 1) & 0xFFF,
+        SidModel::Mos8580 => 0xFC0,
+    }
+}
+
+/// Whether noise combined with waveform selection `wave` writes its output
+/// back into the register cycle by cycle (test bit off). A 6581 with noise
+/// and pulse alone keeps the register (SID/wb_testsuite 8->C and C->C on
+/// real 6581s: the register reads as if noise alone had been selected).
+pub(crate) fn writes_back(model: SidModel, wave: u8) -> bool {
+    wave > 8 && !(model == SidModel::Mos6581 && wave == 0xC)
 }
 
 /// Carry-less product of two polynomials below degree 23, reduced mod NOISE_POLY.
@@ -112,10 +172,10 @@ mod tests {
         assert_eq!(noise_write_back(NOISE_ALL_ONES, 0), NOISE_ALL_ONES & !taps);
         // Output all 1: nothing changes.
         assert_eq!(noise_write_back(NOISE_ALL_ONES, 0xFFF), NOISE_ALL_ONES);
-        // Output bit 11 (OSC3 bit 7) is tap 22.
+        // Output bit 11 (OSC3 bit 7) is tap 20.
         assert_eq!(
             noise_write_back(NOISE_ALL_ONES, 0x7FF),
-            NOISE_ALL_ONES & !(1 << 22)
+            NOISE_ALL_ONES & !(1 << 20)
         );
     }
 

@@ -1,7 +1,7 @@
 //! One voice's waveform generator: the 24-bit phase accumulator and the
 //! waveform outputs, as OSC3 reads them.
 
-use super::noise::{noise_output, NOISE_SEED};
+use super::noise::{noise_output, noise_pulse, NOISE_SEED};
 use super::SidModel;
 
 /// The accumulator's 24 bits.
@@ -89,10 +89,14 @@ pub(crate) fn waveform(model: SidModel, v: &Inputs) -> u16 {
         4 => pulse(),
         w => combined(model, w, triangle(), sawtooth(), pulse()),
     };
-    if wave & 8 != 0 {
-        tone & (u16::from(noise_output(v.lfsr)) << 4)
+    if wave & 8 == 0 {
+        return tone;
+    }
+    let out = tone & (u16::from(noise_output(v.lfsr)) << 4);
+    if wave & 4 != 0 {
+        noise_pulse(model, out)
     } else {
-        tone
+        out
     }
 }
 
