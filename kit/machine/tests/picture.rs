@@ -39,6 +39,15 @@ fn machine() -> Machine {
 }
 
 /// Runs two whole frames (the picture then shows the registers as they are).
+/// 6502 code that waits until the raster line's low 8 bits read `line`.
+fn wait_for_line(line: u8) -> [u8; 7] {
+    [
+        0xAD, 0x12, 0xD0, // wait: LDA $D012
+        0xC9, line, //       CMP #line
+        0xD0, 0xF9, //       BNE wait
+    ]
+}
+
 fn frames(m: &mut Machine) {
     let stop = m.run(m.cycles() + 2 * 19_656);
     assert!(
@@ -177,19 +186,15 @@ fn a_late_bad_line_takes_its_first_colours_from_the_read_the_cpu_waits_on() {
     for row in 0..8 {
         m.poke(0x37F8 + row, 0xFF); // glyph $FF all set
     }
-    let mut program = vec![
-        0xAD, 0x12, 0xD0, // wait: LDA $D012
-        0xC9, 0x40, //       CMP #$40
-        0xD0, 0xF9, //       BNE wait
-    ];
+    let mut program = wait_for_line(0x40).to_vec();
     program.extend([0xEA; 10]); // NOPs: the write lands in mid-line
     program.extend([
         0xA9, 0x18, //       LDA #$18 (YSCROLL 0: line $40 becomes a bad line)
         0x8D, 0x11, 0xD0, // STA $D011
         0xA0, 0x00, //       LDY #$00: the read the CPU waits on
-        0xAD, 0x12, 0xD0, // wait2: LDA $D012
-        0xC9, 0x50, //       CMP #$50
-        0xD0, 0xF9, //       BNE wait2
+    ]);
+    program.extend(wait_for_line(0x50));
+    program.extend([
         0xA9, 0x1B, //       LDA #$1B
         0x8D, 0x11, 0xD0, // STA $D011
         0x4C, 0x00, 0xC0, // JMP $C000
@@ -226,16 +231,13 @@ fn a_late_bad_line_from_idle_draws_the_cells_it_fetches_not_the_rows_before() {
         m.poke(0x0400 + i, 1); // left-half glyph everywhere
         m.poke(0xD800 + i, if i < 40 { 2 } else { 5 });
     }
-    let mut program = vec![
-        0xAD, 0x12, 0xD0, // wait: LDA $D012
-        0xC9, 0x3A, //       CMP #$3A (the last line of row 0: RC 7)
-        0xD0, 0xF9, //       BNE wait
+    // Line $3A is the last line of row 0 (RC 7).
+    let mut program = wait_for_line(0x3A).to_vec();
+    program.extend([
         0xA9, 0x1C, //       LDA #$1C (YSCROLL 4: line $3B is no bad line, idle)
         0x8D, 0x11, 0xD0, // STA $D011
-        0xAD, 0x12, 0xD0, // wait2: LDA $D012
-        0xC9, 0x3B, //       CMP #$3B
-        0xD0, 0xF9, //       BNE wait2
-    ];
+    ]);
+    program.extend(wait_for_line(0x3B));
     program.extend([0xEA; 10]); // NOPs: the write lands in mid-line
     program.extend([
         0xA9, 0x1B, //       LDA #$1B (YSCROLL 3: line $3B becomes a bad line)
