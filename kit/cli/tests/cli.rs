@@ -305,6 +305,54 @@ fn cia_selects_the_old_or_new_chip() {
     assert!(err.contains("not a CIA model"), "{err}");
 }
 
+/// `--sid 8580` (or `sid = "8580"` in c64kit.toml) puts an 8580 in the socket: a byte
+/// written to the SID stays readable from a write-only register for about $A2000 cycles,
+/// where the 6581's fades after about $1D00.
+#[test]
+fn sid_selects_the_old_or_new_chip() {
+    let dir = temp_dir("sid-model");
+    // Write $5A to a SID register, wait about 12,800 cycles (between the two lifetimes),
+    // read a write-only register back.
+    let prg = write(
+        &dir,
+        "busvalue.prg",
+        &stub_asm(
+            "sei\nlda #$5a\nsta $d400\nldy #10\n\
+             outer ldx #0\ninner dex\nbne inner\ndey\nbne outer\n\
+             lda $d400\nsta $d7ff\nrts",
+        ),
+    );
+    let value = |args: &[&str]| {
+        let out = c64kit()
+            .current_dir(&dir)
+            .args(["run", "--debugcart", &prg])
+            .args(args)
+            .assert();
+        debug_cart_value(&out)
+    };
+    assert_eq!(value(&[]), "00");
+    assert_eq!(value(&["--sid", "6581"]), "00");
+    assert_eq!(value(&["--sid", "8580"]), "5A");
+    let out = c64kit()
+        .args(["run", "--sid", "6582", &prg])
+        .assert()
+        .code(2);
+    assert_stderr_has(&out, "not a SID model");
+    // The same from the settings file; the flag wins over it.
+    std::fs::write(dir.join("c64kit.toml"), "sid = \"8580\"\n").unwrap();
+    assert_eq!(value(&[]), "5A");
+    assert_eq!(value(&["--sid", "6581"]), "00");
+    std::fs::write(dir.join("c64kit.toml"), "sid = \"new\"\n").unwrap();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["run", &prg])
+        .assert()
+        .code(1);
+    let err = stderr_of(&out);
+    assert!(err.contains("c64kit.toml: sid: "), "{err}");
+    assert!(err.contains("not a SID model"), "{err}");
+}
+
 /// A game reads joystick 2 at $DC00 and joystick 1 at $DC01; the key script holds them.
 #[test]
 fn scripted_joysticks_reach_a_program_that_reads_the_ports() {
