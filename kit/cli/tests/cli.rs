@@ -273,36 +273,20 @@ fn cia_selects_the_old_or_new_chip() {
              lda $fb\nsta $d7ff\nrts",
         ),
     );
-    let value = |args: &[&str]| {
-        let out = c64kit()
-            .current_dir(&dir)
-            .args(["run", "--debugcart", &prg])
-            .args(args)
-            .assert();
-        debug_cart_value(&out)
-    };
-    assert_eq!(value(&[]), "01");
-    assert_eq!(value(&["--cia", "6526"]), "01");
-    assert_eq!(value(&["--cia", "6526a"]), "81");
-    assert_eq!(value(&["--cia", "6526A"]), "81");
-    let out = c64kit()
-        .args(["run", "--cia", "8520", &prg])
-        .assert()
-        .code(2);
-    assert_stderr_has(&out, "not a CIA model");
-    // The same from the settings file; the flag wins over it.
-    std::fs::write(dir.join("c64kit.toml"), "cia = \"6526a\"\n").unwrap();
-    assert_eq!(value(&[]), "81");
-    assert_eq!(value(&["--cia", "6526"]), "01");
-    std::fs::write(dir.join("c64kit.toml"), "cia = \"new\"\n").unwrap();
-    let out = c64kit()
-        .current_dir(&dir)
-        .args(["run", &prg])
-        .assert()
-        .code(1);
-    let err = stderr_of(&out);
-    assert!(err.contains("c64kit.toml: cia: "), "{err}");
-    assert!(err.contains("not a CIA model"), "{err}");
+    assert_chip_option(
+        &dir,
+        &prg,
+        ChipOption {
+            flag: "--cia",
+            key: "cia",
+            default: "01",
+            models: &[("6526", "01"), ("6526a", "81"), ("6526A", "81")],
+            in_file: ("6526a", "81"),
+            flag_wins: ("6526", "01"),
+            bad: ("8520", "new"),
+            error: "not a CIA model",
+        },
+    );
 }
 
 /// `--sid 8580` (or `sid = "8580"` in c64kit.toml) puts an 8580 in the socket: a byte
@@ -322,35 +306,74 @@ fn sid_selects_the_old_or_new_chip() {
              lda $d400\nsta $d7ff\nrts",
         ),
     );
+    assert_chip_option(
+        &dir,
+        &prg,
+        ChipOption {
+            flag: "--sid",
+            key: "sid",
+            default: "00",
+            models: &[("6581", "00"), ("8580", "5A")],
+            in_file: ("8580", "5A"),
+            flag_wins: ("6581", "00"),
+            bad: ("6582", "new"),
+            error: "not a SID model",
+        },
+    );
+}
+
+/// A chip-model option, checked through a program that stores what tells the models apart
+/// in the debug cartridge.
+struct ChipOption<'a> {
+    flag: &'a str,
+    /// Its key in c64kit.toml.
+    key: &'a str,
+    /// The program's value without the option.
+    default: &'a str,
+    /// Models as the flag takes them, with the program's value under each.
+    models: &'a [(&'a str, &'a str)],
+    /// A model set in c64kit.toml (with its value), and one the flag then sets instead.
+    in_file: (&'a str, &'a str),
+    flag_wins: (&'a str, &'a str),
+    /// A model refused by the flag, and one refused in the file; what the error says.
+    bad: (&'a str, &'a str),
+    error: &'a str,
+}
+
+/// The option selects each model by flag or by c64kit.toml (the flag wins over the file),
+/// and a bad model is an error: a usage error from the flag, one naming the file and its key
+/// from the settings.
+fn assert_chip_option(dir: &std::path::Path, prg: &str, o: ChipOption) {
     let value = |args: &[&str]| {
         let out = c64kit()
-            .current_dir(&dir)
-            .args(["run", "--debugcart", &prg])
+            .current_dir(dir)
+            .args(["run", "--debugcart", prg])
             .args(args)
             .assert();
         debug_cart_value(&out)
     };
-    assert_eq!(value(&[]), "00");
-    assert_eq!(value(&["--sid", "6581"]), "00");
-    assert_eq!(value(&["--sid", "8580"]), "5A");
+    assert_eq!(value(&[]), o.default);
+    for (model, expected) in o.models {
+        assert_eq!(value(&[o.flag, model]), *expected, "{} {model}", o.flag);
+    }
     let out = c64kit()
-        .args(["run", "--sid", "6582", &prg])
+        .args(["run", o.flag, o.bad.0, prg])
         .assert()
         .code(2);
-    assert_stderr_has(&out, "not a SID model");
-    // The same from the settings file; the flag wins over it.
-    std::fs::write(dir.join("c64kit.toml"), "sid = \"8580\"\n").unwrap();
-    assert_eq!(value(&[]), "5A");
-    assert_eq!(value(&["--sid", "6581"]), "00");
-    std::fs::write(dir.join("c64kit.toml"), "sid = \"new\"\n").unwrap();
+    assert_stderr_has(&out, o.error);
+    let settings = dir.join("c64kit.toml");
+    std::fs::write(&settings, format!("{} = \"{}\"\n", o.key, o.in_file.0)).unwrap();
+    assert_eq!(value(&[]), o.in_file.1);
+    assert_eq!(value(&[o.flag, o.flag_wins.0]), o.flag_wins.1);
+    std::fs::write(&settings, format!("{} = \"{}\"\n", o.key, o.bad.1)).unwrap();
     let out = c64kit()
-        .current_dir(&dir)
-        .args(["run", &prg])
+        .current_dir(dir)
+        .args(["run", prg])
         .assert()
         .code(1);
     let err = stderr_of(&out);
-    assert!(err.contains("c64kit.toml: sid: "), "{err}");
-    assert!(err.contains("not a SID model"), "{err}");
+    assert!(err.contains(&format!("c64kit.toml: {}: ", o.key)), "{err}");
+    assert!(err.contains(o.error), "{err}");
 }
 
 /// A game reads joystick 2 at $DC00 and joystick 1 at $DC01; the key script holds them.

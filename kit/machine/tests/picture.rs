@@ -32,13 +32,11 @@ fn machine() -> Machine {
     m.poke(0xD016, 0x08);
     m.poke(0xD020, BORDER);
     m.poke(0xD021, BACKGROUND);
-    m.load_raw(0xC000, &[0x4C, 0x00, 0xC0]);
-    m.start_at(0xC000, 0x0801);
+    start_program(&mut m, &[0x4C, 0x00, 0xC0]);
     m.enable_picture();
     m
 }
 
-/// Runs two whole frames (the picture then shows the registers as they are).
 /// 6502 code that waits until the raster line's low 8 bits read `line`.
 fn wait_for_line(line: u8) -> [u8; 7] {
     [
@@ -48,8 +46,15 @@ fn wait_for_line(line: u8) -> [u8; 7] {
     ]
 }
 
+/// Loads `program` at $C000 and starts it there.
+fn start_program(m: &mut Machine, program: &[u8]) {
+    m.load_raw(0xC000, program);
+    m.start_at(0xC000, 0x0801);
+}
+
+/// Runs two whole frames (the picture then shows the registers as they are).
 fn frames(m: &mut Machine) {
-    let stop = m.run(m.cycles() + 2 * 19_656);
+    let stop = m.run(2 * c64kit_machine::PAL_CYCLES_PER_FRAME);
     assert!(
         matches!(stop, c64kit_machine::StopReason::CycleBudget { .. }),
         "{stop:?}"
@@ -160,11 +165,10 @@ fn a_sprite_at_24_50_covers_the_first_text_cell() {
 fn collisions_are_latched_and_cleared_by_reading() {
     let mut m = machine();
     // The program reads the registers (so the VIC looks for collisions), then idles.
-    m.load_raw(
-        0xC000,
+    start_program(
+        &mut m,
         &[0xAD, 0x1E, 0xD0, 0xAD, 0x1F, 0xD0, 0x4C, 0x06, 0xC0],
     );
-    m.start_at(0xC000, 0x0801);
     sprite(&mut m, 0, 24, 51); // over the ink of glyph 1
     sprite(&mut m, 1, 30, 60); // overlapping sprite 0
     sprite(&mut m, 2, 200, 200); // alone on background
@@ -199,8 +203,7 @@ fn a_late_bad_line_takes_its_first_colours_from_the_read_the_cpu_waits_on() {
         0x8D, 0x11, 0xD0, // STA $D011
         0x4C, 0x00, 0xC0, // JMP $C000
     ]);
-    m.load_raw(0xC000, &program);
-    m.start_at(0xC000, 0x0801);
+    start_program(&mut m, &program);
     frames(&mut m);
     let p = m.picture();
     // Lines $40-$42 show the row fetched on line $40 (picture y = line - 16); then RC
@@ -244,8 +247,7 @@ fn a_late_bad_line_from_idle_draws_the_cells_it_fetches_not_the_rows_before() {
         0x8D, 0x11, 0xD0, // STA $D011
         0x4C, 0x00, 0xC0, // JMP $C000: the read the CPU waits on
     ]);
-    m.load_raw(0xC000, &program);
-    m.start_at(0xC000, 0x0801);
+    start_program(&mut m, &program);
     frames(&mut m);
     let p = m.picture();
     let (x0, _) = TEXT_ORIGIN;

@@ -333,9 +333,7 @@ impl BusClaims {
                 continue;
             }
             // Off a bad line, only sprite fetches claim the bus: cycles 54-62 and 0-9.
-            let probe = line_start + BAD_LINE_BA.start();
-            let den = den_latched(&ahead.regs, ahead.d011_since, ahead.den_frame, probe);
-            let bad = bad_line_ba(&ahead.regs, den, probe);
+            let bad = ahead.bad_line_claims(line_start);
             for t in start..line_start + PAL_CYCLES_PER_LINE {
                 if !bad && (SPRITE_QUIET_FROM..SPRITE_BA_START).contains(&(t - line_start)) {
                     continue;
@@ -378,11 +376,18 @@ impl BusClaims {
         u64::MAX
     }
 
+    /// Whether the line starting at `line_start` is a bad line (its BA window's first cycle
+    /// is low), the registers staying as they are.
+    fn bad_line_claims(&self, line_start: u64) -> bool {
+        let probe = line_start + BAD_LINE_BA.start();
+        let den = den_latched(&self.regs, self.d011_since, self.den_frame, probe);
+        bad_line_ba(&self.regs, den, probe)
+    }
+
     /// Whether no cycle of the line starting at `line_start` can have BA low: no bad line, no
     /// sprite DMA on, none turning on in it.
     fn line_is_quiet(&mut self, line_start: u64) -> bool {
-        let den = den_latched(&self.regs, self.d011_since, self.den_frame, line_start + 11);
-        if bad_line_ba(&self.regs, den, line_start + 11) {
+        if self.bad_line_claims(line_start) {
             return false;
         }
         self.sprites.advance(&self.regs, line_start);

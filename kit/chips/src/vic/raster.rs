@@ -505,23 +505,24 @@ impl Raster {
             shift: [0; 8],
             ..self.pipe.clone()
         };
+        // Taken out while the line steps (and put back): no copy of its row.
         let remembered = self
             .quiet_memo
-            .as_deref()
+            .take()
             .filter(|m| m.key == key && m.start == start && (row.is_none() || m.row.is_some()));
         if let Some(memo) = remembered {
-            let (end, drawn) = (memo.end.clone(), memo.row.clone());
             for r in 0..PAL_CYCLES_PER_LINE {
                 self.step::<true, false>(regs, mem, r, line);
                 self.done += 1;
             }
             self.pipe = Pipeline {
                 shift: self.pipe.shift,
-                ..end
+                ..memo.end.clone()
             };
-            if let (Some(y), Some((pixels, rom))) = (row, drawn) {
-                self.picture.set_row(y, &pixels, &rom);
+            if let (Some(y), Some((pixels, rom))) = (row, &memo.row) {
+                self.picture.set_row(y, pixels, rom);
             }
+            self.quiet_memo = Some(memo);
             return;
         }
         for r in 0..PAL_CYCLES_PER_LINE {
