@@ -358,6 +358,19 @@ impl Machine {
         }
     }
 
+    /// From now on the SID's sound is synthesised at `sample_rate` samples per second
+    /// (mono); [`Machine::take_audio`] collects it. Errors name a rate out of range.
+    pub fn start_audio(&mut self, sample_rate: u32) -> Result<(), String> {
+        let now = self.bus.now;
+        self.bus.sid.start_audio(sample_rate, now)
+    }
+
+    /// Appends the sound made since the last call (signed 16-bit mono samples) to `out`.
+    pub fn take_audio(&mut self, out: &mut Vec<i16>) {
+        let now = self.bus.now;
+        self.bus.sid.take_audio(now, out);
+    }
+
     /// The VIC-II's picture as drawn up to now (384x272 palette indices, VICE's screenshot
     /// area). Drawing costs time, so the machine draws only after [`Machine::enable_picture`].
     pub fn picture(&mut self) -> &c64kit_chips::vic::Picture {

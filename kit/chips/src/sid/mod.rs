@@ -70,6 +70,7 @@
 //! registers (only audible), the 8580's one-cycle-later OSC3 for triangle
 //! and sawtooth, paddle (POT) sampling.
 
+pub mod audio;
 pub mod envelope;
 pub mod noise;
 pub mod voice;
@@ -147,6 +148,8 @@ pub struct Sid {
     bus_until: u64,
     /// Cycle the oscillators and envelope are up to date with.
     cycle: u64,
+    /// The sound synthesis, when an audio output asked for it.
+    audio: Option<audio::AudioState>,
 }
 
 impl Default for Sid {
@@ -172,6 +175,7 @@ impl Sid {
             bus_value: 0,
             bus_until: 0,
             cycle: 0,
+            audio: None,
         }
     }
 
@@ -198,8 +202,10 @@ impl Sid {
             v.shift_pipeline = 0;
             v.lfsr_full_at = u64::MAX;
         }
+        let audio = self.audio.take();
         *self = Sid::with_model(model);
         self.voices = voices;
+        self.audio = audio;
         self.cycle = cycle;
     }
 
