@@ -65,7 +65,7 @@ impl Sid {
         let total = u128::from(now - a.start) * u128::from(a.sample_rate)
             / u128::from(PAL_CYCLES_PER_SECOND);
         let total = total as u64;
-        out.extend(std::iter::repeat(0).take((total - a.samples) as usize));
+        out.extend(std::iter::repeat_n(0, (total - a.samples) as usize));
         a.samples = total;
         a.cycle = now;
     }

@@ -124,6 +124,14 @@ impl SpriteDma {
         }
         let mut t = self.done_until;
         while t <= to {
+            if self.waiting() {
+                // Only a DMA check whose line matches a sprite's Y can change anything.
+                let next = next_dma_start_line(regs, t).saturating_mul(PAL_CYCLES_PER_LINE);
+                if next > to {
+                    break;
+                }
+                t = t.max(next);
+            }
             let line_start = t - t % PAL_CYCLES_PER_LINE;
             let mut event = None;
             for c in SPRITE_DMA_EVENTS {
@@ -145,6 +153,12 @@ impl SpriteDma {
             }
         }
         self.done_until = to + 1;
+    }
+
+    /// No sprite's DMA is on and no crunch is pending: the events change nothing until a
+    /// DMA check turns a sprite on.
+    fn waiting(&self) -> bool {
+        self.on == 0 && self.crunched == 0
     }
 
     /// The MC sprite n's fetches have left by cycle 15 (MCBASE + 3 while its DMA is on).
@@ -213,6 +227,31 @@ impl SpriteDma {
     fn holds_ba(&self, t: u64) -> bool {
         self.on & SPRITE_BA[(t % PAL_CYCLES_PER_LINE) as usize] != 0
     }
+}
+
+/// The first line (counted from power-on) whose DMA checks come at or after cycle `t` and
+/// find an enabled sprite's Y there (`u64::MAX`: no sprite enabled). A line matches a Y
+/// when its low 8 bits equal it, so lines 0-55 also match at 256-311.
+fn next_dma_start_line(regs: &DmaRegisters, t: u64) -> u64 {
+    let line = t / PAL_CYCLES_PER_LINE;
+    let first = if t % PAL_CYCLES_PER_LINE > DMA_CHECK_2 {
+        line + 1
+    } else {
+        line
+    };
+    let frame_start = first - first % crate::PAL_LINES;
+    let mut best = u64::MAX;
+    for n in (0..8).filter(|n| regs.enabled & (1 << n) != 0) {
+        let y = u64::from(regs.sprite_y[n]);
+        for frame in [frame_start, frame_start + crate::PAL_LINES] {
+            for l in [y, y + 256].into_iter().filter(|&l| l < crate::PAL_LINES) {
+                if frame + l >= first {
+                    best = best.min(frame + l);
+                }
+            }
+        }
+    }
+    best
 }
 
 /// Whether DEN was set during line $30 of the frame of cycle `t`, given the $D011 written at
@@ -326,9 +365,22 @@ impl BusClaims {
         }
         let mut ahead = *self;
         let first_line = from / PAL_CYCLES_PER_LINE;
-        for line in first_line..first_line + LOOKAHEAD_LINES {
+        let mut line = first_line;
+        while line < first_line + LOOKAHEAD_LINES {
             let line_start = line * PAL_CYCLES_PER_LINE;
             let start = from.max(line_start);
+            ahead.sprites.advance(&ahead.regs, start);
+            if ahead.sprites.waiting() {
+                // Nothing claims the bus before the next bad line or sprite DMA start.
+                let sprite = next_dma_start_line(&ahead.regs, start);
+                let bad = ahead.next_bad_line_ba(start) / PAL_CYCLES_PER_LINE;
+                let next = sprite.min(bad);
+                if next > line {
+                    line = next;
+                    continue;
+                }
+            }
+            line += 1;
             if ahead.line_is_quiet(line_start) {
                 continue;
             }
@@ -476,6 +528,61 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_look_ahead_with_sprites_agrees_with_the_cycle_scan() {
+        // Sprites starting near the frame's ends (Y below 56 matches two lines), expanded
+        // or not, with and without bad lines; the look-ahead skips the lines between.
+        let setups: [(u8, [u8; 8], u8, u8); 5] = [
+            (0x01, [100, 0, 0, 0, 0, 0, 0, 0], 0x00, 0x1B),
+            (0x81, [20, 0, 0, 0, 0, 0, 0, 250], 0x80, 0x1B),
+            (0x24, [0, 0, 40, 0, 0, 200, 0, 0], 0x04, 0x0B),
+            (0xFF, [10, 60, 110, 160, 210, 255, 0, 55], 0x55, 0x13),
+            (0x10, [0, 0, 0, 0, 5, 0, 0, 0], 0x00, 0x00),
+        ];
+        for (enabled, sprite_y, y_expand, d011) in setups {
+            let mut c = BusClaims::default();
+            c.set_d011(d011, 0);
+            c.regs.enabled = enabled;
+            c.regs.sprite_y = sprite_y;
+            c.regs.y_expand = y_expand;
+            let mut run = c;
+            for from in (0..PAL_CYCLES_PER_FRAME * 3).step_by(331) {
+                // `run` is advanced through the frames as a machine would.
+                run.ba_low(from);
+                let scanned = (from..from + 2 * PAL_CYCLES_PER_FRAME)
+                    .find(|&t| run.clone().ba_low(t))
+                    .unwrap_or(u64::MAX);
+                assert_eq!(run.next_ba_low(from), scanned, "{enabled:02x} from {from}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_next_dma_start_line_is_the_first_whose_checks_match_a_y() {
+        let mut regs = DmaRegisters {
+            enabled: 0x85,
+            ..DmaRegisters::default()
+        };
+        regs.sprite_y[0] = 20; // lines 20 and 276
+        regs.sprite_y[2] = 255;
+        regs.sprite_y[7] = 100;
+        for t in (0..3 * PAL_CYCLES_PER_FRAME).step_by(29) {
+            // By brute force: the lines from t's on, each whose checks are still to come.
+            let expected = (t / LINE..)
+                .filter(|&l| l * LINE + DMA_CHECK_2 >= t)
+                .find(|&l| {
+                    (0..8).any(|n| {
+                        regs.enabled & (1 << n) != 0
+                            && (l % PAL_LINES) & 0xFF == u64::from(regs.sprite_y[n])
+                    })
+                })
+                .unwrap();
+            assert_eq!(next_dma_start_line(&regs, t), expected, "t {t}");
+        }
+        regs.enabled = 0;
+        assert_eq!(next_dma_start_line(&regs, 1000), u64::MAX);
     }
 
     #[test]

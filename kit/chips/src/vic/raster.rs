@@ -15,12 +15,15 @@
 //! see depends on what the chip reads or draws, so the engine only keeps its counters
 //! ([`Raster::needs_pixels`] decides); otherwise it fetches and draws every cycle.
 
+mod line_memo;
+
 use super::dma::{
     BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA, SPRITE_CRUNCH,
     UPDATE_MCBASE,
 };
 use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+use line_memo::LineMemos;
 
 /// What the VIC-II can read: the RAM of its 16K bank, the character ROM (at $1000-$1FFF of
 /// banks 0 and 2) and colour RAM.
@@ -261,26 +264,6 @@ impl ColourRegisters {
     }
 }
 
-/// What a quiet line's drawing depends on besides the pipeline's state (see
-/// [`Raster::quiet_line`]).
-#[derive(Clone, PartialEq, Eq)]
-struct QuietKey {
-    idle_byte: u8,
-    regs: [u8; 0x2F],
-    picture_on: bool,
-}
-
-/// A quiet line drawn cycle by cycle: the pipeline before and after, and its picture row
-/// (if it had one). Quiet lines in a row soon start from the same pipeline state, so one
-/// memo serves most of the border lines of every frame.
-#[derive(Clone, PartialEq, Eq)]
-struct QuietMemo {
-    key: QuietKey,
-    start: Pipeline,
-    end: Pipeline,
-    row: Option<(Vec<u8>, Vec<u16>)>,
-}
-
 /// The engine: fetch state, sprite logic, pipeline and picture.
 #[derive(Clone, PartialEq, Eq)]
 pub(super) struct Raster {
@@ -331,13 +314,13 @@ pub(super) struct Raster {
     /// A program read open I/O (the last fetch): fetch every cycle from then on.
     pub keep_fetching: bool,
     pub picture: Box<Picture>,
-    /// The last quiet line drawn cycle by cycle.
-    quiet_memo: Option<Box<QuietMemo>>,
+    /// Sprite-free lines as last drawn (see [`line_memo`]).
+    line_memos: LineMemos,
     /// Register reads in sprite fetch cycles the engine has not reached yet (cycle, value),
     /// oldest first.
     bus_reads: Vec<(u64, u8)>,
-    /// Whether quiet lines may be drawn from the memo (off only to test that it changes
-    /// nothing).
+    /// Whether sprite-free lines may be drawn from the memo (off only to test that it
+    /// changes nothing).
     pub line_memo: bool,
 }
 
@@ -393,7 +376,7 @@ impl Raster {
             picture_on: false,
             keep_fetching: false,
             picture: Box::new(picture),
-            quiet_memo: None,
+            line_memos: LineMemos::default(),
             bus_reads: Vec::new(),
             line_memo: true,
         }
@@ -442,12 +425,15 @@ impl Raster {
         let mut r = self.done % PAL_CYCLES_PER_LINE;
         let mut line = (self.done / PAL_CYCLES_PER_LINE % PAL_LINES) as u16;
         while self.done <= to {
-            if PIXELS && self.line_memo && r == 0 && to - self.done >= PAL_CYCLES_PER_LINE - 1 {
-                if let Some(key) = self.quiet_line(regs, mem, line) {
-                    self.run_quiet_line(regs, mem, line, key);
-                    line = (line + 1) % PAL_LINES as u16;
-                    continue;
-                }
+            if PIXELS
+                && self.line_memo
+                && r == 0
+                && to - self.done >= PAL_CYCLES_PER_LINE - 1
+                && self.sprite_free(regs, line)
+            {
+                self.run_memo_line(regs, mem, line);
+                line = (line + 1) % PAL_LINES as u16;
+                continue;
             }
             self.step::<PIXELS, PIXELS>(regs, mem, r, line);
             self.done += 1;
@@ -460,85 +446,6 @@ impl Raster {
                 }
             }
         }
-    }
-
-    /// Whether `line` (its cycle 0 next) is a quiet line, one whose drawing depends only on
-    /// the pipeline's state, the registers and the byte at $3FFF: in the vertical border all
-    /// through (no bad line can start there, the border covers every pixel), no sprite DMA or
-    /// display on or starting, nothing pending from a write or a collision read. Gives the
-    /// key its drawing is remembered under.
-    fn quiet_line(&self, regs: &[u8], mem: &VicMemory, line: u16) -> Option<QuietKey> {
-        let outside_dma_lines = !(FIRST_DMA_LINE..=LAST_DMA_LINE).contains(&line);
-        let p = &self.pipe;
-        let quiet = outside_dma_lines
-            && self.vborder
-            && self.set_vborder
-            && self.main_border
-            && self.dma == 0
-            && self.display == 0
-            && !(0..8)
-                .any(|n| regs[0x15] & 1 << n != 0 && u16::from(regs[2 * n + 1]) == line & 0xFF)
-            && self.last_bus_phi2 == 0xFF
-            && self.clear_collisions == 0
-            && !self.sprite_x_stale
-            && p.colour_write.is_none()
-            && p.colour_latched.is_none();
-        quiet.then(|| QuietKey {
-            // Sprite data fetches without DMA read $3FFF (and the internal bus, $FF here).
-            idle_byte: mem.read(0x3FFF).0,
-            regs: std::array::from_fn(|i| regs[i]),
-            picture_on: self.picture_on,
-        })
-    }
-
-    /// Steps a quiet line: its fetches and counters cycle by cycle; its drawing as
-    /// remembered from a quiet line with the same key and starting pipeline, or cycle by
-    /// cycle (and remembered) if there is none.
-    fn run_quiet_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16, key: QuietKey) {
-        let row = line
-            .checked_sub(FIRST_LINE)
-            .map(usize::from)
-            .filter(|&y| y < HEIGHT);
-        // The sprite shift registers only pass through a quiet line (loaded from the fetches,
-        // shown by no sprite): they are not part of what is remembered.
-        let start = Pipeline {
-            shift: [0; 8],
-            ..self.pipe.clone()
-        };
-        // Taken out while the line steps (and put back): no copy of its row.
-        let remembered = self
-            .quiet_memo
-            .take()
-            .filter(|m| m.key == key && m.start == start && (row.is_none() || m.row.is_some()));
-        if let Some(memo) = remembered {
-            for r in 0..PAL_CYCLES_PER_LINE {
-                self.step::<true, false>(regs, mem, r, line);
-                self.done += 1;
-            }
-            self.pipe = Pipeline {
-                shift: self.pipe.shift,
-                ..memo.end.clone()
-            };
-            if let (Some(y), Some((pixels, rom))) = (row, &memo.row) {
-                self.picture.set_row(y, pixels, rom);
-            }
-            self.quiet_memo = Some(memo);
-            return;
-        }
-        for r in 0..PAL_CYCLES_PER_LINE {
-            self.step::<true, true>(regs, mem, r, line);
-            self.done += 1;
-        }
-        let row = row.map(|y| {
-            let (pixels, rom) = self.picture.row(y);
-            (pixels.to_vec(), rom.to_vec())
-        });
-        self.quiet_memo = Some(Box::new(QuietMemo {
-            key,
-            start,
-            end: self.pipe.clone(),
-            row,
-        }));
     }
 
     /// A colour register written by the CPU: the output stage takes it two cycles on.
@@ -639,27 +546,24 @@ impl Raster {
         self.phi1_fetch::<PIXELS>(regs, mem, r);
         self.check_side_border(regs, r, line);
         if PIXELS && !DRAW {
-            // Not drawn (a quiet line from the memo): the one thing its drawing takes from
-            // the fetches, the sprite shift registers' loads.
+            // Drawn later from the memo or the record (a sprite-free line): record what the
+            // drawing takes from the fetches, and load the sprite shift registers as it would.
+            self.line_memos.recording.record(
+                r,
+                (
+                    self.gbuf,
+                    self.gbuf_rom,
+                    self.vborder,
+                    self.idle,
+                    self.main_border,
+                ),
+            );
             if let Phi1::SpriteData(n) = phi1_access(previous) {
                 self.pipe.shift[n] = self.data[n];
             }
         }
         if DRAW {
-            let (ss_before, sb_before) = (self.sprite_sprite, self.sprite_background);
-            self.draw(regs, previous, line, r);
-            match self.clear_collisions {
-                0x1E => self.sprite_sprite = 0,
-                0x1F => self.sprite_background = 0,
-                _ => {}
-            }
-            self.clear_collisions = 0;
-            if ss_before == 0 && self.sprite_sprite != 0 {
-                self.raised |= 0x04;
-            }
-            if sb_before == 0 && self.sprite_background != 0 {
-                self.raised |= 0x02;
-            }
+            self.draw_cycle(regs, previous, line, r);
         }
 
         // Phi2.
@@ -942,6 +846,25 @@ impl Raster {
 
     // ---- The drawing pipeline -------------------------------------------------------
 
+    /// The drawing of cycle `r` (in phi1, after the fetch), with the collision latches it
+    /// sets or a read cleared and the interrupts they raise.
+    fn draw_cycle(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
+        let (ss_before, sb_before) = (self.sprite_sprite, self.sprite_background);
+        self.draw(regs, previous, line, r);
+        match self.clear_collisions {
+            0x1E => self.sprite_sprite = 0,
+            0x1F => self.sprite_background = 0,
+            _ => {}
+        }
+        self.clear_collisions = 0;
+        if ss_before == 0 && self.sprite_sprite != 0 {
+            self.raised |= 0x04;
+        }
+        if sb_before == 0 && self.sprite_background != 0 {
+            self.raised |= 0x02;
+        }
+    }
+
     /// Draws the 8 pixels of the cycle after `previous` (whose fetches they show) and puts
     /// the cycle before's into the picture.
     fn draw(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
@@ -1126,9 +1049,13 @@ impl Raster {
             Phi1::SpriteData(n) => (0, 1u8 << n, n),
             _ => (0, 0, 0),
         };
-        if self.pipe.pending == 0 && self.pipe.active == 0 && previous != SPRITE_DISPLAY {
-            // No sprite can start or is being shown: only the sequencers' state changes
-            // (at pixels 2, 3, 4, 6 and 7).
+        let p = &self.pipe;
+        if p.active == 0
+            && previous != SPRITE_DISPLAY
+            && (p.pending == 0 || p.pending & candidates(p, xpos) == 0)
+        {
+            // No sprite is being shown or can start in these 8 pixels: only the sequencers'
+            // state changes (at pixels 2, 3, 4, 6 and 7).
             for i in [2, 3, 4, 6, 7] {
                 self.sprite_event(regs, previous, i, pointer_cycle, data_cycle, data_sprite);
             }
@@ -1155,12 +1082,7 @@ impl Raster {
         data_cycle: u8,
         data_sprite: usize,
     ) {
-        let mut candidates = 0u8;
-        for s in 0..8 {
-            if xpos & 0x1F8 == self.pipe.sprite_x[s] & 0x1F8 {
-                candidates |= 1 << s;
-            }
-        }
+        let candidates = candidates(&self.pipe, xpos);
         for i in 0..8u16 {
             self.sprite_event(regs, previous, i, pointer_cycle, data_cycle, data_sprite);
             self.trigger_sprites(xpos + i, candidates);
@@ -1233,11 +1155,12 @@ impl Raster {
         }
         let mut top = None;
         let mut hits = 0u8;
-        for s in (0..8).rev() {
-            let m = 1 << s;
-            if p.active & m == 0 {
-                continue;
-            }
+        // The active sprites from 7 down, so the last one with a pixel is the front one.
+        let mut active = p.active;
+        while active != 0 {
+            let s = 7 - active.leading_zeros() as usize;
+            let m = 1u8 << s;
+            active &= !m;
             if p.shift[s] == 0 && p.sprite_pixel[s] == 0 {
                 p.active &= !m;
                 continue;
@@ -1342,6 +1265,19 @@ impl Raster {
         }
         self.picture.set_chunk(x0 - 104, y, &shown, &leaving_rom);
     }
+}
+
+/// The sprites whose X position lies in the 8 pixels from `xpos` (a multiple of 8): only
+/// they can start there.
+#[inline]
+fn candidates(p: &Pipeline, xpos: u16) -> u8 {
+    let mut found = 0u8;
+    for (s, x) in p.sprite_x.iter().enumerate() {
+        if xpos & 0x1F8 == x & 0x1F8 {
+            found |= 1 << s;
+        }
+    }
+    found
 }
 
 /// Byte k (k = 0-7) is $FF where bit 7-k of the index is set: a shifter byte's pixels.

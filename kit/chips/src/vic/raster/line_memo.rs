@@ -1,0 +1,244 @@
+//! The line memo: a line with no sprite on it draws the same picture row and leaves the
+//! same pipeline as the last time that raster line was drawn from the same pipeline state,
+//! registers and fetched bytes. Its fetches are always stepped cycle by cycle (they move the
+//! counters and fill the matrix buffer); its drawing, the costly part, is done once and
+//! reused while nothing it depends on changes (a still screen, the border, the lines
+//! between a game's sprites).
+//!
+//! What the drawing of such a line depends on: the pipeline's state at the line's start
+//! (but for the sprite shift registers, which only pass through a line no sprite is shown
+//! on), the registers (unchanged through the line: a register write first brings the
+//! engine up to date, so a line stepped in one go saw none), and, cycle by cycle, what the
+//! fetches leave for the drawing ([`LineInputs`]). The matrix buffer is read by the drawing
+//! only after the line's fetch of the same entry (the drawing's index trails VMLI), so its
+//! state at the line's end stands for what the drawing read.
+
+use super::{Pipeline, Raster, VicMemory, FIRST_LINE, HEIGHT};
+use crate::{PAL_CYCLES_PER_LINE, PAL_LINES};
+
+const CYCLES: usize = PAL_CYCLES_PER_LINE as usize;
+
+/// The registers the drawing reads: $D011 (modes), $D016 (modes, XSCROLL, CSEL) and the
+/// sprite priority, multicolour and X expansion the sequencers take every cycle. The rest
+/// reach the drawing through the pipeline's state (colours, X positions) or only the
+/// fetches (pointers, Y positions, enables).
+const DRAWING_REGISTERS: [usize; 5] = [0x11, 0x16, 0x1B, 0x1C, 0x1D];
+
+/// The colour codes of the sprite colours ($D025-$D02E), looked up only for sprite pixels.
+const SPRITE_COLOURS: std::ops::RangeInclusive<usize> = 0x25..=0x2E;
+
+impl Pipeline {
+    /// The pipeline without what a sprite-free line neither uses nor changes: the sprite
+    /// shift registers (loaded, never shown), X positions, sprite colours and the sprite
+    /// sequencers' pixel and flip-flops (the multicolour ones are cleared by a multicolour
+    /// switch, so they count when one is due). A game's sprites move and change colour
+    /// every frame; the lines between them stay the same.
+    fn without_sprite_inputs(&self, regs: &[u8]) -> Pipeline {
+        let mut p = self.clone();
+        p.keep_sprite_inputs_of(&Pipeline::default(), self.multicolour == regs[0x1C]);
+        p
+    }
+
+    /// Takes what a sprite-free line neither uses nor changes from `now` (zeros from a
+    /// default pipeline); the multicolour flip-flops only if no multicolour switch was due
+    /// when the line started.
+    fn keep_sprite_inputs_of(&mut self, now: &Pipeline, with_mc_flops: bool) {
+        self.shift = now.shift;
+        self.sprite_x = now.sprite_x;
+        self.sprite_pixel = now.sprite_pixel;
+        self.x_expand_flops = now.x_expand_flops;
+        if with_mc_flops {
+            self.mc_flops = now.mc_flops;
+        }
+        for code in SPRITE_COLOURS {
+            self.cregs.0[code] = now.cregs.0[code];
+        }
+    }
+}
+
+/// What the fetches leave for the drawing in each cycle of a line (bit r of a mask: cycle r).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) struct LineInputs {
+    gbuf: [u8; CYCLES],
+    gbuf_rom: u64,
+    vborder: u64,
+    idle: u64,
+    main_border: u64,
+}
+
+impl Default for LineInputs {
+    fn default() -> Self {
+        LineInputs {
+            gbuf: [0; CYCLES],
+            gbuf_rom: 0,
+            vborder: 0,
+            idle: 0,
+            main_border: 0,
+        }
+    }
+}
+
+/// Everything a sprite-free line's drawing depends on.
+#[derive(Clone, PartialEq, Eq)]
+struct LineKey {
+    /// The registers the drawing reads ([`DRAWING_REGISTERS`]).
+    regs: [u8; DRAWING_REGISTERS.len()],
+    picture_on: bool,
+    /// The pipeline at the line's start without what a sprite-free line neither uses nor
+    /// changes ([`Pipeline::without_sprite_inputs`]).
+    start: Pipeline,
+    inputs: LineInputs,
+    matrix: [u8; 64],
+    colour: [u8; 64],
+}
+
+/// A line as last drawn: its key, the pipeline it left and its picture row (if it has one).
+struct LineMemo {
+    key: LineKey,
+    end: Pipeline,
+    row: Option<(Vec<u8>, Vec<u16>)>,
+}
+
+/// One memo per raster line, and the inputs the fetch pass of the line being stepped
+/// records. A cache, not state: a copy of the engine starts without memos, and two engines
+/// compare equal whatever their memos hold.
+#[derive(Default)]
+pub(super) struct LineMemos {
+    lines: Vec<Option<Box<LineMemo>>>,
+    pub(super) recording: LineInputs,
+}
+
+impl Clone for LineMemos {
+    fn clone(&self) -> Self {
+        LineMemos::default()
+    }
+}
+
+impl PartialEq for LineMemos {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for LineMemos {}
+
+impl LineInputs {
+    /// Records what the drawing of cycle `r` would take from the fetches (a line's record
+    /// starts at its cycle 0).
+    #[inline]
+    pub(super) fn record(&mut self, r: u64, raster: (u8, bool, bool, bool, bool)) {
+        let (gbuf, rom, vborder, idle, main_border) = raster;
+        if r == 0 {
+            *self = LineInputs::default();
+        }
+        self.gbuf[r as usize] = gbuf;
+        self.gbuf_rom |= u64::from(rom) << r;
+        self.vborder |= u64::from(vborder) << r;
+        self.idle |= u64::from(idle) << r;
+        self.main_border |= u64::from(main_border) << r;
+    }
+}
+
+impl Raster {
+    /// Whether the line about to start (its cycle 0 next) can be drawn from the memo: no
+    /// sprite is shown, pending or starting on it, and nothing waits to be applied from a
+    /// write or a read (collision clears, colour writes, X positions). What a register
+    /// access leaves on the internal bus reaches only the sprite fetches, which the line
+    /// steps as always, and no sprite is shown.
+    pub(super) fn sprite_free(&self, regs: &[u8], line: u16) -> bool {
+        let p = &self.pipe;
+        self.dma == 0
+            && self.display == 0
+            && p.pending == 0
+            && p.active == 0
+            && !(0..8)
+                .any(|n| regs[0x15] & 1 << n != 0 && u16::from(regs[2 * n + 1]) == line & 0xFF)
+            && self.clear_collisions == 0
+            && !self.sprite_x_stale
+            && p.colour_write.is_none()
+            && p.colour_latched.is_none()
+    }
+
+    /// Steps a sprite-free line: its fetches cycle by cycle, recording what its drawing
+    /// takes from them; then its drawing from the memo if the key matches, else from the
+    /// record (and remembered).
+    pub(super) fn run_memo_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
+        let row = line
+            .checked_sub(FIRST_LINE)
+            .map(usize::from)
+            .filter(|&y| y < HEIGHT);
+        let start = self.pipe.without_sprite_inputs(regs);
+        for r in 0..PAL_CYCLES_PER_LINE {
+            self.step::<true, false>(regs, mem, r, line);
+            self.done += 1;
+        }
+        let key = LineKey {
+            regs: DRAWING_REGISTERS.map(|i| regs[i]),
+            picture_on: self.picture_on,
+            start,
+            inputs: self.line_memos.recording,
+            matrix: self.matrix,
+            colour: self.colour,
+        };
+        if self.line_memos.lines.is_empty() {
+            self.line_memos
+                .lines
+                .resize_with(PAL_LINES as usize, || None);
+        }
+        let slot = usize::from(line);
+        // Taken out while in use (and put back): no copy of its row.
+        let memo = self.line_memos.lines[slot].take();
+        if let Some(memo) = memo.filter(|m| m.key == key && (row.is_none() || m.row.is_some())) {
+            // The fetch pass left the pipeline as the line started but for the shift
+            // registers.
+            let mut end = memo.end.clone();
+            end.keep_sprite_inputs_of(&self.pipe, self.pipe.multicolour == regs[0x1C]);
+            self.pipe = end;
+            if let (Some(y), Some((pixels, rom))) = (row, &memo.row) {
+                self.picture.set_row(y, pixels, rom);
+            }
+            self.line_memos.lines[slot] = Some(memo);
+            return;
+        }
+        self.draw_recorded_line(regs, line, &key.inputs);
+        let row = row.map(|y| {
+            let (pixels, rom) = self.picture.row(y);
+            (pixels.to_vec(), rom.to_vec())
+        });
+        self.line_memos.lines[slot] = Some(Box::new(LineMemo {
+            key,
+            end: self.pipe.clone(),
+            row,
+        }));
+    }
+
+    /// Draws the line just fetched from its record: the pipeline is still where the line
+    /// started (the fetch pass changed only the sprite shift registers, which the drawing
+    /// loads again from the same fetched data).
+    fn draw_recorded_line(&mut self, regs: &[u8], line: u16, inputs: &LineInputs) {
+        let fetched = (
+            self.gbuf,
+            self.gbuf_rom,
+            self.vborder,
+            self.idle,
+            self.main_border,
+        );
+        for r in 0..PAL_CYCLES_PER_LINE {
+            let bit = 1u64 << r;
+            self.gbuf = inputs.gbuf[r as usize];
+            self.gbuf_rom = inputs.gbuf_rom & bit != 0;
+            self.vborder = inputs.vborder & bit != 0;
+            self.idle = inputs.idle & bit != 0;
+            self.main_border = inputs.main_border & bit != 0;
+            let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
+            self.draw_cycle(regs, previous, line, r);
+        }
+        (
+            self.gbuf,
+            self.gbuf_rom,
+            self.vborder,
+            self.idle,
+            self.main_border,
+        ) = fetched;
+    }
+}
