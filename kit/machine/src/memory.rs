@@ -550,13 +550,16 @@ impl C64Bus {
     fn wait_for_bus(&mut self, addr: u16) {
         let free = self.vic.bus_free_from(self.now);
         if free > self.now {
-            if self.vic.reads_memory() {
+            if self.vic.sees_waiting_read(free) {
                 // While the CPU waits, its read is on the bus in every phi2: the VIC-II's
                 // matrix fetches in the cycles after BA fell (the CPU still has the bus)
                 // read it. The cycles before were the CPU's earlier accesses.
                 self.catch_up_vic(self.now - 1);
                 self.cpu_bus = self.peek(addr);
                 self.catch_up_vic(free - 1);
+            } else if self.vic.reads_memory() {
+                // No fetch the VIC-II has still to make before `free` reads it.
+                self.cpu_bus = self.peek(addr);
             }
             // The interrupt lines as the wait's last cycle leaves them (the CPU may ask).
             self.now = free - 1;

@@ -399,7 +399,7 @@ impl BusClaims {
     }
 
     /// [`BusClaims::next_ba_low`] when only bad lines can claim the bus.
-    fn next_bad_line_ba(&self, from: u64) -> u64 {
+    pub(super) fn next_bad_line_ba(&self, from: u64) -> u64 {
         let yscroll = u64::from(self.regs.d011 & 7);
         let first_frame = from / PAL_CYCLES_PER_FRAME;
         for frame in first_frame..first_frame + 2 {

@@ -208,6 +208,14 @@ impl Vic {
         self.claims.bus_free_from(t)
     }
 
+    /// Whether a CPU read waiting for the bus until `free` puts a value on the bus that the
+    /// chip's fetches, from where it has stepped to, can see: only a bad line's matrix
+    /// fetches in the cycles after BA fell read the CPU's bus, so a wait outside bad lines
+    /// (sprite DMA) needs no catching up first, and the lines it ends are stepped whole.
+    pub fn sees_waiting_read(&self, free: u64) -> bool {
+        self.reads_memory() && self.claims.next_bad_line_ba(self.raster.done) < free
+    }
+
     /// The first cycle from `from` on in which BA will be low while the registers stay as
     /// they are (`u64::MAX`: not within two frames).
     pub fn next_ba_low(&self, from: u64) -> u64 {

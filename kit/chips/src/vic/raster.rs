@@ -148,9 +148,9 @@ const SPRITE_MC_0: u8 = 0x25;
 const SPRITE_MC_1: u8 = 0x26;
 const SPRITE_COLOUR_0: u8 = 0x27;
 
-/// The drawing pipeline's state (everything between the fetches and the picture).
+/// The graphics part of the drawing pipeline: what only the graphics depend on and change.
 #[derive(Clone, Default, PartialEq, Eq)]
-struct Pipeline {
+struct GraphicsPipe {
     // Graphics: the fetched bytes go through two pipeline stages, then into the sequencer
     // at the pixel XSCROLL says.
     g_pipe: [u8; 2],
@@ -170,6 +170,24 @@ struct Pipeline {
     matrix: u8,
     /// Index into the line's matrix buffer (the drawing's VMLI: it counts display-state cells).
     column: usize,
+    // What the cell in the shifter shows, worked out when the cell, the mode or a colour
+    // register changes (`cell_ready` false) rather than for every pixel: whether it is drawn
+    // in multicolour, the pixel value of a set hires bit, the colour code of each pixel
+    // value, and the ROM colours mask of its pixels (see `Picture::rom_colours`).
+    cell_ready: bool,
+    cell_multicolour: bool,
+    hires_on: u8,
+    /// Packed, pixel value n's code in byte n (one store when the cell changes, one load
+    /// per run of pixels).
+    codes: u32,
+    rom_mask: u16,
+}
+
+/// The drawing pipeline's state (everything between the fetches and the picture).
+#[derive(Clone, Default, PartialEq, Eq)]
+struct Pipeline {
+    /// The graphics sequencer and the stages before it.
+    g: GraphicsPipe,
     // Sprites.
     sprite_x: [u16; 8],
     priority: u8,
@@ -197,21 +215,10 @@ struct Pipeline {
     /// The CPU's last colour register write, and the one the output stage applies next.
     colour_write: Option<(u8, u8)>,
     colour_latched: Option<(u8, u8)>,
-    // What the cell in the shifter shows, worked out when the cell, the mode or a colour
-    // register changes (`cell_ready` false) rather than for every pixel: whether it is drawn
-    // in multicolour, the pixel value of a set hires bit, the colour code of each pixel
-    // value, and the ROM colours mask of its pixels (see `Picture::rom_colours`).
-    cell_ready: bool,
-    cell_multicolour: bool,
-    hires_on: u8,
-    /// Packed, pixel value n's code in byte n (one store when the cell changes, one load
-    /// per run of pixels).
-    codes: u32,
-    rom_mask: u16,
 }
 
-impl Pipeline {
-    fn refresh_cell(&mut self, picture_on: bool) {
+impl GraphicsPipe {
+    fn refresh_cell(&mut self, cregs: &ColourRegisters, picture_on: bool) {
         let multicolour_cell = self.mode_11 & 0x08 != 0 || self.colour & 0x08 != 0;
         self.cell_multicolour = self.mode_16_late != 0 && multicolour_cell;
         self.hires_on = if self.mode_16_late == 0 && multicolour_cell {
@@ -231,7 +238,7 @@ impl Pipeline {
             };
             for &alt in alternatives {
                 let code = code_of(self.codes, alt);
-                self.rom_mask |= 1 << (self.cregs[usize::from(code)] & 0x0F);
+                self.rom_mask |= 1 << (cregs[usize::from(code)] & 0x0F);
             }
         }
     }
@@ -395,7 +402,7 @@ impl Raster {
     /// Draw from now on (the cell's ROM colours are worked out only for a picture).
     pub fn enable_picture(&mut self) {
         self.picture_on = true;
-        self.pipe.cell_ready = false;
+        self.pipe.g.cell_ready = false;
     }
 
     /// Steps every cycle up to and including `to`.
@@ -425,15 +432,19 @@ impl Raster {
         let mut r = self.done % PAL_CYCLES_PER_LINE;
         let mut line = (self.done / PAL_CYCLES_PER_LINE % PAL_LINES) as u16;
         while self.done <= to {
-            if PIXELS
-                && self.line_memo
-                && r == 0
-                && to - self.done >= PAL_CYCLES_PER_LINE - 1
-                && self.sprite_free(regs, line)
-            {
-                self.run_memo_line(regs, mem, line);
-                line = (line + 1) % PAL_LINES as u16;
-                continue;
+            if PIXELS && self.line_memo && r == 0 && to - self.done >= PAL_CYCLES_PER_LINE - 1 {
+                // A whole line with nothing waiting from a write: fetched, then drawn from a
+                // memo or the record.
+                if self.sprite_free(regs, line) {
+                    self.run_memo_line(regs, mem, line);
+                    line = (line + 1) % PAL_LINES as u16;
+                    continue;
+                }
+                if self.steady() {
+                    self.run_sprite_line(regs, mem, line);
+                    line = (line + 1) % PAL_LINES as u16;
+                    continue;
+                }
             }
             self.step::<PIXELS, PIXELS>(regs, mem, r, line);
             self.done += 1;
@@ -453,7 +464,7 @@ impl Raster {
         if !self.needs_pixels() {
             // Nothing is drawn: the output stage simply has the new value when it starts.
             self.pipe.cregs.set(reg, value);
-            self.pipe.cell_ready = false;
+            self.pipe.g.cell_ready = false;
             return;
         }
         if let Some((older, v)) = self.pipe.colour_write.replace((reg, value)) {
@@ -560,6 +571,7 @@ impl Raster {
             );
             if let Phi1::SpriteData(n) = phi1_access(previous) {
                 self.pipe.shift[n] = self.data[n];
+                self.line_memos.loaded[n] = self.data[n];
             }
         }
         if DRAW {
@@ -846,11 +858,21 @@ impl Raster {
 
     // ---- The drawing pipeline -------------------------------------------------------
 
-    /// The drawing of cycle `r` (in phi1, after the fetch), with the collision latches it
-    /// sets or a read cleared and the interrupts they raise.
+    /// The drawing of cycle `r` (in phi1, after the fetch): the 8 pixels of the cycle after
+    /// `previous` (whose fetches they show), the cycle before's put into the picture, with
+    /// the collision latches it sets or a read cleared and the interrupts they raise.
     fn draw_cycle(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
+        self.draw_graphics(regs, previous);
+        self.draw_over_graphics(regs, previous, line, r);
+    }
+
+    /// What the drawing of a cycle does on top of its graphics pixels: the sprites (and the
+    /// collisions they find), the border and the output stage.
+    fn draw_over_graphics(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
         let (ss_before, sb_before) = (self.sprite_sprite, self.sprite_background);
-        self.draw(regs, previous, line, r);
+        self.draw_sprites(regs, previous);
+        self.draw_border(regs);
+        self.draw_colours(line, r);
         match self.clear_collisions {
             0x1E => self.sprite_sprite = 0,
             0x1F => self.sprite_background = 0,
@@ -865,26 +887,17 @@ impl Raster {
         }
     }
 
-    /// Draws the 8 pixels of the cycle after `previous` (whose fetches they show) and puts
-    /// the cycle before's into the picture.
-    fn draw(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
-        self.draw_graphics(regs, previous);
-        self.draw_sprites(regs, previous);
-        self.draw_border(regs);
-        self.draw_colours(line, r);
-    }
-
     fn draw_graphics(&mut self, regs: &[u8], previous: u64) {
         let visible = MATRIX_CYCLES.contains(&previous);
         let p = &self.pipe;
         let mode_16 = (regs[0x16] & 0x10) >> 2;
-        if p.mode_16 == mode_16
-            && p.mode_16_late == mode_16
-            && p.mode_11 == (regs[0x11] & 0x60) >> 2
+        if p.g.mode_16 == mode_16
+            && p.g.mode_16_late == mode_16
+            && p.g.mode_11 == (regs[0x11] & 0x60) >> 2
         {
             // No mode edge at pixels 4, 6 or 7 (see below): the cell changes only at the
             // pixel XSCROLL says, so the cycle is two runs of one cell each.
-            let xscroll = usize::from(p.xscroll);
+            let xscroll = usize::from(p.g.xscroll);
             self.graphics_run(0, xscroll);
             self.load_cell();
             self.graphics_run(xscroll, 8);
@@ -900,27 +913,27 @@ impl Raster {
             let p = &mut self.pipe;
             match i {
                 4 => {
-                    let (m16, m11) = (p.mode_16, p.mode_11);
-                    p.mode_16 = (regs[0x16] & 0x10) >> 2;
+                    let (m16, m11) = (p.g.mode_16, p.g.mode_11);
+                    p.g.mode_16 = (regs[0x16] & 0x10) >> 2;
                     // The 6569 sees a rising ECM/BMM edge at pixel 4, a falling one at 6.
-                    p.mode_11 |= (regs[0x11] & 0x60) >> 2;
-                    p.cell_ready &= m16 == p.mode_16 && m11 == p.mode_11;
+                    p.g.mode_11 |= (regs[0x11] & 0x60) >> 2;
+                    p.g.cell_ready &= m16 == p.g.mode_16 && m11 == p.g.mode_11;
                 }
                 6 => {
-                    let m11 = p.mode_11;
-                    p.mode_11 &= (regs[0x11] & 0x60) >> 2;
-                    p.cell_ready &= m11 == p.mode_11;
+                    let m11 = p.g.mode_11;
+                    p.g.mode_11 &= (regs[0x11] & 0x60) >> 2;
+                    p.g.cell_ready &= m11 == p.g.mode_11;
                 }
                 7 => {
-                    if p.mode_16 != 0 && p.mode_16_late == 0 {
-                        p.mc_flop = false;
+                    if p.g.mode_16 != 0 && p.g.mode_16_late == 0 {
+                        p.g.mc_flop = false;
                     }
-                    p.cell_ready &= p.mode_16_late == p.mode_16;
-                    p.mode_16_late = p.mode_16;
+                    p.g.cell_ready &= p.g.mode_16_late == p.g.mode_16;
+                    p.g.mode_16_late = p.g.mode_16;
                 }
                 _ => {}
             }
-            if i == usize::from(self.pipe.xscroll) {
+            if i == usize::from(self.pipe.g.xscroll) {
                 self.load_cell();
             }
             self.graphics_pixel(i);
@@ -930,27 +943,27 @@ impl Raster {
     /// The fetched bytes move one stage on; this cycle's enter the pipeline.
     fn feed_graphics(&mut self, regs: &[u8], visible: bool) {
         let p = &mut self.pipe;
-        p.g_pipe[1] = p.g_pipe[0];
-        p.c_pipe[1] = p.c_pipe[0];
-        p.v_pipe[1] = p.v_pipe[0];
-        p.rom_pipe[1] = p.rom_pipe[0];
+        p.g.g_pipe[1] = p.g.g_pipe[0];
+        p.g.c_pipe[1] = p.g.c_pipe[0];
+        p.g.v_pipe[1] = p.g.v_pipe[0];
+        p.g.rom_pipe[1] = p.g.rom_pipe[0];
         if visible && !self.vborder {
-            p.g_pipe[0] = self.gbuf;
-            p.rom_pipe[0] = self.gbuf_rom;
-            p.xscroll = regs[0x16] & 7;
+            p.g.g_pipe[0] = self.gbuf;
+            p.g.rom_pipe[0] = self.gbuf_rom;
+            p.g.xscroll = regs[0x16] & 7;
             // The drawing's own index into the line's buffer moves only in display state
             // (like VMLI): after a late bad line it lags the columns as VMLI does.
-            (p.v_pipe[0], p.c_pipe[0]) = if self.idle {
+            (p.g.v_pipe[0], p.g.c_pipe[0]) = if self.idle {
                 (0, 0)
             } else {
-                let column = p.column.min(63);
-                p.column += 1;
+                let column = p.g.column.min(63);
+                p.g.column += 1;
                 (self.matrix[column], self.colour[column])
             };
         } else {
-            p.g_pipe[0] = 0;
-            p.rom_pipe[0] = false;
-            p.column = 0;
+            p.g.g_pipe[0] = 0;
+            p.g.rom_pipe[0] = false;
+            p.g.column = 0;
         }
     }
 
@@ -959,13 +972,14 @@ impl Raster {
     fn load_cell(&mut self) {
         let p = &mut self.pipe;
         // A cell like the one before (same matrix byte, colour and ROM-ness) keeps its codes.
-        p.cell_ready &=
-            p.matrix == p.v_pipe[1] && p.colour == p.c_pipe[1] && p.shifter_rom == p.rom_pipe[1];
-        p.matrix = p.v_pipe[1];
-        p.colour = p.c_pipe[1];
-        p.shifter = p.g_pipe[1];
-        p.shifter_rom = p.rom_pipe[1];
-        p.mc_flop = true;
+        p.g.cell_ready &= p.g.matrix == p.g.v_pipe[1]
+            && p.g.colour == p.g.c_pipe[1]
+            && p.g.shifter_rom == p.g.rom_pipe[1];
+        p.g.matrix = p.g.v_pipe[1];
+        p.g.colour = p.g.c_pipe[1];
+        p.g.shifter = p.g.g_pipe[1];
+        p.g.shifter_rom = p.g.rom_pipe[1];
+        p.g.mc_flop = true;
     }
 
     /// Pixels `from..to` of the cycle from the cell in the sequencer, no mode change among
@@ -977,15 +991,15 @@ impl Raster {
         }
         let picture_on = self.picture_on;
         let p = &mut self.pipe;
-        if !p.cell_ready {
-            p.cell_ready = true;
-            p.refresh_cell(picture_on);
+        if !p.g.cell_ready {
+            p.g.cell_ready = true;
+            p.g.refresh_cell(&p.cregs, picture_on);
         }
-        let (codes, rom) = (p.codes, p.rom_mask);
-        let mut shifter = p.shifter;
-        if p.cell_multicolour {
-            let mut flop = p.mc_flop;
-            let mut px = p.pixel;
+        let (codes, rom) = (p.g.codes, p.g.rom_mask);
+        let mut shifter = p.g.shifter;
+        if p.g.cell_multicolour {
+            let mut flop = p.g.mc_flop;
+            let mut px = p.g.pixel;
             for i in from..to {
                 if flop {
                     px = shifter >> 6;
@@ -995,14 +1009,14 @@ impl Raster {
                 p.render[i] = code_of(codes, px);
                 set_bit(&mut p.foreground, i, px & 2 != 0);
             }
-            p.mc_flop = flop;
-            p.pixel = px;
+            p.g.mc_flop = flop;
+            p.g.pixel = px;
         } else {
             // Hires: the run's pixels are the shifter's top bits, 8 at a time as bytes.
             let n = to - from;
             let run = (u64::MAX >> (64 - 8 * n)) << (8 * from);
             let set = BYTE_PER_BIT[usize::from(shifter)] << (8 * from) & run;
-            let on = u64::from(code_of(codes, p.hires_on)) * BYTES_OF_ONE;
+            let on = u64::from(code_of(codes, p.g.hires_on)) * BYTES_OF_ONE;
             let off = u64::from(code_of(codes, 0)) * BYTES_OF_ONE;
             let render = u64::from_le_bytes(p.render) & !run | set & on | (run & !set) & off;
             p.render = render.to_le_bytes();
@@ -1011,11 +1025,11 @@ impl Raster {
             let run_bits = ((1u16 << to) - (1u16 << from)) as u8;
             p.foreground = p.foreground & !run_bits | bits & run_bits;
             let last_set = shifter & (0x80 >> (n - 1)) != 0;
-            p.pixel = if last_set { p.hires_on } else { 0 };
+            p.g.pixel = if last_set { p.g.hires_on } else { 0 };
             shifter = if n == 8 { 0 } else { shifter << n };
-            p.mc_flop ^= n & 1 != 0;
+            p.g.mc_flop ^= n & 1 != 0;
         }
-        p.shifter = shifter;
+        p.g.shifter = shifter;
         p.rom[from..to].fill(rom);
     }
 
@@ -1023,23 +1037,27 @@ impl Raster {
     fn graphics_pixel(&mut self, i: usize) {
         let picture_on = self.picture_on;
         let p = &mut self.pipe;
-        if !p.cell_ready {
-            p.cell_ready = true;
-            p.refresh_cell(picture_on);
+        if !p.g.cell_ready {
+            p.g.cell_ready = true;
+            p.g.refresh_cell(&p.cregs, picture_on);
         }
-        if p.cell_multicolour {
-            if p.mc_flop {
-                p.pixel = p.shifter >> 6;
+        if p.g.cell_multicolour {
+            if p.g.mc_flop {
+                p.g.pixel = p.g.shifter >> 6;
             }
         } else {
-            p.pixel = if p.shifter & 0x80 != 0 { p.hires_on } else { 0 };
+            p.g.pixel = if p.g.shifter & 0x80 != 0 {
+                p.g.hires_on
+            } else {
+                0
+            };
         }
-        let px = p.pixel;
-        p.shifter <<= 1;
-        p.mc_flop = !p.mc_flop;
-        p.render[i] = code_of(p.codes, px);
+        let px = p.g.pixel;
+        p.g.shifter <<= 1;
+        p.g.mc_flop = !p.g.mc_flop;
+        p.render[i] = code_of(p.g.codes, px);
         set_bit(&mut p.foreground, i, px & 2 != 0);
-        p.rom[i] = p.rom_mask;
+        p.rom[i] = p.g.rom_mask;
     }
 
     fn draw_sprites(&mut self, regs: &[u8], previous: u64) {
@@ -1234,7 +1252,7 @@ impl Raster {
         // The CPU's write of two cycles ago: the stage takes it a cycle after the chip.
         if let Some((reg, value)) = p.colour_latched.take() {
             p.cregs.set(reg, value);
-            p.cell_ready = false;
+            p.g.cell_ready = false;
         }
         // Pixel 0 was looked up in the cycle before; this cycle looks up pixels 1-7 (only if
         // they are drawn: nothing else sees them), and the next cycle's pixel 0 after them.

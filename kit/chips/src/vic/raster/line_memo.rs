@@ -1,5 +1,7 @@
-//! The line memo: a line with no sprite on it draws the same picture row and leaves the
+//! The line memos. A line with no sprite on it draws the same picture row and leaves the
 //! same pipeline as the last time that raster line was drawn from the same pipeline state,
+//! registers and fetched bytes. A line with sprites draws the same graphics (before sprites,
+//! border and colours are put over them) as the last time from the same graphics state,
 //! registers and fetched bytes. Its fetches are always stepped cycle by cycle (they move the
 //! counters and fill the matrix buffer); its drawing, the costly part, is done once and
 //! reused while nothing it depends on changes (a still screen, the border, the lines
@@ -11,9 +13,17 @@
 //! engine up to date, so a line stepped in one go saw none), and, cycle by cycle, what the
 //! fetches leave for the drawing ([`LineInputs`]). The matrix buffer is read by the drawing
 //! only after the line's fetch of the same entry (the drawing's index trails VMLI), so its
-//! state at the line's end stands for what the drawing read.
+//! state at the line's end stands for what the drawing read. The sprite data a shift
+//! register loads is recorded as it is loaded (sprite 2's bytes for a line are fetched
+//! partly in the line before, and its next bytes come before the line ends).
+//!
+//! Both kinds need a line stepped in one go with nothing waiting from a write (a colour,
+//! an X position, a collision register read): [`Raster::steady`].
 
-use super::{Pipeline, Raster, VicMemory, FIRST_LINE, HEIGHT};
+use super::{
+    phi1_access, ColourRegisters, GraphicsPipe, Phi1, Pipeline, Raster, VicMemory, FIRST_LINE,
+    HEIGHT,
+};
 use crate::{PAL_CYCLES_PER_LINE, PAL_LINES};
 
 const CYCLES: usize = PAL_CYCLES_PER_LINE as usize;
@@ -99,13 +109,39 @@ struct LineMemo {
     row: Option<(Vec<u8>, Vec<u16>)>,
 }
 
-/// One memo per raster line, and the inputs the fetch pass of the line being stepped
-/// records. A cache, not state: a copy of the engine starts without memos, and two engines
-/// compare equal whatever their memos hold.
+/// Everything a line's graphics depend on (the drawing's graphics part reads only $D011
+/// and $D016 of the registers, and the colour registers for the character-ROM colours).
+#[derive(Clone, PartialEq, Eq)]
+struct GraphicsKey {
+    regs: [u8; 2],
+    picture_on: bool,
+    start: GraphicsPipe,
+    cregs: ColourRegisters,
+    inputs: LineInputs,
+    matrix: [u8; 64],
+    colour: [u8; 64],
+}
+
+/// A line's graphics as last drawn: its key, the graphics pipeline it left, and each
+/// cycle's 8 pixels before sprites and border (colour codes, foreground bits, ROM colours).
+struct GraphicsMemo {
+    key: GraphicsKey,
+    end: GraphicsPipe,
+    render: [[u8; 8]; CYCLES],
+    foreground: [u8; CYCLES],
+    rom: [[u16; 8]; CYCLES],
+}
+
+/// One memo of each kind per raster line, and what the fetch pass of the line being
+/// stepped records. A cache, not state: a copy of the engine starts without memos, and two
+/// engines compare equal whatever their memos hold.
 #[derive(Default)]
 pub(super) struct LineMemos {
     lines: Vec<Option<Box<LineMemo>>>,
+    graphics: Vec<Option<Box<GraphicsMemo>>>,
     pub(super) recording: LineInputs,
+    /// The data each sprite's shift register loaded in the line (by sprite).
+    pub(super) loaded: [u32; 8],
 }
 
 impl Clone for LineMemos {
@@ -140,23 +176,29 @@ impl LineInputs {
 }
 
 impl Raster {
-    /// Whether the line about to start (its cycle 0 next) can be drawn from the memo: no
-    /// sprite is shown, pending or starting on it, and nothing waits to be applied from a
-    /// write or a read (collision clears, colour writes, X positions). What a register
-    /// access leaves on the internal bus reaches only the sprite fetches, which the line
-    /// steps as always, and no sprite is shown.
+    /// Nothing waits to be applied from a write or a read (collision clears, colour writes,
+    /// X positions): a line stepped whole from here can be fetched first and drawn after.
+    /// What a register access leaves on the internal bus reaches only the sprite fetches,
+    /// which are stepped as always (and their loads recorded).
+    pub(super) fn steady(&self) -> bool {
+        let p = &self.pipe;
+        self.clear_collisions == 0
+            && !self.sprite_x_stale
+            && p.colour_write.is_none()
+            && p.colour_latched.is_none()
+    }
+
+    /// Whether the line about to start (its cycle 0 next) can be drawn from the line memo:
+    /// steady, and no sprite is shown, pending or starting on it.
     pub(super) fn sprite_free(&self, regs: &[u8], line: u16) -> bool {
         let p = &self.pipe;
-        self.dma == 0
+        self.steady()
+            && self.dma == 0
             && self.display == 0
             && p.pending == 0
             && p.active == 0
             && !(0..8)
                 .any(|n| regs[0x15] & 1 << n != 0 && u16::from(regs[2 * n + 1]) == line & 0xFF)
-            && self.clear_collisions == 0
-            && !self.sprite_x_stale
-            && p.colour_write.is_none()
-            && p.colour_latched.is_none()
     }
 
     /// Steps a sprite-free line: its fetches cycle by cycle, recording what its drawing
@@ -214,15 +256,25 @@ impl Raster {
 
     /// Draws the line just fetched from its record: the pipeline is still where the line
     /// started (the fetch pass changed only the sprite shift registers, which the drawing
-    /// loads again from the same fetched data).
+    /// loads again from the recorded data).
     fn draw_recorded_line(&mut self, regs: &[u8], line: u16, inputs: &LineInputs) {
+        self.replay(inputs, |raster, previous, r| {
+            raster.draw_cycle(regs, previous, line, r);
+        });
+    }
+
+    /// Runs `draw` for each cycle of the line just fetched with the fetch state its drawing
+    /// saw then (from the record), and puts the state the fetches left back after.
+    fn replay(&mut self, inputs: &LineInputs, mut draw: impl FnMut(&mut Raster, u64, u64)) {
         let fetched = (
             self.gbuf,
             self.gbuf_rom,
             self.vborder,
             self.idle,
             self.main_border,
+            self.data,
         );
+        let loaded = self.line_memos.loaded;
         for r in 0..PAL_CYCLES_PER_LINE {
             let bit = 1u64 << r;
             self.gbuf = inputs.gbuf[r as usize];
@@ -231,7 +283,10 @@ impl Raster {
             self.idle = inputs.idle & bit != 0;
             self.main_border = inputs.main_border & bit != 0;
             let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
-            self.draw_cycle(regs, previous, line, r);
+            if let Phi1::SpriteData(n) = phi1_access(previous) {
+                self.data[n] = loaded[n];
+            }
+            draw(self, previous, r);
         }
         (
             self.gbuf,
@@ -239,6 +294,77 @@ impl Raster {
             self.vborder,
             self.idle,
             self.main_border,
+            self.data,
         ) = fetched;
+    }
+
+    /// Steps a line with sprites: its fetches cycle by cycle, recording what its drawing
+    /// takes from them; its graphics from the memo if the key matches, else from the record
+    /// (and remembered); then sprites, border and colours over them cycle by cycle.
+    pub(super) fn run_sprite_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
+        let start = self.pipe.g.clone();
+        // The sprites are drawn after the fetch pass, loading their shift registers as the
+        // record says: the fetch pass's loads would come too early.
+        let shift = self.pipe.shift;
+        for r in 0..PAL_CYCLES_PER_LINE {
+            self.step::<true, false>(regs, mem, r, line);
+            self.done += 1;
+        }
+        self.pipe.shift = shift;
+        let mut cregs = self.pipe.cregs.clone();
+        for code in SPRITE_COLOURS {
+            cregs.0[code] = 0;
+        }
+        let key = GraphicsKey {
+            regs: [regs[0x11], regs[0x16]],
+            picture_on: self.picture_on,
+            start,
+            cregs,
+            inputs: self.line_memos.recording,
+            matrix: self.matrix,
+            colour: self.colour,
+        };
+        if self.line_memos.graphics.is_empty() {
+            self.line_memos
+                .graphics
+                .resize_with(PAL_LINES as usize, || None);
+        }
+        let slot = usize::from(line);
+        let memo = match self.line_memos.graphics[slot].take() {
+            Some(memo) if memo.key == key => {
+                self.pipe.g = memo.end.clone();
+                memo
+            }
+            old => {
+                let mut memo = old.unwrap_or_else(|| {
+                    Box::new(GraphicsMemo {
+                        key: key.clone(),
+                        end: GraphicsPipe::default(),
+                        render: [[0; 8]; CYCLES],
+                        foreground: [0; CYCLES],
+                        rom: [[0; 8]; CYCLES],
+                    })
+                });
+                self.replay(&key.inputs, |raster, previous, r| {
+                    raster.draw_graphics(regs, previous);
+                    let (p, r) = (&raster.pipe, r as usize);
+                    memo.render[r] = p.render;
+                    memo.foreground[r] = p.foreground;
+                    memo.rom[r] = p.rom;
+                });
+                memo.key = key;
+                memo.end = self.pipe.g.clone();
+                memo
+            }
+        };
+        let inputs = memo.key.inputs;
+        self.replay(&inputs, |raster, previous, r| {
+            let (p, i) = (&mut raster.pipe, r as usize);
+            p.render = memo.render[i];
+            p.foreground = memo.foreground[i];
+            p.rom = memo.rom[i];
+            raster.draw_over_graphics(regs, previous, line, r);
+        });
+        self.line_memos.graphics[slot] = Some(memo);
     }
 }
