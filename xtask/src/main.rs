@@ -1,5 +1,7 @@
-//! Developer commands: `cargo xtask conform | build | bench | fuzz | testbench`.
+//! Developer commands: `cargo xtask conform | build | bench | fuzz | testbench |
+//! audio-cpal`.
 
+mod audio_cpal;
 mod bench;
 mod conform;
 mod fuzz;
@@ -32,6 +34,9 @@ enum Command {
     /// x64sc's verdicts; records the results in testbench/results/exitcode.tsv and
     /// screenshot.tsv.
     Testbench(testbench::TestbenchArgs),
+    /// Build the live sound plugin (plugins/audio-cpal, outside the workspace: it needs the
+    /// system's sound library, ALSA's headers on Linux) into target/release.
+    AudioCpal,
 }
 
 fn main() -> ExitCode {
@@ -47,6 +52,13 @@ fn main() -> ExitCode {
         Command::Bench(args) => bench::run(args),
         Command::Fuzz(args) => fuzz::run(args),
         Command::Testbench(args) => testbench::run(args),
+        Command::AudioCpal => match audio_cpal::build() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("xtask audio-cpal: {e}");
+                ExitCode::FAILURE
+            }
+        },
     }
 }
 

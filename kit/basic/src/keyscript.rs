@@ -18,6 +18,17 @@
 //!   `c` (cycles). The script goes on when the hold ends: `{JOY2 FIRE 2f}{JOY2 FIRE 2f}`
 //!   presses fire twice. A hold starts when the script reaches it (the keys before it taken
 //!   by the program, the waits before it over), whether or not the program reads the keys.
+//! - `{PADDLE1 128}` turns paddle 1 to 128, the value the SID's POTX then reads (0-255; paddles
+//!   1 and 2 are control port 1's POT X and POT Y, 3 and 4 port 2's); it stays there and the
+//!   script goes on at once. `{PADDLE1 FIRE}` holds paddle 1's button, like a joystick hold
+//!   (3 frames unless a time is given: `{PADDLE3 FIRE 5f}`; paddles 1 and 3 press their port's
+//!   LEFT line, 2 and 4 RIGHT); `{PADDLE1 200 FIRE 2f}` does both.
+//! - `{MOUSE1 5 -3}` moves a 1351 mouse in control port 1 (proportional mode) 5 to the right
+//!   and 3 down (its counters: X grows to the right, Y upwards, so down is negative); the
+//!   script goes on at once. `{MOUSE2 LEFT}` / `{MOUSE2 RIGHT 5f}` hold its buttons like a
+//!   joystick hold (LEFT is the port's FIRE line, RIGHT its UP line); `{MOUSE1 5 0 LEFT}` moves
+//!   then clicks. A program sees the position modulo 64, so moves between two of its reads
+//!   must stay under 32.
 //! - `{RESTORE}` presses RESTORE, which pulls the CPU's NMI line (a program's NMI handler
 //!   runs), for the key hold (3 frames unless set) or a time: `{RESTORE 10f}`. Like a
 //!   joystick hold it starts when the script reaches it and the script goes on at its end.
@@ -77,6 +88,11 @@ pub enum KeyEvent {
     Joystick { port: u8, lines: u8, hold: Hold },
     /// Hold RESTORE (the NMI line) for a while; `None`: as long as a key is held.
     Restore { hold: Option<Hold> },
+    /// Turn paddle `paddle` (1-4: control port 1's POT X and Y, then port 2's) to `position`.
+    Paddle { paddle: u8, position: u8 },
+    /// Move the 1351 mouse in control port `port` (1 or 2) by `dx`, `dy` (its counters: X to
+    /// the right, Y upwards).
+    Mouse { port: u8, dx: i16, dy: i16 },
 }
 
 /// A key script that could not be parsed; `line` and `column` are 1-based (columns in characters).
@@ -211,6 +227,9 @@ fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
             events.push(joystick(port, rest)?);
             Ok(())
         }
+        // Their words as typed, so that errors quote them so.
+        [name, ..] if name.starts_with("paddle") => paddle(name, &words[1..], events),
+        [name, ..] if name.starts_with("mouse") => mouse(name, &words[1..], events),
         ["restore", rest @ ..] => {
             let hold = match rest {
                 [] => None,
@@ -335,6 +354,147 @@ fn joystick(port: &str, words: &[&str]) -> Result<KeyEvent, String> {
         lines,
         hold: hold.unwrap_or(DEFAULT_JOYSTICK_HOLD),
     })
+}
+
+/// The number after a device's name (`paddle3` -> 3) if it is one of `1..=max`.
+fn device_number(name: &str, prefix: &str, max: u8) -> Option<u8> {
+    name.strip_prefix(prefix)?
+        .parse()
+        .ok()
+        .filter(|n| (1..=max).contains(n))
+}
+
+/// `{PADDLE1 128}`, `{PADDLE2 FIRE 5f}`, `{PADDLE3 200 FIRE}` (`name` lower case, `words`
+/// as typed).
+fn paddle(name: &str, words: &[&str], events: &mut Vec<KeyEvent>) -> Result<(), String> {
+    let paddle = device_number(name, "paddle", 4).ok_or_else(|| {
+        format!(
+            "unknown device {{{}}}: paddles are PADDLE1 to PADDLE4",
+            quote(&name.to_ascii_uppercase())
+        )
+    })?;
+    let token = format!("{{PADDLE{paddle} ...}}");
+    let mut position = None;
+    let mut fire = false;
+    let mut hold = None;
+    for &w in words {
+        if w.eq_ignore_ascii_case("fire") {
+            fire = true;
+        } else if w.bytes().all(|b| b.is_ascii_digit()) {
+            if position.is_some() {
+                return Err(format!("{token} gives two positions"));
+            }
+            position = Some(
+                w.parse::<u8>()
+                    .map_err(|_| format!("{token}: position {} is not 0 to 255", quote(w)))?,
+            );
+        } else if w.starts_with(|c: char| c.is_ascii_digit()) {
+            if hold.is_some() {
+                return Err(format!("{token} gives two times"));
+            }
+            hold = Some(parse_hold(w).map_err(|e| format!("{token}: {e}"))?);
+        } else {
+            return Err(format!(
+                "{token}: {:?} is not a position 0 to 255, FIRE or a time like 25f, 500ms or 3000c",
+                quote(w)
+            ));
+        }
+    }
+    if hold.is_some() && !fire {
+        return Err(format!(
+            "{token}: a time is how long FIRE is held: write {{PADDLE{paddle} FIRE 5f}}"
+        ));
+    }
+    if position.is_none() && !fire {
+        return Err(format!("{token}: write a position 0 to 255 or FIRE"));
+    }
+    if let Some(position) = position {
+        events.push(KeyEvent::Paddle { paddle, position });
+    }
+    if fire {
+        // Paddle fire buttons are the port's joystick left (X paddle) and right (Y) lines.
+        let port = paddle.div_ceil(2);
+        let lines = if paddle % 2 == 1 {
+            joy::LEFT
+        } else {
+            joy::RIGHT
+        };
+        events.push(KeyEvent::Joystick {
+            port,
+            lines,
+            hold: hold.unwrap_or(DEFAULT_JOYSTICK_HOLD),
+        });
+    }
+    Ok(())
+}
+
+/// `{MOUSE1 5 -3}`, `{MOUSE2 LEFT 2f}`, `{MOUSE1 5 0 RIGHT}` (`name` lower case, `words` as
+/// typed).
+fn mouse(name: &str, words: &[&str], events: &mut Vec<KeyEvent>) -> Result<(), String> {
+    let port = device_number(name, "mouse", 2).ok_or_else(|| {
+        format!(
+            "unknown device {{{}}}: mice are MOUSE1 and MOUSE2",
+            quote(&name.to_ascii_uppercase())
+        )
+    })?;
+    let token = format!("{{MOUSE{port} ...}}");
+    let is_number = |w: &str| {
+        let digits = w.strip_prefix(['-', '+']).unwrap_or(w);
+        !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+    };
+    let mut moves = Vec::new();
+    let mut lines = 0;
+    let mut hold = None;
+    for &w in words {
+        match w.to_ascii_lowercase().as_str() {
+            "left" => lines |= joy::FIRE,
+            "right" => lines |= joy::UP,
+            _ if is_number(w) => moves.push(
+                w.parse::<i16>()
+                    .map_err(|_| format!("{token}: move {} is not -32768 to 32767", quote(w)))?,
+            ),
+            _ if w.starts_with(|c: char| c.is_ascii_digit()) => {
+                if hold.is_some() {
+                    return Err(format!("{token} gives two times"));
+                }
+                hold = Some(parse_hold(w).map_err(|e| format!("{token}: {e}"))?);
+            }
+            _ => {
+                return Err(format!(
+                    "{token}: {:?} is not a move (two numbers: right and up), LEFT, RIGHT or a \
+                     time like 25f, 500ms or 3000c",
+                    quote(w)
+                ))
+            }
+        }
+    }
+    match moves[..] {
+        [] => {}
+        [dx, dy] => events.push(KeyEvent::Mouse { port, dx, dy }),
+        _ => {
+            return Err(format!(
+                "{token}: a move is two numbers, right and up: {{MOUSE{port} 5 -3}}"
+            ))
+        }
+    }
+    if hold.is_some() && lines == 0 {
+        return Err(format!(
+            "{token}: a time is how long a button is held: write {{MOUSE{port} LEFT 5f}}"
+        ));
+    }
+    if moves.is_empty() && lines == 0 {
+        return Err(format!(
+            "{token}: write a move (two numbers), LEFT or RIGHT"
+        ));
+    }
+    if lines != 0 {
+        events.push(KeyEvent::Joystick {
+            port,
+            lines,
+            hold: hold.unwrap_or(DEFAULT_JOYSTICK_HOLD),
+        });
+    }
+    Ok(())
 }
 
 /// The PETSCII code the unshifted C64 keyboard delivers for a character of plain script text.
@@ -505,6 +665,95 @@ mod tests {
             ("{JOY3 UP}", "unknown key name"),
             ("{JOY2 UP 99999999999999999999f}", "is not a time"),
             ("{JOY2 UP 999999999999999f}", "longer than a run can count"),
+        ] {
+            let e = parse_key_script(bad).unwrap_err();
+            assert!(e.message.contains(says), "{bad}: {}", e.message);
+        }
+    }
+
+    #[test]
+    fn paddles_and_mice() {
+        assert_eq!(
+            parse_key_script("{PADDLE1 0}{paddle4 255}{PADDLE2 FIRE}{PADDLE3 7 fire 5f}").unwrap(),
+            vec![
+                Paddle {
+                    paddle: 1,
+                    position: 0
+                },
+                Paddle {
+                    paddle: 4,
+                    position: 255
+                },
+                Joystick {
+                    port: 1,
+                    lines: joy::RIGHT,
+                    hold: DEFAULT_JOYSTICK_HOLD
+                },
+                Paddle {
+                    paddle: 3,
+                    position: 7
+                },
+                Joystick {
+                    port: 2,
+                    lines: joy::LEFT,
+                    hold: Hold::Frames(5)
+                },
+            ]
+        );
+        assert_eq!(
+            parse_key_script("{MOUSE1 5 -3}{mouse2 LEFT}{MOUSE2 +1 0 RIGHT left 20c}").unwrap(),
+            vec![
+                Mouse {
+                    port: 1,
+                    dx: 5,
+                    dy: -3
+                },
+                Joystick {
+                    port: 2,
+                    lines: joy::FIRE,
+                    hold: DEFAULT_JOYSTICK_HOLD
+                },
+                Mouse {
+                    port: 2,
+                    dx: 1,
+                    dy: 0
+                },
+                Joystick {
+                    port: 2,
+                    lines: joy::FIRE | joy::UP,
+                    hold: Hold::Cycles(20)
+                },
+            ]
+        );
+        // Errors name the token and what is wrong with it.
+        for (bad, says) in [
+            ("{PADDLE5 10}", "{PADDLE5}: paddles are PADDLE1 to PADDLE4"),
+            ("{PADDLE0 10}", "PADDLE0"),
+            (
+                "{PADDLE1 256}",
+                "{PADDLE1 ...}: position 256 is not 0 to 255",
+            ),
+            ("{PADDLE1 1 2}", "{PADDLE1 ...} gives two positions"),
+            (
+                "{PADDLE2 5f}",
+                "{PADDLE2 ...}: a time is how long FIRE is held",
+            ),
+            ("{PADDLE2}", "{PADDLE2 ...}: write a position"),
+            ("{PADDLE3 LEFT}", "{PADDLE3 ...}: \"LEFT\" is not"),
+            ("{PADDLE1 FIRE 1f 2f}", "two times"),
+            ("{MOUSE3 1 1}", "{MOUSE3}: mice are MOUSE1 and MOUSE2"),
+            ("{MOUSE1 5}", "{MOUSE1 ...}: a move is two numbers"),
+            ("{MOUSE1 1 2 3}", "a move is two numbers"),
+            (
+                "{MOUSE1 40000 0}",
+                "{MOUSE1 ...}: move 40000 is not -32768 to 32767",
+            ),
+            (
+                "{MOUSE2 1 1 5f}",
+                "{MOUSE2 ...}: a time is how long a button is held",
+            ),
+            ("{MOUSE2 UP}", "{MOUSE2 ...}: \"UP\" is not a move"),
+            ("{MOUSE1}", "write a move"),
         ] {
             let e = parse_key_script(bad).unwrap_err();
             assert!(e.message.contains(says), "{bad}: {}", e.message);

@@ -229,7 +229,8 @@ fn ring_modulation_inverts_with_the_inverted_source_msb() {
 fn deselected_waveform_holds_then_fades() {
     // SID/osc3-wave0: with no waveform OSC3 keeps the last output, then
     // fades to 0 (6581 ~200000 cycles, 8580 ~5 s).
-    for (model, ttl) in [(SidModel::Mos6581, 200_000), (SidModel::Mos8580, 5_000_000)] {
+    // The 8580's OSC3 shows its output through a latch: one cycle later.
+    for (model, ttl) in [(SidModel::Mos6581, 200_000), (SidModel::Mos8580, 5_000_001)] {
         let mut sid = Sid::with_model(model);
         sid.write(0x12, 0x40, 0); // pulse, width 0: $FF
         assert_eq!(sid.read(0x1B, 4), 0xFF);
@@ -277,7 +278,8 @@ fn sawtooth_combined_pulls_the_6581_accumulator_msb_down() {
         sid.write(0x12, 0x08, 0);
         sid.write(0x0F, 0x80, 1);
         sid.write(0x12, 0x20, 2); // saw from 0, +$8000 a cycle
-        assert_eq!(sid.read(0x1B, 2 + 256) & 0x80, 0x80, "MSB up");
+                                  // (One cycle later than the MSB rises: the 8580's OSC3 shows it through its latch.)
+        assert_eq!(sid.read(0x1B, 2 + 257) & 0x80, 0x80, "MSB up");
         sid.write(0x12, 0x60, 2 + 256);
         sid.write(0x12, 0x20, 2 + 260);
         assert_eq!(sid.read(0x1B, 2 + 261) & 0x80, msb, "{model:?}");
@@ -519,4 +521,89 @@ fn the_6581_noise_pulse_does_not_write_back() {
         sid.write(0x12, 0x80, now + 10);
         assert_eq!(sid.read(0x1B, now + 12), osc3, "{model:?}");
     }
+}
+
+/// Voice 3 released from the test bit with `wave` at cycle 100, frequency `freq`, pulse width
+/// `pw`; OSC3 read `k` cycles later.
+fn osc3_after_release(model: SidModel, wave: u8, freq: u16, pw: u16, k: u64) -> u8 {
+    let mut sid = Sid::with_model(model);
+    sid.write(0x0E, freq as u8, 0);
+    sid.write(0x0F, (freq >> 8) as u8, 0);
+    sid.write(0x10, pw as u8, 0);
+    sid.write(0x11, (pw >> 8) as u8, 0);
+    sid.write(0x12, 0x08, 0);
+    sid.write(0x12, wave, 100);
+    sid.read(0x1B, 100 + k)
+}
+
+#[test]
+fn osc3_shows_the_8580s_triangle_and_sawtooth_a_cycle_after_the_6581s() {
+    // SID/detect (detect-2): sawtooth at frequency $FFFF, read 4 cycles after the test
+    // bit's release: $03 on a 6581, $02 on an 8580.
+    assert_eq!(osc3_after_release(SidModel::Mos6581, 0x20, 0xFFFF, 0, 4), 3);
+    assert_eq!(osc3_after_release(SidModel::Mos8580, 0x20, 0xFFFF, 0, 4), 2);
+    // In general: the 8580 shows what the 6581 showed the cycle before.
+    // (Not combined with sawtooth: the 6581's accumulator then differs.)
+    for wave in [0x10, 0x20] {
+        for k in 2..300 {
+            assert_eq!(
+                osc3_after_release(SidModel::Mos8580, wave, 0xFFFF, 0, k),
+                osc3_after_release(SidModel::Mos6581, wave, 0xFFFF, 0, k - 1),
+                "wave ${wave:02X}, {k} cycles after the release"
+            );
+        }
+    }
+}
+
+#[test]
+fn osc3_shows_the_pulse_a_cycle_late_on_both_models() {
+    // +$1000 a cycle: the accumulator's upper 12 bits count 0, 1, 2, ...; width 5. The
+    // comparator sees 5 in the 5th cycle, OSC3 shows it in the 6th (SID/waveforms, pulse).
+    for model in [SidModel::Mos6581, SidModel::Mos8580] {
+        assert_eq!(
+            osc3_after_release(model, 0x40, 0x1000, 5, 5),
+            0x00,
+            "{model:?}"
+        );
+        assert_eq!(
+            osc3_after_release(model, 0x40, 0x1000, 5, 6),
+            0xFF,
+            "{model:?}"
+        );
+    }
+    // The 6581's triangle beside it is not late: triangle+pulse shows the triangle now.
+    let tri_now = osc3_after_release(SidModel::Mos6581, 0x10, 0x1000, 5, 16);
+    assert_ne!(
+        tri_now,
+        osc3_after_release(SidModel::Mos6581, 0x10, 0x1000, 5, 15)
+    );
+    assert_eq!(
+        osc3_after_release(SidModel::Mos6581, 0x50, 0x1000, 5, 16),
+        tri_now
+    );
+}
+
+#[test]
+fn pot_registers_change_at_the_end_of_a_measuring_cycle() {
+    use c64kit_chips::sid::pot::{POT_CYCLE, POT_DISCHARGE};
+    let mut sid = Sid::new();
+    sid.set_pot_inputs([Some(77), None], 0);
+    assert_eq!(sid.read(0x19, POT_CYCLE - 1), 0xFF, "measuring");
+    assert_eq!(sid.read(0x19, POT_CYCLE), 77);
+    assert_eq!(sid.read(0x1A, POT_CYCLE), 0xFF, "nothing on POTY");
+    // A read drives the data bus like any read-only register's.
+    assert_eq!(sid.read(0x00, POT_CYCLE + 1), 0xFF);
+    assert_eq!(sid.read(0x39, POT_CYCLE + 2), 77, "mirrored");
+    assert_eq!(sid.read(0x00, POT_CYCLE + 3), 77);
+    // Turned in the middle of a charge phase: that cycle reads neither, the next the new one.
+    let t = 5 * POT_CYCLE + POT_DISCHARGE + 40;
+    sid.set_pot_inputs([Some(5), None], t);
+    assert_eq!(sid.peek(0x19, 6 * POT_CYCLE - 1), 77);
+    let mixed = sid.peek(0x19, 6 * POT_CYCLE);
+    assert!(mixed != 77 && mixed != 5, "{mixed}");
+    assert_eq!(sid.peek(0x19, 7 * POT_CYCLE), 5);
+    assert_eq!(sid.read(0x19, 1_000_000), 5);
+    // A reset leaves what is plugged in.
+    sid.reset();
+    assert_eq!(sid.read(0x19, 2_000_000), 5);
 }

@@ -12,6 +12,8 @@
 //! sid = "8580"                    # the SID: "6581" (old, the default) or "8580" (new)
 //! after_return = "wait"           # a return to BASIC idles (default: "return" ends the run)
 //! key_hold = "3f"                 # how long a scripted key is down in the matrix (f, ms, c)
+//! audio = "cpal"                  # audio outputs by name (or a list), for run and play
+//! audio_rate = 48000              # samples per second of the sound
 //!
 //! [roms]
 //! chargen = "roms/chargen.bin"
@@ -66,6 +68,8 @@ struct Raw {
     sid: Option<String>,
     after_return: Option<String>,
     key_hold: Option<String>,
+    audio: Option<OneOrMany>,
+    audio_rate: Option<toml::Value>,
     #[serde(default)]
     roms: RawRoms,
     #[serde(default)]
@@ -85,6 +89,30 @@ struct RawRoms {
 enum OneOrMany {
     One(String),
     Many(Vec<String>),
+}
+
+impl OneOrMany {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s],
+            OneOrMany::Many(v) => v,
+        }
+    }
+}
+
+/// A sample rate as `--audio-rate` and `audio_rate` take it: samples per second, within what
+/// the SID's synthesis makes.
+pub fn parse_audio_rate(s: &str) -> Result<u32> {
+    let rates = c64kit_machine::AUDIO_SAMPLE_RATES;
+    let n = crate::parse_number(s)?;
+    match u32::try_from(n) {
+        Ok(r) if rates.contains(&r) => Ok(r),
+        _ => bail!(
+            "sample rate {n} Hz: must be {} to {} Hz",
+            rates.start(),
+            rates.end()
+        ),
+    }
 }
 
 /// The settings, paths made absolute (or relative to the current folder).
@@ -107,6 +135,10 @@ pub struct Config {
     pub after_return: Option<String>,
     /// How long a scripted key is held in the keyboard matrix, in cycles (`key_hold`).
     pub key_hold: Option<u64>,
+    /// The audio outputs, by plugin name (`audio`).
+    pub audio: Option<Vec<String>>,
+    /// Samples per second of the sound (`audio_rate`).
+    pub audio_rate: Option<u32>,
     pub basic_rom: Option<PathBuf>,
     pub kernal_rom: Option<PathBuf>,
     pub chargen_rom: Option<PathBuf>,
@@ -160,6 +192,17 @@ impl Config {
             ),
             Some(other) => bail!("{shown}: max_cycles: expected a number, not {other}"),
         };
+        let audio_rate = match raw.audio_rate {
+            None => None,
+            Some(toml::Value::Integer(n)) => Some(
+                parse_audio_rate(&n.to_string())
+                    .map_err(|e| anyhow::anyhow!("{shown}: audio_rate: {e}"))?,
+            ),
+            Some(toml::Value::String(s)) => Some(
+                parse_audio_rate(&s).map_err(|e| anyhow::anyhow!("{shown}: audio_rate: {e}"))?,
+            ),
+            Some(other) => bail!("{shown}: audio_rate: expected a number, not {other}"),
+        };
         let mut options = BTreeMap::new();
         for (plugin, table) in raw.plugin {
             let mut list = Vec::new();
@@ -187,10 +230,9 @@ impl Config {
         Ok(Config {
             source: Some(path.to_path_buf()),
             plugins: raw.plugins.into_iter().map(rel).collect(),
-            display: raw.display.map(|d| match d {
-                OneOrMany::One(s) => vec![s],
-                OneOrMany::Many(v) => v,
-            }),
+            display: raw.display.map(OneOrMany::into_vec),
+            audio: raw.audio.map(OneOrMany::into_vec),
+            audio_rate,
             max_cycles,
             drive_dir: raw.drive_dir.map(rel),
             cpu_magic: raw
@@ -299,6 +341,40 @@ mod tests {
         assert!(format!("{e:#}").contains("unknown field `colour`"), "{e:#}");
         let e = Config::parse("max_cycles = true\n", Path::new("my.toml")).unwrap_err();
         assert!(format!("{e:#}").contains("max_cycles"), "{e:#}");
+    }
+
+    #[test]
+    fn audio_keys_take_names_and_a_rate() {
+        let c = Config::parse(
+            "audio = \"cpal\"\naudio_rate = 48000\n",
+            Path::new("c.toml"),
+        )
+        .unwrap();
+        assert_eq!(c.audio, Some(vec!["cpal".to_string()]));
+        assert_eq!(c.audio_rate, Some(48_000));
+        let c = Config::parse(
+            "audio = [\"wav\", \"cpal\"]\naudio_rate = \"$BB80\"",
+            Path::new("c.toml"),
+        )
+        .unwrap();
+        assert_eq!(c.audio.unwrap().len(), 2);
+        assert_eq!(c.audio_rate, Some(48_000));
+        for bad in [
+            "audio_rate = 1000",
+            "audio_rate = -1",
+            "audio_rate = \"fast\"",
+        ] {
+            let e = Config::parse(bad, Path::new("c.toml")).unwrap_err();
+            assert!(
+                format!("{e:#}").starts_with("c.toml: audio_rate: "),
+                "{e:#}"
+            );
+        }
+        let e = Config::parse("audio_rate = 1000", Path::new("c.toml")).unwrap_err();
+        assert!(
+            format!("{e:#}").contains("sample rate 1000 Hz: must be 8000 to 192000 Hz"),
+            "{e:#}"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod labels;
 mod registry;
 mod run;
 mod session;
+mod sound;
 
 use anyhow::{bail, Context, Result};
 use c64kit::{config, derived_output, limits, print_out, StdoutClosed, UsageError};
@@ -30,7 +31,8 @@ struct Cli {
 /// Options for every command that uses plugins.
 #[derive(clap::Args, Debug, Default)]
 pub struct GlobalArgs {
-    /// Load display or loader plugins from this library (.so, .dylib, .dll). Repeatable.
+    /// Load display, loader or audio plugins from this library (.so, .dylib, .dll).
+    /// Repeatable.
     #[arg(long = "plugin", global = true, value_name = "LIBRARY")]
     pub plugins: Vec<PathBuf>,
     /// Settings file (default: c64kit.toml in the current folder, if there is one).
@@ -45,7 +47,7 @@ enum Command {
     /// Load a program and RUN it in real time in the terminal, for a person at the keyboard
     /// (Esc or Ctrl-C quits).
     Play(run::PlayArgs),
-    /// List the display and loader plugins: built-in and loaded, with versions.
+    /// List the display, loader and audio plugins: built-in and loaded, with versions.
     Plugins,
     /// Print the directory of a disk or tape image (.d64, .t64).
     Dir {

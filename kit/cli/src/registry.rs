@@ -1,6 +1,6 @@
 //! The plugins c64kit knows: the built-in ones (linked in) and those loaded from libraries
 //! (`--plugin`, `plugins = [...]` in the config). A loaded plugin with the name of a built-in
-//! one replaces it.
+//! one (of the same kind) replaces it.
 
 use anyhow::{bail, Result};
 use c64kit::config::Config;
@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 pub const DEFAULT_DISPLAY: &str = "transcript";
 /// The loader for files no loader claims.
 pub const DEFAULT_LOADER: &str = "prg";
+/// The audio output that writes the file `--audio FILE` names.
+pub const DEFAULT_AUDIO: &str = "wav";
 
 pub struct Registry {
     /// Built-ins first, then libraries in the order given.
@@ -30,6 +32,7 @@ pub fn builtin_headers() -> Vec<&'static c64kit_plugin_api::abi::PluginHeader> {
         c64kit_loader_asm::plugin(),
         c64kit_loader_t64::plugin(),
         c64kit_loader_d64::plugin(),
+        c64kit_audio_wav::plugin(),
     ]
 }
 
@@ -62,10 +65,11 @@ impl Registry {
         for name in config.options.keys() {
             if !registry.plugins.iter().any(|p| &p.name == name) {
                 bail!(
-                    "{}: no plugin is named {name:?} (plugins: {}, {}; see `c64kit plugins`)",
+                    "{}: no plugin is named {name:?} (plugins: {}, {}, {}; see `c64kit plugins`)",
                     config.key(&format!("[plugin.{name}]")),
                     registry.names(Kind::Display),
-                    registry.names(Kind::Loader)
+                    registry.names(Kind::Loader),
+                    registry.names(Kind::Audio)
                 );
             }
         }
@@ -116,6 +120,25 @@ impl Registry {
                 self.names(Kind::Loader)
             ),
         }
+    }
+
+    pub fn audio(&self, name: &str) -> Result<&Plugin> {
+        match self.find(Kind::Audio, name) {
+            Some(p) => Ok(p),
+            None => bail!(
+                "no audio output named {name:?} (available: {}; see `c64kit plugins`)",
+                self.names(Kind::Audio)
+            ),
+        }
+    }
+
+    /// The audio output `c64kit play` uses when none is named: the live one (a sound card)
+    /// loaded last, if any.
+    pub fn live_audio(&self) -> Option<&Plugin> {
+        self.plugins
+            .iter()
+            .rev()
+            .find(|p| p.kind == Kind::Audio && p.live && !self.is_overridden(p))
     }
 
     /// The loader for a file: one that recognises its content (magic bytes), else one that
@@ -181,6 +204,10 @@ impl Registry {
                 || (p.kind == Kind::Loader && p.name == DEFAULT_LOADER)
             {
                 notes.push("(default)".into());
+            } else if p.kind == Kind::Audio && p.name == DEFAULT_AUDIO {
+                notes.push("(default for --audio FILE)".into());
+            } else if p.kind == Kind::Audio && p.live {
+                notes.push("(live: `c64kit play` plays through it)".into());
             }
             let mut description = p.description.clone();
             for n in notes {

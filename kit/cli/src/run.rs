@@ -1,10 +1,11 @@
 //! `c64kit run` and `c64kit play`: load the file through a loader plugin, RUN it, feed keys,
-//! show the run through display plugins (by default the transcript on stdout), exit with the
-//! stop reason's code.
+//! show the run through display plugins (by default the transcript on stdout), hear it
+//! through audio plugins when asked (`--audio`), exit with the stop reason's code.
 
 use crate::labels::RunLabels;
-use crate::registry::{Registry, DEFAULT_DISPLAY};
+use crate::registry::{Registry, DEFAULT_AUDIO, DEFAULT_DISPLAY};
 use crate::session::{open_displays, print_drive_notes, CliSink, Drive, Outcome};
+use crate::sound::{Heard, Sound};
 use crate::GlobalArgs;
 use anyhow::{bail, Result};
 use c64kit::config::{CiaModel, Config, SidModel};
@@ -16,7 +17,7 @@ use c64kit_files::io_reason;
 use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::roms::RomError;
 use c64kit_machine::{trace_line, Machine, Prg, RomPaths, Roms, StopReason, PAL_HZ};
-use c64kit_plugin_api::host::Collect;
+use c64kit_plugin_api::host::{Collect, Kind};
 use c64kit_plugin_api::{Options, Program, Start};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -32,7 +33,9 @@ pub struct RunArgs {
     /// Keys to type: text (a newline is RETURN; letters are sent as the unshifted PETSCII
     /// codes a C64 keyboard gives), {NAME} for special keys ({RETURN}, {DEL}, {F1}...),
     /// {WAIT n} to wait n cycles, {WAITINPUT} to wait until the program asks, {SHIFT-1},
-    /// {CBM-K}, {CTRL-9} for combinations, {RESTORE}, {JOY2 UP FIRE 25f} for joysticks.
+    /// {CBM-K}, {CTRL-9} for combinations, {RESTORE}, {JOY2 UP FIRE 25f} for joysticks,
+    /// {PADDLE1 128} and {PADDLE1 FIRE} for paddles, {MOUSE1 5 -3} and {MOUSE1 LEFT} for a
+    /// 1351 mouse.
     #[arg(long, conflicts_with = "input_file")]
     input: Option<String>,
     /// Read the key script from a file.
@@ -130,6 +133,15 @@ pub struct RunArgs {
     /// With --record: keep every Nth frame (default 1: all 50 a second).
     #[arg(long, value_name = "N", requires = "record", value_parser = clap::value_parser!(u64).range(1..))]
     record_every: Option<u64>,
+    /// Hear the run: a FILE (out.wav) records the SID's sound as a WAV file (the wav audio
+    /// output); a NAME uses that audio output (wav, or a loaded one: cpal plays it live);
+    /// `none`: no sound. Repeatable. Sound is synthesised only when an output is asked for.
+    #[arg(long, value_name = "FILE|NAME")]
+    audio: Vec<String>,
+    /// Samples per second of the sound, for every audio output (default: the first output's
+    /// own; wav's is 44,100).
+    #[arg(long, value_name = "HZ", value_parser = parse_audio_rate)]
+    audio_rate: Option<u32>,
     /// Read the file with this loader instead of the one chosen by content and extension.
     #[arg(long)]
     loader: Option<String>,
@@ -141,6 +153,10 @@ pub struct RunArgs {
 
 fn parse_cycles(s: &str) -> Result<u64, String> {
     c64kit::parse_number(s).map_err(|e| e.to_string())
+}
+
+fn parse_audio_rate(s: &str) -> Result<u32, String> {
+    c64kit::config::parse_audio_rate(s).map_err(|e| e.to_string())
 }
 
 /// A key hold (`3f`, `60ms`, `59000c`) in cycles.
@@ -297,6 +313,104 @@ fn display_specs(
         .collect()
 }
 
+/// A plugin to open, by name, and its options.
+type Spec = (String, Vec<(String, String)>);
+
+/// The audio outputs asked for and their options: `--audio` (a plugin's name, else a file
+/// for the wav output; `none` for no sound), else the settings' `audio` (names), else, under
+/// `play`, the live output loaded last (a sound card), if any. The second value is true for
+/// that last case: an output nobody named, which the run does without if it cannot open.
+fn audio_specs(
+    args: &RunArgs,
+    config: &Config,
+    cli: &[(String, String, String)],
+    registry: &Registry,
+    mode: Mode,
+) -> Result<(Vec<Spec>, bool)> {
+    let mut chosen: Vec<(String, Option<String>)> = Vec::new();
+    let mut implicit = false;
+    if !args.audio.is_empty() {
+        for a in &args.audio {
+            if registry.find(Kind::Audio, a).is_some() {
+                chosen.push((a.clone(), None));
+            } else if a != "none" {
+                chosen.push((DEFAULT_AUDIO.to_string(), Some(a.clone())));
+            }
+        }
+        if args.audio.iter().any(|a| a == "none") {
+            chosen.clear();
+        }
+    } else if let Some(names) = &config.audio {
+        if !names.iter().any(|n| n == "none") {
+            for n in names {
+                registry
+                    .audio(n)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", config.key("audio")))?;
+                chosen.push((n.clone(), None));
+            }
+        }
+    } else if mode == Mode::Play {
+        if let Some(p) = registry.live_audio() {
+            chosen.push((p.name.clone(), None));
+            implicit = true;
+        }
+    }
+    let mut unique: Vec<(String, Option<String>)> = Vec::new();
+    for c in chosen {
+        if !unique.contains(&c) {
+            unique.push(c);
+        }
+    }
+    let specs = unique
+        .into_iter()
+        .map(|(name, file)| {
+            let mut options = Vec::new();
+            if let Some(f) = &args.file {
+                options.push(("program".to_string(), f.display().to_string()));
+            }
+            if mode == Mode::Play {
+                options.push(("play".to_string(), "true".to_string()));
+            }
+            options.extend(options_for(&name, config, cli));
+            if let Some(f) = file {
+                options.push(("output".to_string(), f));
+            }
+            if let Some(rate) = args.audio_rate.or(config.audio_rate) {
+                options.push(("rate".to_string(), rate.to_string()));
+            }
+            (name, options)
+        })
+        .collect();
+    Ok((specs, implicit))
+}
+
+/// Opens the audio outputs. Without a rate asked for, the first output's own rate is passed
+/// to the others, so that all take the one sound the machine makes. An output nobody named
+/// (`play`'s sound card) that cannot open is left out with a note: the run goes on silent.
+fn open_audio(
+    registry: &Registry,
+    specs: &[Spec],
+    implicit: bool,
+    sink: &mut CliSink,
+) -> Result<Vec<Heard>> {
+    let mut heard: Vec<Heard> = Vec::new();
+    for (name, options) in specs {
+        let plugin = registry.audio(name)?;
+        let mut options = options.clone();
+        if let Some(first) = heard.first() {
+            if !options.iter().any(|(k, _)| k == "rate") {
+                options.push(("rate".to_string(), first.instance.sample_rate.to_string()));
+            }
+        }
+        match Heard::open(plugin, &options, sink) {
+            Ok(h) => heard.push(h),
+            Err(e) if implicit => eprintln!("c64kit: no sound: {e}"),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(heard)
+}
+
 /// Reads `file` and turns it into a program with the loader that fits (or `--loader`).
 /// `entry` (`--entry`) names a file inside a tape or disk image.
 pub fn load_program(
@@ -376,7 +490,9 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         chargen: args.chargen_rom.clone().or(config.chargen_rom.clone()),
     };
     let specs = display_specs(&args, &config, &cli, mode);
-    check_outputs(&args, global, &config, &rom_paths, &specs)?;
+    let (audio, implicit_audio) = audio_specs(&args, &config, &cli, &registry, mode)?;
+    let outputs: Vec<_> = specs.iter().chain(&audio).cloned().collect();
+    check_outputs(&args, global, &config, &rom_paths, &outputs)?;
     let labels = RunLabels::load(args.labels.as_deref())?;
     let breaks = args
         .breaks
@@ -392,6 +508,9 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
             bail!("--bare has no screen or keyboard to play with");
         }
         refuse_c64_options(&args, &specs)?;
+        if !args.audio.is_empty() || args.audio_rate.is_some() {
+            return Err(usage("--bare cannot take --audio (a bare 6502 has no SID)"));
+        }
         let magic = args.cpu_magic.or(config.cpu_magic);
         return run_bare(&args, max_cycles, magic, &load, &labels, &breaks, start);
     }
@@ -499,13 +618,18 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         chosen.push((display, options));
     }
     let mut sink = CliSink::default();
+    // Sound first: a note that `play` goes on silent shows before a terminal display takes
+    // the screen.
+    let heard = open_audio(&registry, &audio, implicit_audio, &mut sink)?;
     let mut displays = open_displays(&chosen, &mut sink)?;
+    let mut sound = Sound::start(&mut m, heard)?;
     let mut drive = Drive {
         displays: &mut displays,
         sink: &mut sink,
         pictures: None,
         realtime: mode == Mode::Play,
         joy_keys,
+        sound: sound.as_mut(),
     };
     let outcome = drive.run(&mut m, max_cycles);
     m.kernal.drive.finish();
@@ -515,6 +639,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         Err(_) => Ok(()),
     };
     drop(displays); // a terminal display restores the terminal here
+    drop(sound); // a sound card is released here
     print_drive_notes(&mut m); // what is left, on the restored terminal
     let outcome = outcome?;
     finished?;
@@ -656,12 +781,14 @@ fn check_outputs(
     if let Some(t) = &args.trace {
         outputs.push((t.clone(), "the trace".into()));
     }
-    // The files the built-in png, html and gif displays write, as they name them.
+    // The files the built-in png, html and gif displays and the wav output write, as they
+    // name them.
     for (name, options) in specs {
         let (ext, what) = match name.as_str() {
             "png" => ("png", "the screenshot"),
             "html" => ("html", "the HTML page"),
             "gif" => ("gif", "the recording"),
+            DEFAULT_AUDIO => ("wav", "the sound recording"),
             _ => continue,
         };
         let options = Options::new(options.clone());

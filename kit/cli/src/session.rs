@@ -2,10 +2,12 @@
 //! time: after each, the displays get the new CHROUT bytes, a frame (the text screen, and
 //! the picture for those that want pixels: see `frames.rs`) if they want one now, and a
 //! chance to read the keyboard; the run is paced to 50 frames a second if one of them asked
-//! for real time. Running in frame-sized pieces does not change what the program does:
-//! `Machine::run` stops between instructions and the next call carries on exactly there.
+//! for real time; audio outputs get the sound made during the frame (see `sound.rs`).
+//! Running in frame-sized pieces does not change what the program does: `Machine::run`
+//! stops between instructions and the next call carries on exactly there.
 
 use crate::frames::{self, PictureRef, Pictures, CYCLES_PER_FRAME};
+use crate::sound::Sound;
 use anyhow::Result;
 use c64kit_machine::{Machine, StopReason};
 use c64kit_plugin_api::abi::{FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME};
@@ -116,6 +118,8 @@ pub struct Drive<'a> {
     pub realtime: bool,
     /// Typed cursor keys and space are joystick 2 (`play --joy-keys`).
     pub joy_keys: bool,
+    /// The audio outputs and the sound they get, when there are any.
+    pub sound: Option<&'a mut Sound>,
 }
 
 /// How long a key typed as a joystick line holds it: 6 frames, long enough that a
@@ -146,7 +150,9 @@ impl Drive<'_> {
     pub fn run(&mut self, m: &mut Machine, max_cycles: u64) -> Result<Outcome> {
         let flags = self.displays.iter().fold(0, |f, d| f | d.instance.flags);
         let want_input = flags & FLAG_INPUT != 0;
-        let realtime = self.realtime || flags & FLAG_REALTIME != 0;
+        let realtime = self.realtime
+            || flags & FLAG_REALTIME != 0
+            || self.sound.as_ref().is_some_and(|s| s.live());
         let instances: Vec<&DisplayInstance> = self.displays.iter().map(|d| &d.instance).collect();
         let mut pictures = Pictures::start(m, &instances);
         let end = m.cycles().saturating_add(max_cycles);
@@ -156,6 +162,11 @@ impl Drive<'_> {
             let now = m.cycles();
             let boundary = (now / CYCLES_PER_FRAME + 1) * CYCLES_PER_FRAME;
             let stop = m.run(boundary.min(end).saturating_sub(now));
+            if let Some(sound) = self.sound.as_deref_mut() {
+                if let Err(e) = sound.deliver(m, self.sink) {
+                    break Err(e);
+                }
+            }
             if !want_input && !realtime {
                 // A live terminal display owns the screen: the notes wait for the end.
                 print_drive_notes(m);
@@ -284,6 +295,12 @@ impl Drive<'_> {
                 self.sink,
             ) {
                 first_error.get_or_insert_with(|| failed(d, e));
+            }
+        }
+        if let Some(sound) = self.sound.as_deref_mut() {
+            let heard = sound.finish(m, &text, outcome.exit_code(), self.sink);
+            if let Err(e) = heard {
+                first_error.get_or_insert(e);
             }
         }
         match first_error {

@@ -405,6 +405,46 @@ fn scripted_joysticks_reach_a_program_that_reads_the_ports() {
     assert_stderr_has(&out, "not UP, DOWN");
 }
 
+/// Paddles: a program selects control port 1's pair through $DC00 bits 7-6, waits a
+/// measuring cycle and prints POTX and POTY as characters; `{PADDLE1 n}` sets them.
+#[test]
+fn scripted_paddles_reach_a_program_that_reads_the_pot_registers() {
+    let dir = temp_dir("paddles");
+    let game = write(
+        &dir,
+        "paddles.prg",
+        &stub_asm(
+            "sei\nlda #$c0\nsta $dc02\nlda #$40\nsta $dc00\n\
+             ldy #0\nwait dey\nbne wait\n\
+             lda $d419\njsr $ffd2\nlda $d41a\njsr $ffd2\nrts",
+        ),
+    );
+    let out = c64kit()
+        .args([
+            "run",
+            &game,
+            "--input",
+            "{PADDLE1 65}{paddle2 66}{PADDLE3 67}",
+        ])
+        .assert()
+        .code(0);
+    assert_eq!(stdout_of(&out), "AB\n");
+    for (script, says) in [
+        ("{PADDLE5 65}", "{PADDLE5}: paddles are PADDLE1 to PADDLE4"),
+        (
+            "{PADDLE1 300}",
+            "{PADDLE1 ...}: position 300 is not 0 to 255",
+        ),
+        ("{MOUSE1 5}", "{MOUSE1 ...}: a move is two numbers"),
+    ] {
+        let out = c64kit()
+            .args(["run", &game, "--input", script])
+            .assert()
+            .code(1);
+        assert_stderr_has(&out, says);
+    }
+}
+
 /// A program that installs an interrupt routine and returns to BASIC keeps running with
 /// `--after-return wait`, as on a real C64; `return` (the default of `run`) ends there.
 #[test]

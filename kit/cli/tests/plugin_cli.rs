@@ -554,8 +554,8 @@ fn bad_plugins_fail_the_run_without_aborting() {
     assert_eq!(out.code, 1);
     assert!(
         out.stderr.contains(&format!(
-            "{}: `c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 1; this c64kit \
-             speaks 2: rebuild it against c64kit-plugin-api {} (ABI 2)",
+            "{}: `c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 2; this c64kit \
+             speaks 3: rebuild it against c64kit-plugin-api {} (ABI 3), which has audio outputs",
             wrong.display(),
             env!("CARGO_PKG_VERSION")
         )),

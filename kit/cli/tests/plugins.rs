@@ -5,7 +5,7 @@
 
 use c64kit_plugin_api::abi::{PluginHeader, Screen, FLAG_PIXELS};
 use c64kit_plugin_api::host::{load_library, Collect, Kind, Origin, Plugin};
-use c64kit_plugin_api::{FrameView, Picture, PictureKind};
+use c64kit_plugin_api::{FrameView, Picture, PictureKind, SoundBlock};
 use std::path::{Path, PathBuf};
 
 mod common;
@@ -332,8 +332,8 @@ fn broken_libraries_are_refused_naming_the_file() {
     assert!(e.starts_with(&wrong.display().to_string()), "{e}");
     assert!(
         e.contains(
-            "`c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 1; this c64kit speaks \
-             2: rebuild it against c64kit-plugin-api"
+            "`c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 2; this c64kit speaks \
+             3: rebuild it against c64kit-plugin-api"
         ),
         "{e}"
     );
@@ -360,11 +360,15 @@ fn broken_libraries_are_refused_naming_the_file() {
 fn a_panicking_plugin_is_an_error_not_an_abort() {
     let mut plugins = load_library(&library("c64kit-plugin-panicky")).unwrap();
     plugins.sort_by(|a, b| a.name.cmp(&b.name));
-    let display = &plugins[0];
-    let loader = &plugins[1];
+    let (display, audio, loader) = (&plugins[0], &plugins[1], &plugins[2]);
+    assert!(audio.live, "the fixture says it is a sound card");
     assert_eq!(
-        (display.name.as_str(), loader.name.as_str()),
-        ("panicky", "panicky-loader")
+        (
+            display.name.as_str(),
+            audio.name.as_str(),
+            loader.name.as_str()
+        ),
+        ("panicky", "panicky-audio", "panicky-loader")
     );
     let mut sink = Collect::default();
     let opts = |call: &str| vec![("panic_in".to_string(), call.to_string())];
@@ -405,5 +409,120 @@ fn a_panicking_plugin_is_an_error_not_an_abort() {
     assert!(
         e.panicked && e.message.contains("deliberate panic in finish"),
         "{e:?}"
+    );
+    // An audio output that panics: in create, when asked its rate (it then has none), on a
+    // block of sound, at the end; from the library and built in alike.
+    let e = audio.open_audio(&opts("create"), &mut sink).err().unwrap();
+    assert_eq!(
+        (e.message.as_str(), e.panicked),
+        ("panicked: panicky audio: deliberate panic in create", true)
+    );
+    let a = audio.open_audio(&opts("sample_rate"), &mut sink).unwrap();
+    assert_eq!(a.sample_rate, 0, "a panic in sample_rate is no rate");
+    let block = SoundBlock {
+        samples: &[1, 2, 3],
+        first_sample: 0,
+        first_cycle: 0,
+    };
+    let builtin_audio = Plugin::builtin(c64kit_plugin_panicky::audio::plugin()).unwrap();
+    for p in [audio, &builtin_audio] {
+        let mut a = p.open_audio(&opts("samples"), &mut sink).unwrap();
+        let e = a.samples(&block, &mut sink).unwrap_err();
+        assert!(
+            e.panicked && e.message == "panicked: panicky audio: deliberate panic in samples",
+            "{e:?}"
+        );
+        let e = a.finish("x", 0, 0, 0, &mut sink).unwrap_err();
+        assert!(e.message.contains("panicked earlier"), "{e:?}");
+        let mut a = p.open_audio(&opts("finish"), &mut sink).unwrap();
+        a.samples(&block, &mut sink).unwrap();
+        let e = a.finish("x", 0, 0, 0, &mut sink).unwrap_err();
+        assert!(
+            e.panicked && e.message.contains("deliberate panic in finish"),
+            "{e:?}"
+        );
+    }
+}
+
+/// Feeds an audio output three blocks (one empty) and ends the run; returns what it said
+/// and the files it wrote in `dir`.
+fn exercise_audio(
+    plugin: &Plugin,
+    options: &[(&str, &str)],
+    dir: &Path,
+) -> (Collect, Vec<(String, Vec<u8>)>) {
+    let options: Vec<(String, String)> = options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.replace("DIR", &dir.display().to_string())))
+        .collect();
+    let mut sink = Collect::default();
+    let mut a = plugin.open_audio(&options, &mut sink).unwrap();
+    let rate = u64::from(a.sample_rate);
+    let wave: Vec<i16> = (0..1000)
+        .map(|i| ((i % 50) * 600 - 15_000) as i16)
+        .collect();
+    let mut sent = 0u64;
+    for block in [&wave[..600], &[][..], &wave[600..]] {
+        let first_cycle = sent * 985_248 / rate;
+        a.samples(
+            &SoundBlock {
+                samples: block,
+                first_sample: sent,
+                first_cycle,
+            },
+            &mut sink,
+        )
+        .unwrap();
+        sent += block.len() as u64;
+    }
+    a.finish("returned to BASIC", 0, 123_456, 0xE147, &mut sink)
+        .unwrap();
+    drop(a);
+    let dir_text = dir.display().to_string();
+    for n in sink.notes.iter_mut() {
+        *n = n.replace(&dir_text, "DIR");
+    }
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    (sink, files)
+}
+
+#[test]
+fn the_wav_output_behaves_the_same_built_in_and_loaded() {
+    let (builtin, loaded) = both(c64kit_audio_wav::plugin(), "c64kit-audio-wav");
+    assert_eq!((builtin.kind, builtin.live), (Kind::Audio, false));
+    let options = [("output", "DIR/sound.wav"), ("rate", "22050")];
+    let a = exercise_audio(&builtin, &options, &temp_dir("wav-a"));
+    let b = exercise_audio(&loaded, &options, &temp_dir("wav-b"));
+    assert_eq!(a, b);
+    let (sink, files) = a;
+    assert_eq!(files.len(), 1, "one file, no temporary left behind");
+    let (name, bytes) = &files[0];
+    assert_eq!(name, "sound.wav");
+    // Read by another WAV reader: every sample, in order, at the rate asked for.
+    let mut reader = hound::WavReader::new(std::io::Cursor::new(bytes)).unwrap();
+    let spec = reader.spec();
+    assert_eq!(
+        (spec.channels, spec.sample_rate, spec.bits_per_sample),
+        (1, 22_050, 16)
+    );
+    assert_eq!(spec.sample_format, hound::SampleFormat::Int);
+    let samples: Vec<i16> = reader.samples::<i16>().map(Result::unwrap).collect();
+    let wave: Vec<i16> = (0..1000)
+        .map(|i| ((i % 50) * 600 - 15_000) as i16)
+        .collect();
+    assert_eq!(samples, wave);
+    assert_eq!(
+        sink.notes,
+        ["wrote DIR/sound.wav (0.05 s: 1000 samples at 22050 Hz, 16-bit mono; peak -6.8 dBFS)"]
     );
 }

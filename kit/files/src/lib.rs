@@ -371,6 +371,14 @@ impl std::io::Write for AtomicFile {
     }
 }
 
+/// A file whose header is known only at the end (a WAV's sizes) is patched in place before
+/// the commit.
+impl std::io::Seek for AtomicFile {
+    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
+        std::io::Seek::seek(&mut self.tmp, pos)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

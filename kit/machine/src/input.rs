@@ -1,6 +1,8 @@
 //! The scripted keyboard and joysticks: keys from a key script become available to the
 //! program one at a time, when it asks, honouring the script's waits; joystick holds start
-//! when the script reaches them, whether or not the program asks (games read the port).
+//! when the script reaches them, whether or not the program asks (games read the port). So
+//! do the paddles' turns and the 1351 mouse's moves, which last: what is plugged into each
+//! control port's POT lines ([`PortDevice`]) stays as the script last left it.
 //!
 //! Every key taken is also held down in CIA 1's keyboard matrix (with its SHIFT, C= or CTRL)
 //! for the key hold, so programs that scan the keyboard themselves see it. A key is taken
@@ -12,6 +14,7 @@
 
 use c64kit_basic::keyboard::{self, KeyPress};
 use c64kit_basic::{Hold, KeyEvent};
+use c64kit_chips::sid::pot::PotInput;
 use c64kit_chips::PAL_CYCLES_PER_FRAME;
 use std::collections::VecDeque;
 
@@ -23,6 +26,33 @@ pub const DEFAULT_KEY_HOLD: u64 = 3 * PAL_CYCLES_PER_FRAME;
 /// the next key: one PAL frame, longer than the KERNAL's 1/60 s scan interval, so every
 /// scanner running once a frame or more often sees the release.
 pub const RELEASE_GAP: u64 = PAL_CYCLES_PER_FRAME;
+
+/// What the key script plugged into a control port's POT X and POT Y lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PortDevice {
+    /// Nothing (a joystick has no POT lines): both read $FF.
+    #[default]
+    None,
+    /// A pair of paddles: each one's position once turned (`None`: not turned yet, as if
+    /// not there).
+    Paddles([Option<u8>; 2]),
+    /// A 1351 mouse in proportional mode: its X and Y counters.
+    Mouse { x: u16, y: u16 },
+}
+
+impl PortDevice {
+    /// The counts its POT X and POT Y lines make the SID's counter stop at. A 1351 puts its
+    /// position modulo 64 in bits 1-6 (Commodore 1351 manual: bit 7 "don't care", bit 0 a
+    /// noise bit, which is 0 here so runs repeat).
+    pub fn pot_inputs(self) -> [PotInput; 2] {
+        let mouse = |pos: u16| Some(((pos & 0x3F) << 1) as u8);
+        match self {
+            PortDevice::None => [None, None],
+            PortDevice::Paddles(p) => p,
+            PortDevice::Mouse { x, y } => [mouse(x), mouse(y)],
+        }
+    }
+}
 
 /// What the keyboard has for the program right now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +102,8 @@ pub struct InputQueue {
     /// Joystick 2 lines held by a person (`play --joy-keys`): when each line (bit 0-4) is
     /// released, 0 if not held.
     live_until: [u64; 5],
+    /// What is plugged into control ports 1 and 2's POT lines.
+    devices: [PortDevice; 2],
 }
 
 impl Default for InputQueue {
@@ -89,6 +121,7 @@ impl Default for InputQueue {
             key_hold: DEFAULT_KEY_HOLD,
             held: None,
             live_until: [0; 5],
+            devices: [PortDevice::None; 2],
         }
     }
 }
@@ -102,8 +135,15 @@ pub fn hold_cycles(hold: Hold) -> u64 {
     }
 }
 
+/// Events the run loop carries out on their cycle (holds, and the paddles' and mouse's changes).
 fn is_hold(e: &KeyEvent) -> bool {
-    matches!(e, KeyEvent::Joystick { .. } | KeyEvent::Restore { .. })
+    matches!(
+        e,
+        KeyEvent::Joystick { .. }
+            | KeyEvent::Restore { .. }
+            | KeyEvent::Paddle { .. }
+            | KeyEvent::Mouse { .. }
+    )
 }
 
 impl InputQueue {
@@ -135,6 +175,11 @@ impl InputQueue {
             .filter(|&i| self.live_until[i] != 0)
             .fold(0, |lines, i| lines | 1 << i);
         [self.joysticks[0], self.joysticks[1] | live]
+    }
+
+    /// What is plugged into control ports 1 and 2's POT lines now.
+    pub fn devices(&self) -> [PortDevice; 2] {
+        self.devices
     }
 
     /// RESTORE is held now.
@@ -223,6 +268,16 @@ impl InputQueue {
                     self.hold_until = Some(end);
                     return Some(end);
                 }
+                Some(e @ (KeyEvent::Paddle { .. } | KeyEvent::Mouse { .. })) => {
+                    if now < self.available_from {
+                        return Some(self.available_from);
+                    }
+                    self.events.pop_front();
+                    self.queued_holds -= 1;
+                    self.plug(e);
+                    // A wait after it counts from here, as after a key.
+                    self.last_key_at = now;
+                }
                 Some(KeyEvent::Restore { hold }) => {
                     if now < self.available_from {
                         return Some(self.available_from);
@@ -237,6 +292,33 @@ impl InputQueue {
                 }
                 _ => return None,
             }
+        }
+    }
+
+    /// A paddle turned or a mouse moved (plugged in first if the port had something else).
+    fn plug(&mut self, e: KeyEvent) {
+        match e {
+            KeyEvent::Paddle { paddle, position } => {
+                let port = &mut self.devices[usize::from(paddle > 2)];
+                let mut pair = match *port {
+                    PortDevice::Paddles(pair) => pair,
+                    _ => [None, None],
+                };
+                pair[usize::from(paddle % 2 == 0)] = Some(position);
+                *port = PortDevice::Paddles(pair);
+            }
+            KeyEvent::Mouse { port, dx, dy } => {
+                let port = &mut self.devices[usize::from(port == 2)];
+                let (x, y) = match *port {
+                    PortDevice::Mouse { x, y } => (x, y),
+                    _ => (0, 0),
+                };
+                *port = PortDevice::Mouse {
+                    x: x.wrapping_add_signed(dx),
+                    y: y.wrapping_add_signed(dy),
+                };
+            }
+            _ => {}
         }
     }
 
@@ -317,10 +399,13 @@ impl InputQueue {
                     }
                     self.events.pop_front();
                 }
-                // A hold comes first: the machine starts and ends it.
-                Some(KeyEvent::Joystick { .. } | KeyEvent::Restore { .. }) => {
-                    return KeyAvailability::NotYet
-                }
+                // A hold or a device change comes first: the machine carries it out.
+                Some(
+                    KeyEvent::Joystick { .. }
+                    | KeyEvent::Restore { .. }
+                    | KeyEvent::Paddle { .. }
+                    | KeyEvent::Mouse { .. },
+                ) => return KeyAvailability::NotYet,
                 Some(KeyEvent::Key(k)) => {
                     if now < self.available_from {
                         return KeyAvailability::NotYet;

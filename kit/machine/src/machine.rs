@@ -3,6 +3,7 @@
 //! over this.
 
 use crate::boot;
+use crate::input::PortDevice;
 use crate::kernal::rom::{CINV, NMINV, RAM_VECTORS};
 use crate::kernal::{Kernal, Trap, TrapOutcome};
 use crate::loader::Prg;
@@ -174,7 +175,8 @@ impl Machine {
 
     /// Starts and ends the script's joystick and RESTORE holds due now: CIA 1 reads
     /// joystick 2 on port A ($DC00) and joystick 1 on port B ($DC01), pressed lines low;
-    /// RESTORE pulls the NMI line (shared with CIA 2's interrupt; an edge is an NMI).
+    /// RESTORE pulls the NMI line (shared with CIA 2's interrupt; an edge is an NMI); the
+    /// paddles and mouse reach the SID's POT pins.
     /// Returns when to look again.
     fn advance_joysticks(&mut self) -> Option<u64> {
         let next = self.bus.input.advance_joysticks(self.bus.now);
@@ -182,6 +184,8 @@ impl Machine {
         self.bus.cia1.set_port_b_input(!port1);
         self.bus.cia1.set_port_a_input(!port2);
         self.bus.update_light_pen();
+        let pots = self.bus.input.devices().map(PortDevice::pot_inputs);
+        self.bus.set_pot_ports(pots);
         let restore = self.bus.input.restore();
         if restore != self.bus.restore_pressed {
             self.bus.restore_pressed = restore;

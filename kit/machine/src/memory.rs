@@ -6,6 +6,7 @@ use crate::kernal::vars::NDX;
 use crate::pla::{self, Region};
 use crate::roms::Roms;
 use c64kit_chips::cia::CiaModel;
+use c64kit_chips::sid::pot::{c64_pot_inputs, PotInput};
 use c64kit_chips::sid::SidModel;
 use c64kit_chips::vic::{Picture, VicMemory};
 use c64kit_chips::{Cia, Sid, Vic};
@@ -165,6 +166,9 @@ pub struct C64Bus {
     ba_check_at: u64,
     /// Reads that waited for the VIC-II so far (the CPU's unstable stores look).
     stalls: u64,
+    /// What control ports 1 and 2's POT X and POT Y lines carry (the script's paddles and
+    /// mouse); the SID sees the pair CIA 1's PA6/PA7 select.
+    pot_ports: [[PotInput; 2]; 2],
 }
 
 impl C64Bus {
@@ -200,6 +204,7 @@ impl C64Bus {
             debug_cart_value: None,
             ba_check_at: 0,
             stalls: 0,
+            pot_ports: [[None; 2]; 2],
         };
         bus.update_map();
         bus
@@ -533,6 +538,9 @@ impl C64Bus {
             0xDC00..=0xDCFF => {
                 self.cia1.write((addr & 0x0F) as u8, value, now);
                 self.update_light_pen();
+                if self.pot_ports != [[None; 2]; 2] {
+                    self.update_pots();
+                }
             }
             0xDD00..=0xDDFF => {
                 // Port A chooses the VIC's bank.
@@ -656,6 +664,21 @@ impl C64Bus {
             self.next_interrupt_check = self.now;
             self.touched |= VIC;
         }
+    }
+
+    /// Plugs these POT X / POT Y inputs into control ports 1 and 2 from now on.
+    pub fn set_pot_ports(&mut self, ports: [[PotInput; 2]; 2]) {
+        if ports != self.pot_ports {
+            self.pot_ports = ports;
+            self.update_pots();
+        }
+    }
+
+    /// The SID's POT pins see the pair CIA 1's port A pins select (through the C64's 4066
+    /// switch). Call after a CIA 1 write or a change of what is plugged in.
+    fn update_pots(&mut self) {
+        let inputs = c64_pot_inputs(self.cia1.port_a_pins(), self.pot_ports);
+        self.sid.set_pot_inputs(inputs, self.now);
     }
 
     pub fn interrupts_changed(&mut self) {

@@ -1,4 +1,4 @@
-//! The binary interface, version 2: `#[repr(C)]` types and `extern "C"` function pointers
+//! The binary interface, version 3: `#[repr(C)]` types and `extern "C"` function pointers
 //! only, so a plugin built by another compiler version (or in another language) works.
 //!
 //! A plugin library exports one or more functions named `c64kit_plugin_entry…` (any suffix,
@@ -8,11 +8,16 @@
 //! fields keep their place in every future version.
 //!
 //! Versions: one host speaks one version. A plugin built for another is refused when it is
-//! loaded, naming the file and both versions ("speaks c64kit plugin ABI 1; this c64kit speaks
-//! 2: rebuild it against c64kit-plugin-api ..."): rebuilding is all it takes, and a host that
-//! translated between versions would be a second interface to keep correct. Version 1 handed
-//! displays a text screen only; version 2 hands them [`Frame`]s: the text model of the
-//! screen and, when they ask for it ([`FLAG_PIXELS`]), the VIC-II's picture.
+//! loaded, naming the file and both versions ("speaks c64kit plugin ABI 2; this c64kit speaks
+//! 3: rebuild it against c64kit-plugin-api ..."): rebuilding is all it takes, and a host that
+//! translated between versions would be a second interface to keep correct.
+//!
+//! - Version 1 handed displays a text screen only.
+//! - Version 2 hands them [`Frame`]s: the text model of the screen and, when they ask for it
+//!   ([`FLAG_PIXELS`]), the VIC-II's picture.
+//! - Version 3 adds audio outputs ([`KIND_AUDIO`], [`AudioVTable`]): the SID's sound as
+//!   blocks of 16-bit samples. The header gained the `audio` table pointer, so a version 2
+//!   header is shorter than the host would read.
 //!
 //! Ownership: everything a plugin is handed (strings, bytes, frames, the host table) is
 //! borrowed for the duration of the call. Everything a plugin hands back goes through the
@@ -26,7 +31,7 @@
 use std::ffi::c_void;
 
 /// The version of this interface. Bumped whenever any type in this module changes.
-pub const ABI_VERSION: u32 = 2;
+pub const ABI_VERSION: u32 = 3;
 
 /// First bytes of every plugin header.
 pub const MAGIC: [u8; 8] = *b"C64KITPL";
@@ -38,6 +43,9 @@ pub const ENTRY_PREFIX: &str = "c64kit_plugin_entry";
 pub const KIND_DISPLAY: u32 = 1;
 /// [`PluginHeader::kind`]: turns a file into a program to run.
 pub const KIND_LOADER: u32 = 2;
+/// [`PluginHeader::kind`]: hears a run: the SID's sound as 16-bit samples (a WAV file, a
+/// sound card).
+pub const KIND_AUDIO: u32 = 3;
 
 /// The call succeeded.
 pub const STATUS_OK: u32 = 0;
@@ -278,7 +286,7 @@ pub struct Frame {
     pub pixels: RSlice,
 }
 
-/// How the run ended, for [`DisplayVTable::finish`].
+/// How the run ended, for [`DisplayVTable::finish`] and [`AudioVTable::finish`].
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct RunEnd {
@@ -328,6 +336,58 @@ pub struct DisplayVTable {
     pub destroy: OptFn<unsafe extern "C" fn(instance: *mut c_void)>,
 }
 
+/// A block of the SID's sound for [`AudioVTable::samples`]: mono, signed 16-bit, at the rate
+/// the instance asked for ([`AudioVTable::sample_rate`]). Blocks come in order without gaps
+/// or overlaps, one after each PAL frame the machine ran (and one at the end of the run for
+/// the part frame before it stopped); a block may be empty.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct AudioBlock {
+    /// `len` samples, borrowed for the call (2-byte aligned; null when `len` is 0).
+    pub samples: *const i16,
+    pub len: usize,
+    /// The index of the block's first sample since the sound started (0 for the first
+    /// block; each block's is the one before's plus its `len`).
+    pub first_sample: u64,
+    /// The CPU cycle (since power-on) at which the first sample's period begins: the cycle
+    /// the sound started at plus `first_sample` periods of (cycles per second / rate),
+    /// rounded down.
+    pub first_cycle: u64,
+}
+
+/// An audio output's functions. Every function pointer must be set (a null entry is an
+/// error the host reports at load time). The host makes the machine synthesise sound only
+/// when an audio output is in use.
+#[repr(C)]
+pub struct AudioVTable {
+    /// 1 if the output plays the sound to a person as it comes (a sound card): the host
+    /// then paces the run to real time, and `c64kit play` uses it when no output is named.
+    /// 0 for outputs that keep the sound (a file), which take it as fast as the run goes.
+    pub live: u32,
+    /// Makes an instance with the options (`rate`: the sample rate the person asked for,
+    /// when they did); writes it to `out`.
+    pub create: OptFn<
+        unsafe extern "C" fn(options: OptionList, host: *const Host, out: *mut *mut c_void) -> u32,
+    >,
+    /// The sample rate the instance takes, in samples per second; asked once, after
+    /// `create`. The host refuses a rate its synthesis cannot make, naming the plugin.
+    pub sample_rate: OptFn<unsafe extern "C" fn(instance: *mut c_void) -> u32>,
+    /// The next block of sound.
+    pub samples: OptFn<
+        unsafe extern "C" fn(
+            instance: *mut c_void,
+            block: *const AudioBlock,
+            host: *const Host,
+        ) -> u32,
+    >,
+    /// The end of the run, after the last block (write the file, drain the sound card).
+    pub finish: OptFn<
+        unsafe extern "C" fn(instance: *mut c_void, end: *const RunEnd, host: *const Host) -> u32,
+    >,
+    /// Frees the instance. Called exactly once per created instance.
+    pub destroy: OptFn<unsafe extern "C" fn(instance: *mut c_void)>,
+}
+
 /// A program loader's functions and data.
 #[repr(C)]
 pub struct LoaderVTable {
@@ -365,7 +425,7 @@ pub struct PluginHeader {
     pub magic: [u8; 8],
     /// [`ABI_VERSION`] of the interface the plugin was built against.
     pub abi_version: u32,
-    /// [`KIND_DISPLAY`] or [`KIND_LOADER`].
+    /// [`KIND_DISPLAY`], [`KIND_LOADER`] or [`KIND_AUDIO`].
     pub kind: u32,
     /// Short name users type (`--display png`): lower case letters, digits, `-`, `_`.
     pub name: RSlice,
@@ -377,12 +437,15 @@ pub struct PluginHeader {
     pub display: *const DisplayVTable,
     /// For loaders; null otherwise.
     pub loader: *const LoaderVTable,
+    /// For audio outputs; null otherwise (new in version 3).
+    pub audio: *const AudioVTable,
 }
 
 // SAFETY: headers and tables are immutable statics pointing only at other statics.
 unsafe impl Sync for PluginHeader {}
 unsafe impl Sync for DisplayVTable {}
 unsafe impl Sync for LoaderVTable {}
+unsafe impl Sync for AudioVTable {}
 
 /// The type of an exported entry function.
 pub type EntryFn = unsafe extern "C" fn() -> *const PluginHeader;

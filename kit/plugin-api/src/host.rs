@@ -3,10 +3,11 @@
 //! so they behave the same.
 
 use crate::abi::{
-    self, DisplayVTable, EntryFn, Frame, Host, KeyValue, LoaderVTable, OptionList, PluginHeader,
-    RSlice, RunEnd, START_AT, START_RUN, STATUS_OK, STATUS_PANIC, STATUS_UNSUPPORTED,
+    self, AudioBlock, AudioVTable, DisplayVTable, EntryFn, Frame, Host, KeyValue, LoaderVTable,
+    OptionList, PluginHeader, RSlice, RunEnd, START_AT, START_RUN, STATUS_OK, STATUS_PANIC,
+    STATUS_UNSUPPORTED,
 };
-use crate::plugin::{FrameView, Program, Segment, Start};
+use crate::plugin::{FrameView, Program, Segment, SoundBlock, Start};
 use std::ffi::c_void;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -17,6 +18,18 @@ use std::path::{Path, PathBuf};
 pub enum Kind {
     Display,
     Loader,
+    Audio,
+}
+
+impl Kind {
+    /// "a display", "a loader", "an audio output": the kind in a sentence.
+    pub fn noun(self) -> &'static str {
+        match self {
+            Kind::Display => "a display",
+            Kind::Loader => "a loader",
+            Kind::Audio => "an audio output",
+        }
+    }
 }
 
 impl fmt::Display for Kind {
@@ -24,6 +37,7 @@ impl fmt::Display for Kind {
         f.write_str(match self {
             Kind::Display => "display",
             Kind::Loader => "loader",
+            Kind::Audio => "audio",
         })
     }
 }
@@ -107,6 +121,9 @@ type DestroyFn = unsafe extern "C" fn(*mut c_void);
 type ProbeFn = unsafe extern "C" fn(RSlice, RSlice, *const Host, *mut u32) -> u32;
 type LoadFn = unsafe extern "C" fn(RSlice, RSlice, OptionList, *const Host) -> u32;
 type DirFn = unsafe extern "C" fn(RSlice, RSlice, *const Host) -> u32;
+type RateFn = unsafe extern "C" fn(*mut c_void) -> u32;
+type SamplesFn = unsafe extern "C" fn(*mut c_void, *const AudioBlock, *const Host) -> u32;
+type AudioFinishFn = unsafe extern "C" fn(*mut c_void, *const RunEnd, *const Host) -> u32;
 
 #[derive(Clone, Copy)]
 struct DisplayFns {
@@ -128,9 +145,19 @@ struct LoaderFns {
 }
 
 #[derive(Clone, Copy)]
+struct AudioFns {
+    create: CreateFn,
+    sample_rate: RateFn,
+    samples: SamplesFn,
+    finish: AudioFinishFn,
+    destroy: DestroyFn,
+}
+
+#[derive(Clone, Copy)]
 enum Fns {
     Display(DisplayFns),
     Loader(LoaderFns),
+    Audio(AudioFns),
 }
 
 /// A checked plugin, ready to call.
@@ -143,6 +170,9 @@ pub struct Plugin {
     pub origin: Origin,
     /// Loaders: the extensions they declare (lower case, no dots).
     pub extensions: Vec<String>,
+    /// Audio outputs: plays the sound to a person as it comes (see
+    /// [`abi::AudioVTable::live`]).
+    pub live: bool,
     fns: Fns,
 }
 
@@ -183,8 +213,13 @@ fn abi_mismatch(version: u32) -> String {
         env!("CARGO_PKG_VERSION"),
         abi::ABI_VERSION
     );
-    if version == 1 {
-        e.push_str(", whose displays get frames with the VIC-II's picture");
+    // What changed since the plugin's version (the `abi` module's version history).
+    match version {
+        1 => e.push_str(
+            ", whose displays get frames with the VIC-II's picture and which has audio outputs",
+        ),
+        2 => e.push_str(", which has audio outputs"),
+        _ => {}
     }
     e
 }
@@ -245,6 +280,7 @@ impl Plugin {
         // SAFETY: as above.
         let version = unsafe { header_str(h.version, "version", 64)? };
         let description = unsafe { header_str(h.description, "description", 1024)? };
+        let mut live = false;
         let (kind, fns, extensions) = match h.kind {
             abi::KIND_DISPLAY => {
                 if h.display.is_null() {
@@ -284,9 +320,27 @@ impl Plugin {
                     .collect();
                 (Kind::Loader, Fns::Loader(fns), extensions)
             }
+            abi::KIND_AUDIO => {
+                if h.audio.is_null() {
+                    return Err(
+                        "it says it is an audio output but has no audio function table".into(),
+                    );
+                }
+                // SAFETY: non-null table of a matching header.
+                let t: &AudioVTable = unsafe { &*h.audio };
+                let fns = AudioFns {
+                    create: need(t.create, "create")?,
+                    sample_rate: need(t.sample_rate, "sample_rate")?,
+                    samples: need(t.samples, "samples")?,
+                    finish: need(t.finish, "finish")?,
+                    destroy: need(t.destroy, "destroy")?,
+                };
+                live = t.live != 0;
+                (Kind::Audio, Fns::Audio(fns), Vec::new())
+            }
             other => {
                 return Err(format!(
-                    "its kind {other} is neither display (1) nor loader (2)"
+                    "its kind {other} is none of display (1), loader (2) and audio (3)"
                 ))
             }
         };
@@ -297,6 +351,7 @@ impl Plugin {
             description,
             origin,
             extensions,
+            live,
             fns,
         })
     }
@@ -306,24 +361,71 @@ impl Plugin {
         format!("{} plugin {} ({})", self.kind, self.name, self.origin)
     }
 
+    fn not_a(&self, wanted: Kind) -> CallError {
+        CallError {
+            message: format!(
+                "{} is {}, not {}",
+                self.label(),
+                self.kind.noun(),
+                wanted.noun()
+            ),
+            panicked: false,
+        }
+    }
+
     fn display_fns(&self) -> Result<DisplayFns, CallError> {
         match self.fns {
             Fns::Display(f) => Ok(f),
-            Fns::Loader(_) => Err(CallError {
-                message: format!("{} is a loader, not a display", self.label()),
-                panicked: false,
-            }),
+            _ => Err(self.not_a(Kind::Display)),
         }
     }
 
     fn loader_fns(&self) -> Result<LoaderFns, CallError> {
         match self.fns {
             Fns::Loader(f) => Ok(f),
-            Fns::Display(_) => Err(CallError {
-                message: format!("{} is a display, not a loader", self.label()),
-                panicked: false,
-            }),
+            _ => Err(self.not_a(Kind::Loader)),
         }
+    }
+
+    fn audio_fns(&self) -> Result<AudioFns, CallError> {
+        match self.fns {
+            Fns::Audio(f) => Ok(f),
+            _ => Err(self.not_a(Kind::Audio)),
+        }
+    }
+
+    /// Creates an audio output instance.
+    pub fn open_audio(
+        &self,
+        options: &[(String, String)],
+        sink: &mut dyn HostSink,
+    ) -> Result<AudioInstance, CallError> {
+        let fns = self.audio_fns()?;
+        let kv = key_values(options);
+        let list = OptionList {
+            items: kv.as_ptr(),
+            len: kv.len(),
+        };
+        let mut inst: *mut c_void = std::ptr::null_mut();
+        call(sink, |host| {
+            // SAFETY: valid options, host and out pointer for the call.
+            unsafe { (fns.create)(list, host, &mut inst) }
+        })?;
+        if inst.is_null() {
+            return Err(CallError {
+                message: "create succeeded but returned no instance".into(),
+                panicked: false,
+            });
+        }
+        // SAFETY: a live instance from create.
+        let sample_rate = unsafe { (fns.sample_rate)(inst) };
+        Ok(AudioInstance {
+            fns,
+            inst,
+            sample_rate,
+            live: self.live,
+            dead: false,
+        })
     }
 
     /// Creates a display instance.
@@ -543,6 +645,84 @@ impl DisplayInstance {
 }
 
 impl Drop for DisplayInstance {
+    fn drop(&mut self) {
+        // SAFETY: created by this plugin's create, destroyed exactly once.
+        unsafe { (self.fns.destroy)(self.inst) };
+    }
+}
+
+/// A live audio output instance; destroyed when dropped.
+pub struct AudioInstance {
+    fns: AudioFns,
+    inst: *mut c_void,
+    /// The samples per second it takes.
+    pub sample_rate: u32,
+    /// It plays the sound as it comes: the run is paced to real time.
+    pub live: bool,
+    /// A call panicked: no further calls but destroy.
+    dead: bool,
+}
+
+impl AudioInstance {
+    fn check(&mut self, r: Result<(), CallError>) -> Result<(), CallError> {
+        if r.as_ref().is_err_and(|e| e.panicked) {
+            self.dead = true;
+        }
+        r
+    }
+
+    fn alive(&self) -> Result<(), CallError> {
+        if self.dead {
+            Err(CallError {
+                message: "the plugin panicked earlier in this run".into(),
+                panicked: true,
+            })
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The next block of sound.
+    pub fn samples(
+        &mut self,
+        block: &SoundBlock,
+        sink: &mut dyn HostSink,
+    ) -> Result<(), CallError> {
+        self.alive()?;
+        let (f, inst) = (self.fns.samples, self.inst);
+        let raw = block.to_raw();
+        let r = call(sink, |host| {
+            // SAFETY: live instance, valid block (borrowed from `block`) and host.
+            unsafe { f(inst, &raw, host) }
+        });
+        self.check(r)
+    }
+
+    pub fn finish(
+        &mut self,
+        reason: &str,
+        exit_code: i32,
+        cycles: u64,
+        pc: u16,
+        sink: &mut dyn HostSink,
+    ) -> Result<(), CallError> {
+        self.alive()?;
+        let end = RunEnd {
+            reason: RSlice::new(reason.as_bytes()),
+            exit_code,
+            cycles,
+            pc,
+        };
+        let (f, inst) = (self.fns.finish, self.inst);
+        let r = call(sink, |host| {
+            // SAFETY: live instance, valid end and host.
+            unsafe { f(inst, &end, host) }
+        });
+        self.check(r)
+    }
+}
+
+impl Drop for AudioInstance {
     fn drop(&mut self) {
         // SAFETY: created by this plugin's create, destroyed exactly once.
         unsafe { (self.fns.destroy)(self.inst) };

@@ -1,13 +1,14 @@
 //! c64kit-plugin-api: the interface between c64kit and its plugins.
 //!
 //! c64kit shows a run through *display* plugins (the CHROUT stream, the screen at frame
-//! boundaries, the end of the run) and turns files into programs through *loader* plugins.
-//! Both kinds are ordinary crates built as `cdylib` (loaded at run time with `--plugin`) and
+//! boundaries, the end of the run), turns files into programs through *loader* plugins and
+//! hands the SID's sound to *audio* plugins (a WAV file, a sound card). All kinds are ordinary crates built as `cdylib` (loaded at run time with `--plugin`) and
 //! `rlib` (linked into c64kit as its built-in defaults).
 //!
 //! - [`abi`]: the binary interface, version [`abi::ABI_VERSION`]: `#[repr(C)]` structs and
 //!   `extern "C"` functions only, so plugins and host need not share a compiler version.
-//! - [`plugin`]: what a Rust plugin implements ([`DisplayBackend`], [`ProgramLoader`]) and
+//! - [`plugin`]: what a Rust plugin implements ([`DisplayBackend`], [`ProgramLoader`],
+//!   [`AudioOutput`]) and
 //!   the macros that export it; panics are caught at the boundary.
 //! - [`host`] (feature `host`): checking headers, calling plugins, opening libraries.
 //! - [`picture`]: the VIC-II's picture as displays get it, cropped, scaled, as PNG.
@@ -48,6 +49,6 @@ pub mod plugin;
 
 pub use picture::{Image, Picture, PictureKind};
 pub use plugin::{
-    panic_message, parse_number_option, Confidence, DisplayBackend, FrameView, HostRef, Options,
-    Program, ProgramLoader, RunEndInfo, Segment, Start,
+    panic_message, parse_number_option, AudioOutput, Confidence, DisplayBackend, FrameView,
+    HostRef, Options, Program, ProgramLoader, RunEndInfo, Segment, SoundBlock, Start,
 };

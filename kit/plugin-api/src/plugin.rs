@@ -1,11 +1,12 @@
-//! The plugin side: implement [`DisplayBackend`] or [`ProgramLoader`] in plain Rust and export
-//! it with [`export_display!`](crate::export_display) or
-//! [`export_loader!`](crate::export_loader). The glue here turns the trait into the C tables
+//! The plugin side: implement [`DisplayBackend`], [`ProgramLoader`] or [`AudioOutput`] in
+//! plain Rust and export it with [`export_display!`](crate::export_display),
+//! [`export_loader!`](crate::export_loader) or [`export_audio!`](crate::export_audio). The glue here turns the trait into the C tables
 //! of [`crate::abi`] and catches every panic at the boundary.
 
 use crate::abi::{
-    DisplayVTable, Frame, Host, KeyValue, LoaderVTable, OptionList, RSlice, RunEnd, Screen,
-    PICTURE_NONE, START_AT, START_RUN, STATUS_ERROR, STATUS_OK, STATUS_PANIC, STATUS_UNSUPPORTED,
+    AudioBlock, AudioVTable, DisplayVTable, Frame, Host, KeyValue, LoaderVTable, OptionList,
+    RSlice, RunEnd, Screen, PICTURE_NONE, START_AT, START_RUN, STATUS_ERROR, STATUS_OK,
+    STATUS_PANIC, STATUS_UNSUPPORTED,
 };
 use crate::picture::{Picture, PictureKind};
 use std::any::Any;
@@ -357,6 +358,77 @@ pub trait ProgramLoader: 'static {
     }
 }
 
+/// A block of sound as an audio output sees it (see [`crate::abi::AudioBlock`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SoundBlock<'a> {
+    /// Mono, signed 16-bit samples at the instance's rate.
+    pub samples: &'a [i16],
+    /// The index of the first sample since the sound started.
+    pub first_sample: u64,
+    /// The CPU cycle at which the first sample's period begins.
+    pub first_cycle: u64,
+}
+
+impl<'a> SoundBlock<'a> {
+    /// The C form, borrowing from `self`.
+    pub fn to_raw(&self) -> AudioBlock {
+        AudioBlock {
+            samples: if self.samples.is_empty() {
+                std::ptr::null()
+            } else {
+                self.samples.as_ptr()
+            },
+            len: self.samples.len(),
+            first_sample: self.first_sample,
+            first_cycle: self.first_cycle,
+        }
+    }
+
+    /// The Rust form of a block the host passed; a misaligned sample pointer is refused.
+    ///
+    /// # Safety
+    /// `block` must be null or valid for `'a`, its samples `len` readable `i16`s.
+    pub unsafe fn from_raw(block: *const AudioBlock) -> Result<SoundBlock<'a>, String> {
+        // SAFETY: forwarded to the caller.
+        let Some(b) = (unsafe { block.as_ref() }) else {
+            return Err("the host passed no block of sound".into());
+        };
+        let samples = if b.len == 0 {
+            &[][..]
+        } else if b.samples.is_null() || !b.samples.is_aligned() {
+            return Err(format!(
+                "the host's block of {} samples is at {:p}, not a 2-byte aligned address",
+                b.len, b.samples
+            ));
+        } else {
+            // SAFETY: aligned, and the caller guarantees `len` readable samples.
+            unsafe { std::slice::from_raw_parts(b.samples, b.len) }
+        };
+        Ok(SoundBlock {
+            samples,
+            first_sample: b.first_sample,
+            first_cycle: b.first_cycle,
+        })
+    }
+}
+
+/// An audio output: hears the SID's sound. One instance per run; calls come in this order:
+/// `create`, `sample_rate`, then `samples` as the run goes, then `finish` once, then drop.
+pub trait AudioOutput: Sized + 'static {
+    /// True for an output that plays the sound to a person as it comes (a sound card): the
+    /// host paces the run to real time and `c64kit play` uses it when none is named.
+    const LIVE: bool = false;
+
+    fn create(options: &Options, host: &HostRef) -> Result<Self, String>;
+
+    /// Samples per second this instance takes; asked once, after `create`.
+    fn sample_rate(&self) -> u32;
+
+    fn samples(&mut self, block: &SoundBlock, host: &HostRef) -> Result<(), String>;
+
+    fn finish(&mut self, end: &RunEndInfo, host: &HostRef) -> Result<(), String>;
+}
+
 /// The panic's message, if it was a string.
 pub fn panic_message(payload: &(dyn Any + Send)) -> String {
     if let Some(s) = payload.downcast_ref::<&str>() {
@@ -636,6 +708,93 @@ pub const fn loader_vtable<T: ProgramLoader>() -> LoaderVTable {
     }
 }
 
+unsafe extern "C" fn audio_create<T: AudioOutput>(
+    options: OptionList,
+    host: *const Host,
+    out: *mut *mut c_void,
+) -> u32 {
+    // SAFETY: the host passes valid pointers for the call.
+    let host = unsafe { HostRef::from_raw(host) };
+    let options = unsafe { Options::from_raw(options) };
+    guarded(&host, None, || {
+        let inner = T::create(&options, &host)?;
+        let boxed = Box::new(Instance {
+            inner,
+            poisoned: false,
+        });
+        // SAFETY: `out` is a valid place for the host to receive the instance.
+        unsafe { *out = Box::into_raw(boxed).cast::<c_void>() };
+        Ok(())
+    })
+}
+
+unsafe extern "C" fn audio_sample_rate<T: AudioOutput>(inst: *mut c_void) -> u32 {
+    // SAFETY: the host passes an instance from create.
+    let inst = unsafe { instance::<T>(inst) };
+    if inst.poisoned {
+        return 0;
+    }
+    // 0 is no rate: the host refuses it, naming the plugin.
+    catch_unwind(AssertUnwindSafe(|| inst.inner.sample_rate())).unwrap_or(0)
+}
+
+unsafe extern "C" fn audio_samples<T: AudioOutput>(
+    inst: *mut c_void,
+    block: *const AudioBlock,
+    host: *const Host,
+) -> u32 {
+    // SAFETY: the host passes valid pointers for the call.
+    let (inst, host, block) = unsafe {
+        (
+            instance::<T>(inst),
+            HostRef::from_raw(host),
+            SoundBlock::from_raw(block),
+        )
+    };
+    let Instance { inner, poisoned } = inst;
+    guarded(&host, Some(poisoned), || inner.samples(&block?, &host))
+}
+
+unsafe extern "C" fn audio_finish<T: AudioOutput>(
+    inst: *mut c_void,
+    end: *const RunEnd,
+    host: *const Host,
+) -> u32 {
+    // SAFETY: the host passes valid pointers for the call.
+    let (inst, host, end) = unsafe { (instance::<T>(inst), HostRef::from_raw(host), &*end) };
+    let info = RunEndInfo {
+        // SAFETY: as above.
+        reason: unsafe { end.reason.to_string_lossy() },
+        exit_code: end.exit_code,
+        cycles: end.cycles,
+        pc: end.pc,
+    };
+    let Instance { inner, poisoned } = inst;
+    guarded(&host, Some(poisoned), || inner.finish(&info, &host))
+}
+
+unsafe extern "C" fn audio_destroy<T: AudioOutput>(inst: *mut c_void) {
+    if inst.is_null() {
+        return;
+    }
+    // SAFETY: the instance came from Box::into_raw in create and is destroyed once.
+    let boxed = unsafe { Box::from_raw(inst.cast::<Instance<T>>()) };
+    // A panicking Drop must not unwind into the host; the instance is gone either way.
+    let _ = catch_unwind(AssertUnwindSafe(move || drop(boxed)));
+}
+
+/// The C table for an audio output type (used by [`export_audio!`](crate::export_audio)).
+pub const fn audio_vtable<T: AudioOutput>() -> AudioVTable {
+    AudioVTable {
+        live: T::LIVE as u32,
+        create: Some(audio_create::<T>),
+        sample_rate: Some(audio_sample_rate::<T>),
+        samples: Some(audio_samples::<T>),
+        finish: Some(audio_finish::<T>),
+        destroy: Some(audio_destroy::<T>),
+    }
+}
+
 /// Exports a [`DisplayBackend`] type as a plugin.
 ///
 /// ```ignore
@@ -660,6 +819,7 @@ macro_rules! export_display {
             description: $crate::abi::RSlice::from_static($description),
             display: &C64KIT_DISPLAY_VTABLE,
             loader: ::std::ptr::null(),
+            audio: ::std::ptr::null(),
         };
 
         /// The plugin's header, for hosts that link this crate directly.
@@ -690,6 +850,38 @@ macro_rules! export_loader {
             description: $crate::abi::RSlice::from_static($description),
             display: ::std::ptr::null(),
             loader: &C64KIT_LOADER_VTABLE,
+            audio: ::std::ptr::null(),
+        };
+
+        /// The plugin's header, for hosts that link this crate directly.
+        pub fn plugin() -> &'static $crate::abi::PluginHeader {
+            &C64KIT_PLUGIN_HEADER
+        }
+
+        /// The entry point hosts find in the dynamic library.
+        #[no_mangle]
+        pub extern "C" fn $entry() -> *const $crate::abi::PluginHeader {
+            &C64KIT_PLUGIN_HEADER
+        }
+    };
+}
+
+/// Exports an [`AudioOutput`] type as a plugin; see [`export_display!`](crate::export_display).
+#[macro_export]
+macro_rules! export_audio {
+    ($entry:ident, $ty:ty, $name:expr, $description:expr) => {
+        static C64KIT_AUDIO_VTABLE: $crate::abi::AudioVTable =
+            $crate::plugin::audio_vtable::<$ty>();
+        static C64KIT_PLUGIN_HEADER: $crate::abi::PluginHeader = $crate::abi::PluginHeader {
+            magic: $crate::abi::MAGIC,
+            abi_version: $crate::abi::ABI_VERSION,
+            kind: $crate::abi::KIND_AUDIO,
+            name: $crate::abi::RSlice::from_static($name),
+            version: $crate::abi::RSlice::from_static(env!("CARGO_PKG_VERSION")),
+            description: $crate::abi::RSlice::from_static($description),
+            display: ::std::ptr::null(),
+            loader: ::std::ptr::null(),
+            audio: &C64KIT_AUDIO_VTABLE,
         };
 
         /// The plugin's header, for hosts that link this crate directly.

@@ -2,13 +2,13 @@
 //! panics caught at the boundary.
 
 use c64kit_plugin_api::abi::{
-    self, DisplayVTable, PluginHeader, RSlice, Screen, FLAG_FRAMES, FLAG_PIXELS, KIND_DISPLAY,
-    MAGIC,
+    self, AudioBlock, AudioVTable, DisplayVTable, PluginHeader, RSlice, Screen, FLAG_FRAMES,
+    FLAG_PIXELS, KIND_DISPLAY, MAGIC,
 };
 use c64kit_plugin_api::host::{Collect, Kind, Origin, Plugin};
 use c64kit_plugin_api::{
-    Confidence, DisplayBackend, FrameView, HostRef, Options, Picture, PictureKind, Program,
-    ProgramLoader, RunEndInfo, Start,
+    AudioOutput, Confidence, DisplayBackend, FrameView, HostRef, Options, Picture, PictureKind,
+    Program, ProgramLoader, RunEndInfo, SoundBlock, Start,
 };
 
 /// A frame with the text screen only.
@@ -140,6 +140,191 @@ mod two {
     }
 
     c64kit_plugin_api::export_loader!(c64kit_plugin_entry_test_two, Two, "two", "two segments");
+}
+
+mod tape {
+    use super::*;
+
+    /// Keeps the blocks it hears (their first sample, cycle and samples), says so at the end;
+    /// takes the rate its `rate` option gives (default 22,050); fails or panics on request.
+    pub struct Tape {
+        rate: u32,
+        heard: Vec<(u64, u64, Vec<i16>)>,
+        fail_on: Option<String>,
+    }
+
+    impl AudioOutput for Tape {
+        fn create(options: &Options, host: &HostRef) -> Result<Self, String> {
+            options.check_known(&["rate", "fail_on"])?;
+            host.note("tape created");
+            Ok(Tape {
+                rate: options.number("rate")?.unwrap_or(22_050) as u32,
+                heard: Vec::new(),
+                fail_on: options.get("fail_on").map(str::to_string),
+            })
+        }
+        fn sample_rate(&self) -> u32 {
+            self.rate
+        }
+        fn samples(&mut self, block: &SoundBlock, _host: &HostRef) -> Result<(), String> {
+            match self.fail_on.as_deref() {
+                Some("samples") => return Err("tape is full".into()),
+                Some("panic") if !self.heard.is_empty() => panic!("tape jammed"),
+                _ => {}
+            }
+            self.heard.push((
+                block.first_sample,
+                block.first_cycle,
+                block.samples.to_vec(),
+            ));
+            Ok(())
+        }
+        fn finish(&mut self, end: &RunEndInfo, host: &HostRef) -> Result<(), String> {
+            host.note(&format!(
+                "{:?} then {} (code {}) at {} ${:04X}",
+                self.heard, end.reason, end.exit_code, end.cycles, end.pc
+            ));
+            Ok(())
+        }
+    }
+
+    c64kit_plugin_api::export_audio!(c64kit_plugin_entry_test_tape, Tape, "tape", "test tape");
+}
+
+#[test]
+fn an_audio_output_hears_blocks_in_order_and_the_end() {
+    let p = Plugin::builtin(tape::plugin()).unwrap();
+    assert_eq!(
+        (p.kind, p.name.as_str(), p.live),
+        (Kind::Audio, "tape", false)
+    );
+    let mut sink = Collect::default();
+    let mut a = p
+        .open_audio(&[("rate".into(), "48000".into())], &mut sink)
+        .unwrap();
+    assert_eq!((a.sample_rate, a.live), (48_000, false));
+    let first = [1i16, -2, 3];
+    a.samples(
+        &SoundBlock {
+            samples: &first,
+            first_sample: 0,
+            first_cycle: 100,
+        },
+        &mut sink,
+    )
+    .unwrap();
+    // An empty block is a block too (a frame that made no whole sample).
+    a.samples(
+        &SoundBlock {
+            samples: &[],
+            first_sample: 3,
+            first_cycle: 161,
+        },
+        &mut sink,
+    )
+    .unwrap();
+    a.finish("returned to BASIC", 0, 1234, 0xE147, &mut sink)
+        .unwrap();
+    assert_eq!(
+        sink.notes,
+        [
+            "tape created",
+            "[(0, 100, [1, -2, 3]), (3, 161, [])] then returned to BASIC (code 0) at 1234 $E147"
+        ]
+    );
+    // The kinds do not mix.
+    let e = p.open_display(&[], &mut sink).err().unwrap();
+    assert!(
+        e.message
+            .ends_with("audio plugin tape (built-in) is an audio output, not a display"),
+        "{e}"
+    );
+    let echo = Plugin::builtin(echo::plugin()).unwrap();
+    let e = echo.open_audio(&[], &mut sink).err().unwrap();
+    assert!(
+        e.message.ends_with("is a display, not an audio output"),
+        "{e}"
+    );
+}
+
+#[test]
+fn audio_errors_and_panics_come_back_as_call_errors() {
+    let p = Plugin::builtin(tape::plugin()).unwrap();
+    let mut sink = Collect::default();
+    let e = p
+        .open_audio(&[("volume".into(), "11".into())], &mut sink)
+        .err()
+        .unwrap();
+    assert_eq!(
+        (e.message.as_str(), e.panicked),
+        (
+            "unknown option \"volume\" (known options: rate, fail_on)",
+            false
+        )
+    );
+    let block = SoundBlock {
+        samples: &[0; 4],
+        first_sample: 0,
+        first_cycle: 0,
+    };
+    let mut a = p
+        .open_audio(&[("fail_on".into(), "samples".into())], &mut sink)
+        .unwrap();
+    let e = a.samples(&block, &mut sink).unwrap_err();
+    assert_eq!((e.message.as_str(), e.panicked), ("tape is full", false));
+    let mut a = p
+        .open_audio(&[("fail_on".into(), "panic".into())], &mut sink)
+        .unwrap();
+    a.samples(&block, &mut sink).unwrap();
+    let e = a.samples(&block, &mut sink).unwrap_err();
+    assert_eq!(
+        (e.message.as_str(), e.panicked),
+        ("panicked: tape jammed", true)
+    );
+    // A plugin that panicked is not called again (but is destroyed when dropped).
+    let e = a.finish("x", 0, 0, 0, &mut sink).unwrap_err();
+    assert!(
+        e.panicked && e.message.contains("panicked earlier"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn a_block_of_sound_crosses_the_boundary_checked() {
+    let samples = [7i16, 8, 9];
+    let block = SoundBlock {
+        samples: &samples,
+        first_sample: 5,
+        first_cycle: 99,
+    };
+    let raw = block.to_raw();
+    // SAFETY: `raw` borrows `samples`, alive here.
+    assert_eq!(unsafe { SoundBlock::from_raw(&raw) }.unwrap(), block);
+    let empty = SoundBlock {
+        samples: &[],
+        ..block
+    }
+    .to_raw();
+    assert!(empty.samples.is_null());
+    // SAFETY: null with length 0 is allowed.
+    assert_eq!(
+        unsafe { SoundBlock::from_raw(&empty) }.unwrap().samples,
+        &[]
+    );
+    // A misaligned pointer is refused, not read.
+    let words = [0u16; 4];
+    let odd = AudioBlock {
+        // One byte into an aligned array: odd, whatever the array's address.
+        samples: words.as_ptr().cast::<u8>().wrapping_add(1).cast::<i16>(),
+        len: 2,
+        first_sample: 0,
+        first_cycle: 0,
+    };
+    // SAFETY: the pointer is refused before it is read.
+    let e = unsafe { SoundBlock::from_raw(&odd) }.unwrap_err();
+    assert!(e.contains("not a 2-byte aligned address"), "{e}");
+    // SAFETY: null is refused.
+    assert!(unsafe { SoundBlock::from_raw(std::ptr::null()) }.is_err());
 }
 
 #[test]
@@ -276,6 +461,7 @@ fn header(f: impl FnOnce(&mut PluginHeader)) -> Result<Plugin, String> {
         description: RSlice::from_static("a test"),
         display: echo::plugin().display,
         loader: std::ptr::null(),
+        audio: std::ptr::null(),
     };
     f(&mut h);
     let leaked: &'static PluginHeader = Box::leak(Box::new(h));
@@ -287,25 +473,49 @@ fn headers_are_checked_before_use() {
     assert!(header(|_| {}).is_ok());
     let e = header(|h| h.magic = *b"NOTAPLUG").unwrap_err();
     assert!(e.contains("bad magic"), "{e}");
-    // A plugin built for version 1 (displays got a text screen only) is refused, naming
-    // both versions and what to do; so is one from the future.
-    assert_eq!(abi::ABI_VERSION, 2);
+    // A plugin built for version 1 (displays got a text screen only) or 2 (no audio
+    // outputs) is refused, naming both versions, what changed and what to do; so is one from
+    // the future.
+    assert_eq!(abi::ABI_VERSION, 3);
     let e = header(|h| h.abi_version = 1).unwrap_err();
     assert_eq!(
         e,
         format!(
-            "it speaks c64kit plugin ABI 1; this c64kit speaks 2: rebuild it against \
-             c64kit-plugin-api {} (ABI 2), whose displays get frames with the VIC-II's picture",
+            "it speaks c64kit plugin ABI 1; this c64kit speaks 3: rebuild it against \
+             c64kit-plugin-api {} (ABI 3), whose displays get frames with the VIC-II's picture \
+             and which has audio outputs",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+    let e = header(|h| h.abi_version = 2).unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "it speaks c64kit plugin ABI 2; this c64kit speaks 3: rebuild it against \
+             c64kit-plugin-api {} (ABI 3), which has audio outputs",
             env!("CARGO_PKG_VERSION")
         )
     );
     let e = header(|h| h.abi_version = 99).unwrap_err();
     assert!(
-        e.starts_with("it speaks c64kit plugin ABI 99; this c64kit speaks 2: rebuild it"),
+        e.starts_with("it speaks c64kit plugin ABI 99; this c64kit speaks 3: rebuild it"),
         "{e}"
     );
     let e = header(|h| h.kind = 9).unwrap_err();
     assert!(e.contains("kind 9"), "{e}");
+    // An audio output needs its table, complete.
+    let e = header(|h| h.kind = abi::KIND_AUDIO).unwrap_err();
+    assert!(e.contains("no audio function table"), "{e}");
+    let audio: &'static AudioVTable = Box::leak(Box::new(AudioVTable {
+        samples: None,
+        ..c64kit_plugin_api::plugin::audio_vtable::<tape::Tape>()
+    }));
+    let e = header(|h| {
+        h.kind = abi::KIND_AUDIO;
+        h.audio = audio;
+    })
+    .unwrap_err();
+    assert_eq!(e, "its function table lacks `samples`");
     let e = header(|h| h.display = std::ptr::null()).unwrap_err();
     assert!(e.contains("no display function table"), "{e}");
     let e = header(|h| h.name = RSlice::from_static("Has Space")).unwrap_err();

@@ -6,7 +6,7 @@
 //! | reg       | read returns                                            |
 //! |-----------|---------------------------------------------------------|
 //! | $00-$18   | write-only: the data bus value, see below               |
-//! | $19, $1A  | paddles POTX/POTY: $FF (nothing connected)              |
+//! | $19, $1A  | POTX/POTY: paddles, mouse; $FF with nothing connected   |
 //! | $1B       | OSC3: upper 8 bits of voice 3's waveform output         |
 //! | $1C       | ENV3: voice 3's envelope counter                        |
 //! | $1D-$1F   | unused: the data bus value                              |
@@ -66,13 +66,21 @@
 //! the 6581's sawtooth combined with another waveform are stepped cycle by
 //! cycle over the time they are selected (those are rare); all else jumps.
 //!
+//! **OSC3's latch**: OSC3 shows the 8580's whole waveform output one cycle
+//! late, and the 6581's pulse (its comparator's latched output) one cycle
+//! late with its other waveforms as they are now (see `SidModel::osc3_latch`).
+//!
+//! **POTX/POTY** ([`pot`]): what [`Sid::set_pot_inputs`] says is connected,
+//! sampled by the SID's 512-cycle measuring cycle: a value shows at the end of
+//! the measuring cycle it was measured in, computed in O(1) when read.
+//!
 //! Not modelled: audio output, filter, voices 1-2 envelopes and noise
-//! registers (only audible), the 8580's one-cycle-later OSC3 for triangle
-//! and sawtooth, paddle (POT) sampling.
+//! registers (only audible).
 
 pub mod audio;
 pub mod envelope;
 pub mod noise;
+pub mod pot;
 pub mod voice;
 
 use envelope::Envelope;
@@ -128,6 +136,31 @@ impl SidModel {
             SidModel::Mos8580 => LFSR_FILL_8580,
         }
     }
+
+    /// What OSC3 shows one cycle late, through a latch: the 8580's whole
+    /// waveform output; on the 6581 only the pulse, whose comparator output is
+    /// latched before the waveform selector. (SID_schematics wiki, "Wave
+    /// Selector": the pulse inputs take the pulse adder's latched output, the
+    /// 8580's sawtooth MSB passes a latch; measured on real chips by VICE's
+    /// SID/detect (sawtooth read 4 cycles after the test bit's release: $03 on
+    /// a 6581, $02 on an 8580) and SID/waveforms, as 1541ultimate issue 756
+    /// reports: one cycle for every waveform on the 8580, pulse only on the
+    /// 6581.)
+    fn osc3_latch(self) -> Osc3Latch {
+        match self {
+            SidModel::Mos6581 => Osc3Latch::Pulse,
+            SidModel::Mos8580 => Osc3Latch::Output,
+        }
+    }
+}
+
+/// Which part of voice 3's waveform output reaches OSC3 a cycle late.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Osc3Latch {
+    /// The pulse comparator's output (the 6581).
+    Pulse,
+    /// The whole selector output (the 8580).
+    Output,
 }
 
 /// The voice whose accumulator MSB syncs / ring-modulates `voice`.
@@ -150,6 +183,8 @@ pub struct Sid {
     cycle: u64,
     /// The sound synthesis, when an audio output asked for it.
     audio: Option<audio::AudioState>,
+    /// POTX and POTY.
+    pots: [pot::PotLine; 2],
 }
 
 impl Default for Sid {
@@ -176,6 +211,7 @@ impl Sid {
             bus_until: 0,
             cycle: 0,
             audio: None,
+            pots: Default::default(),
         }
     }
 
@@ -203,9 +239,12 @@ impl Sid {
             v.lfsr_full_at = u64::MAX;
         }
         let audio = self.audio.take();
+        // What is plugged into the POT pins stays; the measuring cycle runs on.
+        let pots = std::mem::take(&mut self.pots);
         *self = Sid::with_model(model);
         self.voices = voices;
         self.audio = audio;
+        self.pots = pots;
         self.cycle = cycle;
     }
 
@@ -216,11 +255,17 @@ impl Sid {
 
     /// Reads register `reg & 0x1F` at cycle `now`.
     pub fn read(&mut self, reg: u8, now: u64) -> u8 {
+        let reg = reg & 0x1F;
+        // OSC3's latch holds what voice 3 showed the cycle before.
+        let latched = (reg == 0x1B && now > self.cycle).then(|| {
+            self.catch_up(now - 1);
+            self.osc3_latched(now - 1)
+        });
         self.catch_up(now);
         let now = now.max(self.cycle);
-        let value = match reg & 0x1F {
-            0x19 | 0x1A => 0xFF,
-            0x1B => self.osc3(now),
+        let value = match reg {
+            0x19 | 0x1A => self.pots[usize::from(reg - 0x19)].read(now),
+            0x1B => self.osc3(now, latched),
             0x1C => self.env3.env3,
             _ => {
                 return if now < self.bus_until {
@@ -252,6 +297,14 @@ impl Sid {
             0x13 => self.env3.write_ad(value),
             0x14 => self.env3.write_sr(value),
             _ => {}
+        }
+    }
+
+    /// What is connected to POTX and POTY from cycle `now` on ([`pot::PotInput`]s; on a C64
+    /// see [`pot::c64_pot_inputs`]).
+    pub fn set_pot_inputs(&mut self, inputs: [pot::PotInput; 2], now: u64) {
+        for (line, input) in self.pots.iter_mut().zip(inputs) {
+            line.set_input(input, now);
         }
     }
 
@@ -479,8 +532,31 @@ impl Sid {
         }
     }
 
-    fn osc3(&mut self, now: u64) -> u8 {
+    /// What OSC3's latch takes from voice 3 in cycle `now` (the model's
+    /// [`Osc3Latch`]): the waveform output, or the pulse comparator's output
+    /// as 0/1.
+    fn osc3_latched(&mut self, now: u64) -> u16 {
         self.flush_noise();
-        (self.output_with(2, self.control(2), now) >> 4) as u8
+        let control = self.control(2);
+        match self.model.osc3_latch() {
+            Osc3Latch::Output => self.output_with(2, control, now),
+            Osc3Latch::Pulse => u16::from(voice::pulse_high(&self.inputs(2, control))),
+        }
+    }
+
+    /// OSC3 at `now`: the upper 8 bits of voice 3's output, with what the
+    /// latch took the cycle before (`latched`; None when there is no cycle
+    /// before to go by: the output now).
+    fn osc3(&mut self, now: u64, latched: Option<u16>) -> u8 {
+        self.flush_noise();
+        let control = self.control(2);
+        let out = match (latched, self.model.osc3_latch()) {
+            (Some(out), Osc3Latch::Output) => out,
+            (Some(pulse), Osc3Latch::Pulse) if control >> 4 != 0 => {
+                voice::waveform_with_pulse(self.model, &self.inputs(2, control), pulse != 0)
+            }
+            _ => self.output_with(2, control, now),
+        };
+        (out >> 4) as u8
     }
 }

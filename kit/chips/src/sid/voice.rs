@@ -60,6 +60,18 @@ pub(crate) struct Inputs {
 /// The 12-bit waveform output for a selected waveform (control bits 4-7 not
 /// all 0).
 pub(crate) fn waveform(model: SidModel, v: &Inputs) -> u16 {
+    waveform_with_pulse(model, v, pulse_high(v))
+}
+
+/// The pulse comparator's output: the accumulator's upper 12 bits at or above
+/// the pulse width, or the test bit on.
+pub(crate) fn pulse_high(v: &Inputs) -> bool {
+    v.control & TEST != 0 || (v.acc >> 12) as u16 >= v.pulse_width
+}
+
+/// [`waveform`] with the pulse comparator's output given (a 6581's OSC3 sees it
+/// through a latch, one cycle late).
+pub(crate) fn waveform_with_pulse(model: SidModel, v: &Inputs, pulse_high: bool) -> u16 {
     let wave = v.control >> 4;
     // Triangle: the accumulator's bits 22-12, folded (inverted) when the MSB
     // is 1. With ring modulation (and no sawtooth) the MSB is XORed with the
@@ -75,13 +87,7 @@ pub(crate) fn waveform(model: SidModel, v: &Inputs) -> u16 {
         ((folded >> 11) & 0xFFE) as u16
     };
     let sawtooth = || (v.acc >> 12) as u16;
-    let pulse = || {
-        if v.control & TEST != 0 || (v.acc >> 12) as u16 >= v.pulse_width {
-            0xFFF
-        } else {
-            0
-        }
-    };
+    let pulse = || if pulse_high { 0xFFF } else { 0 };
     let tone = match wave & 7 {
         0 => 0xFFF,
         1 => triangle(),

@@ -1,18 +1,19 @@
-//! Test fixture: a plugin built for ABI version 1 (its header has the right magic, and the
-//! version c64kit spoke before frames carried the picture). The host must refuse it with a
-//! message naming the file and both versions, without calling anything else.
+//! Test fixture: a plugin built for ABI version 2 (its header has the right magic, and the
+//! version c64kit spoke before audio outputs). The host must refuse it with a message naming
+//! the file and both versions, without reading anything else of the header.
 
 use c64kit_plugin_api::abi::{PluginHeader, RSlice, KIND_DISPLAY, MAGIC};
 
 static HEADER: PluginHeader = PluginHeader {
     magic: MAGIC,
-    abi_version: 1,
+    abi_version: 2,
     kind: KIND_DISPLAY,
     name: RSlice::from_static("from-the-past"),
     version: RSlice::from_static("9.9.9"),
-    description: RSlice::from_static("test fixture: built for ABI version 1"),
+    description: RSlice::from_static("test fixture: built for ABI version 2"),
     display: std::ptr::null(),
     loader: std::ptr::null(),
+    audio: std::ptr::null(),
 };
 
 #[no_mangle]
