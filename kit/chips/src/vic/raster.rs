@@ -113,6 +113,9 @@ const MAX_DEFERRED_BUS_READS: usize = 64;
 /// The line cycles whose phi2 may fetch the video matrix (and whose graphics are in the
 /// 40 columns).
 const MATRIX_CYCLES: std::ops::RangeInclusive<u64> = 14..=53;
+/// Line cycles with a graphics fetch and nothing else to do but the border's top and
+/// bottom and the bad line's matrix fetches ([`Raster::step_middle`]).
+const MIDDLE_CYCLES: std::ops::RangeInclusive<u64> = 18..=53;
 const UPDATE_VC: u64 = 13;
 /// The left border ends here with 40 columns (CSEL set), one cycle later with 38.
 const BORDER_LEFT_40: u64 = 16;
@@ -190,6 +193,9 @@ struct Pipeline {
     g: GraphicsPipe,
     // Sprites.
     sprite_x: [u16; 8],
+    /// Bit r: some sprite's X position lies in the 8 pixels drawn after cycle r (from
+    /// `sprite_x`): elsewhere no sprite can start.
+    start_cycles: u64,
     priority: u8,
     multicolour: u8,
     x_expand: u8,
@@ -540,6 +546,10 @@ impl Raster {
         r: u64,
         line: u16,
     ) {
+        if MIDDLE_CYCLES.contains(&r) {
+            self.step_middle::<PIXELS, DRAW>(regs, mem, r, line);
+            return;
+        }
         let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
 
         // Phi2 of the previous cycle: the sprite data fetches that follow a pointer or a
@@ -704,6 +714,69 @@ impl Raster {
                 self.matrix[i] = mem.read(base + self.vc).0;
                 self.colour[i] = mem.colour[usize::from(self.vc & 0x3FF)] & 0x0F;
             }
+        }
+        self.last_bus_phi2 = 0xFF;
+        self.d011_delayed = d011;
+    }
+
+    /// [`Raster::step`] for a cycle of [`MIDDLE_CYCLES`], where most of what a step checks
+    /// cannot happen: the previous cycle's phi2 fetched no sprite data, the side border
+    /// does not change, no sprite DMA or counter update is due, no sprite holds BA, and the
+    /// line is not line 0's start. What is left: the graphics fetch, the vertical border,
+    /// the bad line condition and its matrix fetch.
+    #[inline]
+    fn step_middle<const PIXELS: bool, const DRAW: bool>(
+        &mut self,
+        regs: &[u8],
+        mem: &VicMemory,
+        r: u64,
+        line: u16,
+    ) {
+        if !self.bus_reads.is_empty() {
+            self.take_bus_read();
+        }
+        self.phi1_fetch::<PIXELS>(regs, mem, r);
+        if PIXELS && !DRAW {
+            self.line_memos.recording.record(
+                r,
+                (
+                    self.gbuf,
+                    self.gbuf_rom,
+                    self.vborder,
+                    self.idle,
+                    self.main_border,
+                ),
+            );
+        }
+        if DRAW {
+            self.draw_cycle(regs, r - 1, line, r);
+        }
+        let d011 = regs[0x11];
+        self.check_vertical_border(d011, line);
+        if line == FIRST_DMA_LINE && !self.allow_bad_lines {
+            self.allow_bad_lines = d011 & 0x10 != 0;
+        }
+        if self.allow_bad_lines {
+            self.bad_line = line & 7 == u16::from(d011 & 7);
+            if self.bad_line {
+                self.idle = false;
+            }
+        }
+        if self.bad_line {
+            self.prefetch = self.prefetch.saturating_sub(1);
+            if PIXELS {
+                let i = self.vmli & 63;
+                if self.prefetch != 0 {
+                    self.matrix[i] = 0xFF;
+                    self.colour[i] = mem.cpu_bus & 0x0F;
+                } else {
+                    let base = u16::from(regs[0x18] & 0xF0) << 6;
+                    self.matrix[i] = mem.read(base + self.vc).0;
+                    self.colour[i] = mem.colour[usize::from(self.vc & 0x3FF)] & 0x0F;
+                }
+            }
+        } else {
+            self.prefetch = 4;
         }
         self.last_bus_phi2 = 0xFF;
         self.d011_delayed = d011;
@@ -1070,7 +1143,9 @@ impl Raster {
         let p = &self.pipe;
         if p.active == 0
             && previous != SPRITE_DISPLAY
-            && (p.pending == 0 || p.pending & candidates(p, xpos) == 0)
+            && (p.pending == 0
+                || p.start_cycles & 1 << previous == 0
+                || p.pending & candidates(p, xpos) == 0)
         {
             // No sprite is being shown or can start in these 8 pixels: only the sequencers'
             // state changes (at pixels 2, 3, 4, 6 and 7).
@@ -1087,6 +1162,7 @@ impl Raster {
                 self.pipe.sprite_x[s] =
                     u16::from(regs[2 * s]) | (u16::from(regs[0x10] >> s & 1) << 8);
             }
+            self.pipe.start_cycles = start_cycles(&self.pipe.sprite_x);
         }
     }
 
@@ -1298,6 +1374,26 @@ fn candidates(p: &Pipeline, xpos: u16) -> u8 {
     found
 }
 
+/// The cycle after which the 8 pixels of X group g (X / 8) are drawn (`u8::MAX`: none).
+const GROUP_CYCLE: [u8; 64] = {
+    let mut t = [u8::MAX; 64];
+    let mut r = 0;
+    while r < PAL_CYCLES_PER_LINE {
+        t[(sprite_x_of(r) >> 3) as usize] = r as u8;
+        r += 1;
+    }
+    t
+};
+
+/// [`Pipeline::start_cycles`] for these X positions.
+fn start_cycles(sprite_x: &[u16; 8]) -> u64 {
+    sprite_x
+        .iter()
+        .map(|&x| GROUP_CYCLE[usize::from(x >> 3) & 63])
+        .filter(|&r| r != u8::MAX)
+        .fold(0, |mask, r| mask | 1 << r)
+}
+
 /// Byte k (k = 0-7) is $FF where bit 7-k of the index is set: a shifter byte's pixels.
 const BYTE_PER_BIT: [u64; 256] = {
     let mut t = [0u64; 256];
@@ -1369,5 +1465,17 @@ mod tests {
         assert_eq!(super::SPRITE_BA[54], 0x01);
         assert_eq!(super::SPRITE_BA[0], 0x18);
         assert_eq!(super::SPRITE_BA[9], 0x80);
+    }
+
+    #[test]
+    fn a_sprite_can_start_only_in_the_cycle_its_x_group_is_drawn() {
+        // Every X position: the start-cycle mask agrees with the per-cycle X comparison.
+        for x in 0..0x200u16 {
+            let mask = start_cycles(&[x; 8]);
+            for r in 0..PAL_CYCLES_PER_LINE {
+                let compared = sprite_x_of(r) & 0x1F8 == x & 0x1F8;
+                assert_eq!(mask & 1 << r != 0, compared, "x {x:03x} cycle {r}");
+            }
+        }
     }
 }

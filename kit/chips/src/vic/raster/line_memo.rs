@@ -55,6 +55,7 @@ impl Pipeline {
     fn keep_sprite_inputs_of(&mut self, now: &Pipeline, with_mc_flops: bool) {
         self.shift = now.shift;
         self.sprite_x = now.sprite_x;
+        self.start_cycles = now.start_cycles;
         self.sprite_pixel = now.sprite_pixel;
         self.x_expand_flops = now.x_expand_flops;
         if with_mc_flops {
