@@ -567,21 +567,11 @@ impl Raster {
         self.phi1_fetch::<PIXELS>(regs, mem, r);
         self.check_side_border(regs, r, line);
         if PIXELS && !DRAW {
-            // Drawn later from the memo or the record (a sprite-free line): record what the
-            // drawing takes from the fetches, and load the sprite shift registers as it would.
-            self.line_memos.recording.record(
-                r,
-                (
-                    self.gbuf,
-                    self.gbuf_rom,
-                    self.vborder,
-                    self.idle,
-                    self.main_border,
-                ),
-            );
+            // Drawn later from a memo or the record: record what the drawing takes from the
+            // fetches, and load the sprite shift registers as it would.
+            self.record_draw_inputs(r, previous);
             if let Phi1::SpriteData(n) = phi1_access(previous) {
                 self.pipe.shift[n] = self.data[n];
-                self.line_memos.loaded[n] = self.data[n];
             }
         }
         if DRAW {
@@ -668,15 +658,7 @@ impl Raster {
             _ => {}
         }
 
-        if counted == FIRST_DMA_LINE && !self.allow_bad_lines {
-            self.allow_bad_lines = d011 & 0x10 != 0;
-        }
-        if self.allow_bad_lines {
-            self.bad_line = counted & 7 == u16::from(d011 & 7);
-            if self.bad_line {
-                self.idle = false;
-            }
-        }
+        self.check_bad_line(d011, counted);
         if r == UPDATE_VC {
             self.vc = self.vcbase;
             self.vmli = 0;
@@ -702,18 +684,9 @@ impl Raster {
         } else {
             self.prefetch = 4;
         }
-        if self.bad_line && MATRIX_CYCLES.contains(&r) {
-            let i = self.vmli & 63;
-            if !PIXELS {
-                // Nothing reads the matrix buffer while nothing is drawn.
-            } else if self.prefetch != 0 {
-                self.matrix[i] = 0xFF;
-                self.colour[i] = mem.cpu_bus & 0x0F;
-            } else {
-                let base = u16::from(regs[0x18] & 0xF0) << 6;
-                self.matrix[i] = mem.read(base + self.vc).0;
-                self.colour[i] = mem.colour[usize::from(self.vc & 0x3FF)] & 0x0F;
-            }
+        // Nothing reads the matrix buffer while nothing is drawn.
+        if PIXELS && self.bad_line && MATRIX_CYCLES.contains(&r) {
+            self.matrix_fetch(regs, mem);
         }
         self.last_bus_phi2 = 0xFF;
         self.d011_delayed = d011;
@@ -737,49 +710,54 @@ impl Raster {
         }
         self.phi1_fetch::<PIXELS>(regs, mem, r);
         if PIXELS && !DRAW {
-            self.line_memos.recording.record(
-                r,
-                (
-                    self.gbuf,
-                    self.gbuf_rom,
-                    self.vborder,
-                    self.idle,
-                    self.main_border,
-                ),
-            );
+            self.record_draw_inputs(r, r - 1);
         }
         if DRAW {
             self.draw_cycle(regs, r - 1, line, r);
         }
         let d011 = regs[0x11];
         self.check_vertical_border(d011, line);
-        if line == FIRST_DMA_LINE && !self.allow_bad_lines {
-            self.allow_bad_lines = d011 & 0x10 != 0;
-        }
-        if self.allow_bad_lines {
-            self.bad_line = line & 7 == u16::from(d011 & 7);
-            if self.bad_line {
-                self.idle = false;
-            }
-        }
+        self.check_bad_line(d011, line);
         if self.bad_line {
             self.prefetch = self.prefetch.saturating_sub(1);
             if PIXELS {
-                let i = self.vmli & 63;
-                if self.prefetch != 0 {
-                    self.matrix[i] = 0xFF;
-                    self.colour[i] = mem.cpu_bus & 0x0F;
-                } else {
-                    let base = u16::from(regs[0x18] & 0xF0) << 6;
-                    self.matrix[i] = mem.read(base + self.vc).0;
-                    self.colour[i] = mem.colour[usize::from(self.vc & 0x3FF)] & 0x0F;
-                }
+                self.matrix_fetch(regs, mem);
             }
         } else {
             self.prefetch = 4;
         }
         self.last_bus_phi2 = 0xFF;
         self.d011_delayed = d011;
+    }
+
+    /// The bad line condition in a cycle of line `counted` (DEN in line $30 allows bad
+    /// lines for the frame; YSCROLL matching the line makes one and ends idle state).
+    #[inline]
+    fn check_bad_line(&mut self, d011: u8, counted: u16) {
+        if counted == FIRST_DMA_LINE && !self.allow_bad_lines {
+            self.allow_bad_lines = d011 & 0x10 != 0;
+        }
+        if self.allow_bad_lines {
+            self.bad_line = counted & 7 == u16::from(d011 & 7);
+            if self.bad_line {
+                self.idle = false;
+            }
+        }
+    }
+
+    /// A bad line's matrix fetch (phi2): in the 3 cycles after BA fell the CPU still has
+    /// the bus, and the VIC reads $FF and the CPU's bus value's low bits instead.
+    #[inline]
+    fn matrix_fetch(&mut self, regs: &[u8], mem: &VicMemory) {
+        let i = self.vmli & 63;
+        if self.prefetch != 0 {
+            self.matrix[i] = 0xFF;
+            self.colour[i] = mem.cpu_bus & 0x0F;
+        } else {
+            let base = u16::from(regs[0x18] & 0xF0) << 6;
+            self.matrix[i] = mem.read(base + self.vc).0;
+            self.colour[i] = mem.colour[usize::from(self.vc & 0x3FF)] & 0x0F;
+        }
     }
 
     fn check_vertical_border(&mut self, d011: u8, line: u16) {

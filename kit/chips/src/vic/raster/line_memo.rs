@@ -89,18 +89,25 @@ impl Default for LineInputs {
     }
 }
 
+/// What a line's fetches leave for its drawing: the record, and the matrix buffer as the
+/// line ends; and whether the drawing makes a picture.
+#[derive(Clone, PartialEq, Eq)]
+struct FetchedLine {
+    picture_on: bool,
+    inputs: LineInputs,
+    matrix: [u8; 64],
+    colour: [u8; 64],
+}
+
 /// Everything a sprite-free line's drawing depends on.
 #[derive(Clone, PartialEq, Eq)]
 struct LineKey {
     /// The registers the drawing reads ([`DRAWING_REGISTERS`]).
     regs: [u8; DRAWING_REGISTERS.len()],
-    picture_on: bool,
     /// The pipeline at the line's start without what a sprite-free line neither uses nor
     /// changes ([`Pipeline::without_sprite_inputs`]).
     start: Pipeline,
-    inputs: LineInputs,
-    matrix: [u8; 64],
-    colour: [u8; 64],
+    fetched: FetchedLine,
 }
 
 /// A line as last drawn: its key, the pipeline it left and its picture row (if it has one).
@@ -115,12 +122,9 @@ struct LineMemo {
 #[derive(Clone, PartialEq, Eq)]
 struct GraphicsKey {
     regs: [u8; 2],
-    picture_on: bool,
     start: GraphicsPipe,
     cregs: ColourRegisters,
-    inputs: LineInputs,
-    matrix: [u8; 64],
-    colour: [u8; 64],
+    fetched: FetchedLine,
 }
 
 /// A line's graphics as last drawn: its key, the graphics pipeline it left, and each
@@ -140,9 +144,9 @@ struct GraphicsMemo {
 pub(super) struct LineMemos {
     lines: Vec<Option<Box<LineMemo>>>,
     graphics: Vec<Option<Box<GraphicsMemo>>>,
-    pub(super) recording: LineInputs,
+    recording: LineInputs,
     /// The data each sprite's shift register loaded in the line (by sprite).
-    pub(super) loaded: [u32; 8],
+    loaded: [u32; 8],
 }
 
 impl Clone for LineMemos {
@@ -159,20 +163,40 @@ impl PartialEq for LineMemos {
 
 impl Eq for LineMemos {}
 
+/// What the drawing of one cycle takes from the fetch state.
+#[derive(Clone, Copy)]
+struct DrawInputs {
+    gbuf: u8,
+    gbuf_rom: bool,
+    vborder: bool,
+    idle: bool,
+    main_border: bool,
+}
+
 impl LineInputs {
-    /// Records what the drawing of cycle `r` would take from the fetches (a line's record
-    /// starts at its cycle 0).
+    /// Records what the drawing of cycle `r` takes (a line's record starts at its cycle 0).
     #[inline]
-    pub(super) fn record(&mut self, r: u64, raster: (u8, bool, bool, bool, bool)) {
-        let (gbuf, rom, vborder, idle, main_border) = raster;
+    fn record(&mut self, r: u64, now: DrawInputs) {
         if r == 0 {
             *self = LineInputs::default();
         }
-        self.gbuf[r as usize] = gbuf;
-        self.gbuf_rom |= u64::from(rom) << r;
-        self.vborder |= u64::from(vborder) << r;
-        self.idle |= u64::from(idle) << r;
-        self.main_border |= u64::from(main_border) << r;
+        self.gbuf[r as usize] = now.gbuf;
+        self.gbuf_rom |= u64::from(now.gbuf_rom) << r;
+        self.vborder |= u64::from(now.vborder) << r;
+        self.idle |= u64::from(now.idle) << r;
+        self.main_border |= u64::from(now.main_border) << r;
+    }
+
+    /// What the drawing of cycle `r` took.
+    fn at(&self, r: u64) -> DrawInputs {
+        let bit = 1u64 << r;
+        DrawInputs {
+            gbuf: self.gbuf[r as usize],
+            gbuf_rom: self.gbuf_rom & bit != 0,
+            vborder: self.vborder & bit != 0,
+            idle: self.idle & bit != 0,
+            main_border: self.main_border & bit != 0,
+        }
     }
 }
 
@@ -217,11 +241,8 @@ impl Raster {
         }
         let key = LineKey {
             regs: DRAWING_REGISTERS.map(|i| regs[i]),
-            picture_on: self.picture_on,
             start,
-            inputs: self.line_memos.recording,
-            matrix: self.matrix,
-            colour: self.colour,
+            fetched: self.fetched_line(),
         };
         if self.line_memos.lines.is_empty() {
             self.line_memos
@@ -243,7 +264,7 @@ impl Raster {
             self.line_memos.lines[slot] = Some(memo);
             return;
         }
-        self.draw_recorded_line(regs, line, &key.inputs);
+        self.draw_recorded_line(regs, line, &key.fetched.inputs);
         let row = row.map(|y| {
             let (pixels, rom) = self.picture.row(y);
             (pixels.to_vec(), rom.to_vec())
@@ -267,36 +288,57 @@ impl Raster {
     /// Runs `draw` for each cycle of the line just fetched with the fetch state its drawing
     /// saw then (from the record), and puts the state the fetches left back after.
     fn replay(&mut self, inputs: &LineInputs, mut draw: impl FnMut(&mut Raster, u64, u64)) {
-        let fetched = (
-            self.gbuf,
-            self.gbuf_rom,
-            self.vborder,
-            self.idle,
-            self.main_border,
-            self.data,
-        );
+        let fetched = (self.draw_inputs(), self.data);
         let loaded = self.line_memos.loaded;
         for r in 0..PAL_CYCLES_PER_LINE {
-            let bit = 1u64 << r;
-            self.gbuf = inputs.gbuf[r as usize];
-            self.gbuf_rom = inputs.gbuf_rom & bit != 0;
-            self.vborder = inputs.vborder & bit != 0;
-            self.idle = inputs.idle & bit != 0;
-            self.main_border = inputs.main_border & bit != 0;
+            self.set_draw_inputs(inputs.at(r));
             let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
             if let Phi1::SpriteData(n) = phi1_access(previous) {
                 self.data[n] = loaded[n];
             }
             draw(self, previous, r);
         }
-        (
-            self.gbuf,
-            self.gbuf_rom,
-            self.vborder,
-            self.idle,
-            self.main_border,
-            self.data,
-        ) = fetched;
+        self.set_draw_inputs(fetched.0);
+        self.data = fetched.1;
+    }
+
+    /// Records what the drawing of cycle `r` takes from the fetches (a line stepped without
+    /// drawing, to be drawn from a memo or the record), and the sprite data a shift register
+    /// loads in it (`previous`: the cycle before).
+    #[inline]
+    pub(super) fn record_draw_inputs(&mut self, r: u64, previous: u64) {
+        let now = self.draw_inputs();
+        self.line_memos.recording.record(r, now);
+        if let Phi1::SpriteData(n) = phi1_access(previous) {
+            self.line_memos.loaded[n] = self.data[n];
+        }
+    }
+
+    fn draw_inputs(&self) -> DrawInputs {
+        DrawInputs {
+            gbuf: self.gbuf,
+            gbuf_rom: self.gbuf_rom,
+            vborder: self.vborder,
+            idle: self.idle,
+            main_border: self.main_border,
+        }
+    }
+
+    fn set_draw_inputs(&mut self, inputs: DrawInputs) {
+        self.gbuf = inputs.gbuf;
+        self.gbuf_rom = inputs.gbuf_rom;
+        self.vborder = inputs.vborder;
+        self.idle = inputs.idle;
+        self.main_border = inputs.main_border;
+    }
+
+    fn fetched_line(&self) -> FetchedLine {
+        FetchedLine {
+            picture_on: self.picture_on,
+            inputs: self.line_memos.recording,
+            matrix: self.matrix,
+            colour: self.colour,
+        }
     }
 
     /// Steps a line with sprites: its fetches cycle by cycle, recording what its drawing
@@ -318,12 +360,9 @@ impl Raster {
         }
         let key = GraphicsKey {
             regs: [regs[0x11], regs[0x16]],
-            picture_on: self.picture_on,
             start,
             cregs,
-            inputs: self.line_memos.recording,
-            matrix: self.matrix,
-            colour: self.colour,
+            fetched: self.fetched_line(),
         };
         if self.line_memos.graphics.is_empty() {
             self.line_memos
@@ -346,7 +385,7 @@ impl Raster {
                         rom: [[0; 8]; CYCLES],
                     })
                 });
-                self.replay(&key.inputs, |raster, previous, r| {
+                self.replay(&key.fetched.inputs, |raster, previous, r| {
                     raster.draw_graphics(regs, previous);
                     let (p, r) = (&raster.pipe, r as usize);
                     memo.render[r] = p.render;
@@ -358,7 +397,7 @@ impl Raster {
                 memo
             }
         };
-        let inputs = memo.key.inputs;
+        let inputs = memo.key.fetched.inputs;
         self.replay(&inputs, |raster, previous, r| {
             let (p, i) = (&mut raster.pipe, r as usize);
             p.render = memo.render[i];
