@@ -11,8 +11,9 @@
 //! - the `mos6502` crate in the same flat harness;
 //! - py65 in a throw-away virtual environment (xtask/bench/py65_run.py), smaller workload only.
 //!
-//! Apart from those: I/O-heavy loops on the full C64, and our sprite game (programs/sprites)
-//! with the VIC-II drawing its picture every frame.
+//! Apart from those: I/O-heavy loops on the full C64, our sprite game (programs/sprites)
+//! with the VIC-II drawing its picture every frame, and a small player program with the
+//! SID's sound synthesised (three voices, the filter swept).
 //!
 //! The flat harnesses handle CHROUT/GETIN by looking at the PC, so their instruction counts
 //! differ a little from the C64's (no IRQ handler, no `JMP ($0326)` in the jump table); each
@@ -157,6 +158,7 @@ pub fn run(args: BenchArgs) -> ExitCode {
     println!();
     print_results(&results, args.runs, args.py65_runs);
     println!("\n{}", io_heavy(args.runs));
+    println!("\n{}", sid_audio(args.runs));
     match sprite_game(args.runs) {
         Ok(text) => println!("\n{text}"),
         Err(e) => {
@@ -704,6 +706,100 @@ fn io_heavy(runs: u32) -> String {
         si(slowest, "")
     ));
     lines.join("\n")
+}
+
+/// PAL frames the SID audio bench plays in each timed run (20 s of C64 time).
+const AUDIO_FRAMES: u64 = 1000;
+
+/// A player's work on the full C64 with the SID's sound synthesised at 48 kHz and taken every
+/// frame, as `run --audio` and live play have it: three voices (pulse, sawtooth, triangle),
+/// two of them through the low-pass filter at full resonance, and once a frame the cutoff,
+/// two pulse widths and voice 3's pitch change. The target is at least 50 times real time;
+/// the same program without audio shows what the sound costs.
+fn sid_audio(runs: u32) -> String {
+    // At $C000: copy the table at $C040 into $D418..$D400, then forever: wait about a frame
+    // (16 x 256 x DEX/BNE, in RAM), count $FB and write it to the cutoff ($D416), voice 1's
+    // pulse width ($D403), voice 2's ($D40A, halved) and voice 3's pitch ($D40F, $0C-$0F).
+    #[rustfmt::skip]
+    let code: [u8; 0x2D] = [
+        0xA2, 0x18,             // C000 LDX #$18
+        0xBD, 0x40, 0xC0,       // C002 LDA $C040,X
+        0x9D, 0x00, 0xD4,       // C005 STA $D400,X
+        0xCA,                   // C008 DEX
+        0x10, 0xF7,             // C009 BPL $C002
+        0xA0, 0x10,             // C00B LDY #$10
+        0xA2, 0x00,             // C00D LDX #$00
+        0xCA,                   // C00F DEX
+        0xD0, 0xFD,             // C010 BNE $C00F
+        0x88,                   // C012 DEY
+        0xD0, 0xF8,             // C013 BNE $C00D
+        0xE6, 0xFB,             // C015 INC $FB
+        0xA5, 0xFB,             // C017 LDA $FB
+        0x8D, 0x16, 0xD4,       // C019 STA $D416
+        0x8D, 0x03, 0xD4,       // C01C STA $D403
+        0x4A,                   // C01F LSR A
+        0x8D, 0x0A, 0xD4,       // C020 STA $D40A
+        0x29, 0x07,             // C023 AND #$07
+        0x09, 0x0C,             // C025 ORA #$0C
+        0x8D, 0x0F, 0xD4,       // C027 STA $D40F
+        0x4C, 0x0B, 0xC0,       // C02A JMP $C00B
+    ];
+    #[rustfmt::skip]
+    let registers: [u8; 0x19] = [
+        0xD6, 0x1C, 0x00, 0x08, 0x41, 0x00, 0xF0, // voice 1: pulse, sustain 15
+        0x34, 0x2B, 0x00, 0x04, 0x21, 0x00, 0xF0, // voice 2: sawtooth
+        0x6B, 0x0E, 0x00, 0x00, 0x11, 0x00, 0xF0, // voice 3: triangle
+        0x00, 0x40, 0xF3, 0x1F,                   // cutoff, resonance 15 on 1+2, LP, volume 15
+    ];
+    let cycles = AUDIO_FRAMES * PAL_CYCLES_PER_FRAME;
+    let time = |audio: bool| {
+        let mut times = Vec::new();
+        let (mut samples, mut power) = (0, 0.0);
+        for _ in 0..runs {
+            let mut m = Machine::builtin();
+            m.load_raw(0xC000, &code);
+            m.load_raw(0xC040, &registers);
+            m.start_at(0xC000, 0x0801);
+            if audio {
+                m.start_audio(48_000).expect("48 kHz is in range");
+            }
+            let mut out = Vec::new();
+            (samples, power) = (0, 0.0);
+            let t = Instant::now();
+            for _ in 0..AUDIO_FRAMES {
+                m.run(PAL_CYCLES_PER_FRAME);
+                m.take_audio(&mut out);
+                samples += out.len();
+                power += out.iter().map(|&s| f64::from(s).powi(2)).sum::<f64>();
+                out.clear();
+            }
+            times.push(t.elapsed());
+        }
+        times.sort();
+        let rms = (power / samples.max(1) as f64).sqrt();
+        (
+            cycles as f64 / times[times.len() / 2].as_secs_f64(),
+            samples,
+            rms,
+        )
+    };
+    progress("the SID audio player, sound on");
+    let (on, samples, rms) = time(true);
+    progress("the SID audio player, sound off");
+    let (off, _, _) = time(false);
+    let x = on / PAL_HZ as f64;
+    format!(
+        "SID audio: a player program, three voices through the filter, 48 kHz taken every \
+         frame ({AUDIO_FRAMES} frames, {cycles} cycles, {samples} samples of RMS {rms:.0}, \
+         median of {runs}):\n\
+         - SID audio: {} cycles/s with sound, {} real time ({} cycles/s without)\n\
+         - >= 50x real time with sound: {} ({})",
+        si(on, ""),
+        times_real(x),
+        si(off, ""),
+        if x >= 50.0 { "met" } else { "NOT met" },
+        times_real(x)
+    )
 }
 
 /// PAL frames the sprite game runs in each timed run (20 s of C64 time).

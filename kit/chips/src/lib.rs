@@ -1,7 +1,8 @@
 //! c64kit-chips: minimal but exact models of the C64's I/O chips.
 //!
-//! * [`Sid`] (6581, $D400-$D7FF): register file, voice 3 oscillator readback
-//!   ($D41B, including the real noise LFSR) and envelope readback ($D41C).
+//! * [`Sid`] (6581 or 8580, $D400-$D7FF): register file, voice 3 oscillator
+//!   readback ($D41B, including the real noise LFSR) and envelope readback
+//!   ($D41C); the sound synthesised as samples while an output asks for it.
 //! * [`Cia`] (6526, CIA1 at $DC00 and CIA2 at $DD00): ports and keyboard
 //!   matrix, timers A/B, interrupt control, time-of-day clock.
 //! * [`Vic`] (6569 PAL, $D000-$D3FF): register file, raster counter and

@@ -401,7 +401,6 @@ const NOTE: &str = "lda #$0f\nsta $d418\nlda #$d6\nsta $d400\nlda #$1c\nsta $d40
                     lda #$00\nsta $d405\nlda #$f0\nsta $d406\nlda #$11\nsta $d404\nrts";
 
 #[test]
-#[ignore = "needs the SID synthesis (issue 18)"]
 fn a_note_is_heard_in_the_wav() {
     let dir = temp_dir("audio-note");
     write(&dir, "note.prg", &stub_asm(NOTE));

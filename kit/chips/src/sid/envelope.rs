@@ -251,10 +251,24 @@ impl Envelope {
 
     /// Advances `n` cycles: per cycle around rate counter matches, by jumps
     /// in between.
-    pub(crate) fn clock_n(&mut self, mut n: u64, ad: u8, sr: u8) {
+    pub(crate) fn clock_n(&mut self, n: u64, ad: u8, sr: u8) {
+        self.clock_spans(n, ad, sr, |_, _| {});
+    }
+
+    /// [`Envelope::clock_n`], telling `span` each stretch of cycles and the
+    /// counter's value during it (after the stretch's first cycle), in order:
+    /// what the envelope DAC converts, for the sound.
+    pub(crate) fn clock_spans(
+        &mut self,
+        mut n: u64,
+        ad: u8,
+        sr: u8,
+        mut span: impl FnMut(u8, u64),
+    ) {
         while n > 0 {
             if !self.quiet() {
                 self.clock(ad, sr);
+                span(self.counter, 1);
                 n -= 1;
                 continue;
             }
@@ -263,6 +277,7 @@ impl Envelope {
                 let jump = to_match.min(n);
                 self.count_rate(jump);
                 self.env3 = self.counter;
+                span(self.counter, jump);
                 n -= jump;
                 continue;
             }
@@ -275,6 +290,7 @@ impl Envelope {
             if periods > 0 && self.state != EnvState::Attack {
                 self.env3 = self.counter;
                 if self.hold_zero {
+                    span(self.counter, periods * length);
                     n -= periods * length;
                     continue;
                 }
@@ -284,11 +300,13 @@ impl Envelope {
                 {
                     let e = (u64::from(self.exp_counter) + periods) % u64::from(self.exp_period);
                     self.exp_counter = e as u8;
+                    span(self.counter, periods * length);
                     n -= periods * length;
                     continue;
                 }
             }
             self.clock(ad, sr);
+            span(self.counter, 1);
             n -= 1;
         }
     }

@@ -1,4 +1,5 @@
-//! MOS 6581 / 8580 SID: what a program can observe without listening.
+//! MOS 6581 / 8580 SID: what a program can observe, and, on request, its
+//! sound.
 //!
 //! Registers: index = `addr & 0x1F` (the 32-byte window repeats over
 //! $D400-$D7FF).
@@ -74,13 +75,34 @@
 //! sampled by the SID's 512-cycle measuring cycle: a value shows at the end of
 //! the measuring cycle it was measured in, computed in O(1) when read.
 //!
-//! Not modelled: audio output, filter, voices 1-2 envelopes and noise
-//! registers (only audible).
+//! **Sound** (only while an audio output asked for it: [`Sid::start_audio`],
+//! [`Sid::take_audio`]; nothing is computed otherwise): all three voices'
+//! oscillators, waveforms, hard sync, ring modulation, test bit and noise,
+//! all three envelopes (voice 3's is ENV3's model, voices 1 and 2 run their
+//! own of the same model), each model's waveform and envelope DACs (the
+//! 6581's non-linear R-2R ladders, the 8580's linear ones) and DC offsets
+//! (so $D418 digis play loud on the 6581, quietly on the 8580), the filter
+//! (two-integrator loop: LP/BP/HP, resonance, the 11-bit cutoff on each
+//! model's curve, routing, voice 3 off), the master volume and the C64's
+//! output stage, at any sample rate from 8 to 192 kHz with a two-sample
+//! triangular anti-aliasing window. A write at cycle N changes the sound
+//! from that cycle on. The synthesis only observes the chip: reads are the
+//! same with audio on or off. See [`audio`] (signal path, approximations),
+//! [`render`] (the voices, cycle by cycle), [`dac`] and [`filter`] (each
+//! model's analogue parts, with sources).
+//!
+//! Not modelled: in the sound, the 6581 filter's distortion and
+//! signal-dependent cutoff, the 6581 waveform's true zero level (envelope
+//! thumps), combined waveforms' analogue values (the same AND as OSC3), the
+//! external audio input.
 
 pub mod audio;
+pub mod dac;
 pub mod envelope;
+pub mod filter;
 pub mod noise;
 pub mod pot;
+pub mod render;
 pub mod voice;
 
 use envelope::Envelope;
@@ -246,6 +268,7 @@ impl Sid {
         self.audio = audio;
         self.pots = pots;
         self.cycle = cycle;
+        self.audio_reset();
     }
 
     /// The write-only registers $00-$18 as last written (for audio backends).
@@ -289,6 +312,9 @@ impl Sid {
         if reg >= self.regs.len() {
             return;
         }
+        if self.audio.is_some() {
+            self.audio_register_written(reg, value);
+        }
         if reg < 0x15 && reg % 7 == 4 {
             self.write_control(reg / 7, value, now);
         }
@@ -310,7 +336,9 @@ impl Sid {
 
     /// What `read` would return at `now`, without changing anything.
     pub fn peek(&self, reg: u8, now: u64) -> u8 {
-        self.clone().read(reg, now)
+        let mut copy = self.clone();
+        copy.audio = None; // the sound does not change what reads return
+        copy.read(reg, now)
     }
 
     /// The SID has no interrupt output.
@@ -408,18 +436,32 @@ impl Sid {
     fn needs_stepping(&self) -> bool {
         (0..3).any(|voice| {
             let control = self.control(voice);
-            let wave = control >> 4;
-            control & TEST == 0
-                && (control & SYNC != 0
-                    || (voice == 2 && writes_back(self.model, wave))
-                    || (self.model == SidModel::Mos6581 && wave & 2 != 0 && wave & 0xD != 0))
+            control & TEST == 0 && (control & SYNC != 0 || self.feeds_back(voice))
         })
+    }
+
+    /// Whether `voice`'s output feeds back into its state cycle by cycle:
+    /// voice 3's noise write-back, the 6581's sawtooth combinations pulling
+    /// the accumulator's MSB.
+    fn feeds_back(&self, voice: usize) -> bool {
+        let wave = self.control(voice) >> 4;
+        (voice == 2 && writes_back(self.model, wave))
+            || (self.model == SidModel::Mos6581 && wave & 2 != 0 && wave & 0xD != 0)
     }
 
     fn catch_up(&mut self, now: u64) {
         if now <= self.cycle {
             return;
         }
+        if self.audio.is_some() {
+            self.synthesize(now); // renders, then calls advance_state
+        } else {
+            self.advance_state(now);
+        }
+    }
+
+    /// Advances oscillators, noise and envelope from `self.cycle` to `now`.
+    fn advance_state(&mut self, now: u64) {
         let cycles = now - self.cycle;
         if self.needs_stepping() {
             self.flush_noise();
