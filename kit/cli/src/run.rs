@@ -279,14 +279,7 @@ fn display_specs(
     unique
         .into_iter()
         .map(|name| {
-            let mut options = Vec::new();
-            if let Some(f) = &args.file {
-                options.push(("program".to_string(), f.display().to_string()));
-            }
-            if mode == Mode::Play {
-                options.push(("play".to_string(), "true".to_string()));
-            }
-            options.extend(options_for(&name, config, cli));
+            let mut options = plugin_options(&name, args, config, cli, mode);
             if name == "png" {
                 if let Some(f) = &args.screenshot {
                     options.push(("output".to_string(), f.display().to_string()));
@@ -311,6 +304,26 @@ fn display_specs(
             (name, options)
         })
         .collect()
+}
+
+/// The options every output plugin is opened with: the program's path, whether the run is
+/// `play`, and the plugin's own settings (the config's, then the command line's).
+fn plugin_options(
+    name: &str,
+    args: &RunArgs,
+    config: &Config,
+    cli: &[(String, String, String)],
+    mode: Mode,
+) -> Vec<(String, String)> {
+    let mut options = Vec::new();
+    if let Some(f) = &args.file {
+        options.push(("program".to_string(), f.display().to_string()));
+    }
+    if mode == Mode::Play {
+        options.push(("play".to_string(), "true".to_string()));
+    }
+    options.extend(options_for(name, config, cli));
+    options
 }
 
 /// A plugin to open, by name, and its options.
@@ -364,14 +377,7 @@ fn audio_specs(
     let specs = unique
         .into_iter()
         .map(|(name, file)| {
-            let mut options = Vec::new();
-            if let Some(f) = &args.file {
-                options.push(("program".to_string(), f.display().to_string()));
-            }
-            if mode == Mode::Play {
-                options.push(("play".to_string(), "true".to_string()));
-            }
-            options.extend(options_for(&name, config, cli));
+            let mut options = plugin_options(&name, args, config, cli, mode);
             if let Some(f) = file {
                 options.push(("output".to_string(), f));
             }

@@ -810,28 +810,15 @@ macro_rules! export_display {
     ($entry:ident, $ty:ty, $name:expr, $description:expr) => {
         static C64KIT_DISPLAY_VTABLE: $crate::abi::DisplayVTable =
             $crate::plugin::display_vtable::<$ty>();
-        static C64KIT_PLUGIN_HEADER: $crate::abi::PluginHeader = $crate::abi::PluginHeader {
-            magic: $crate::abi::MAGIC,
-            abi_version: $crate::abi::ABI_VERSION,
-            kind: $crate::abi::KIND_DISPLAY,
-            name: $crate::abi::RSlice::from_static($name),
-            version: $crate::abi::RSlice::from_static(env!("CARGO_PKG_VERSION")),
-            description: $crate::abi::RSlice::from_static($description),
-            display: &C64KIT_DISPLAY_VTABLE,
-            loader: ::std::ptr::null(),
-            audio: ::std::ptr::null(),
-        };
-
-        /// The plugin's header, for hosts that link this crate directly.
-        pub fn plugin() -> &'static $crate::abi::PluginHeader {
-            &C64KIT_PLUGIN_HEADER
-        }
-
-        /// The entry point hosts find in the dynamic library.
-        #[no_mangle]
-        pub extern "C" fn $entry() -> *const $crate::abi::PluginHeader {
-            &C64KIT_PLUGIN_HEADER
-        }
+        $crate::export_header!(
+            $entry,
+            $crate::abi::KIND_DISPLAY,
+            $name,
+            $description,
+            &C64KIT_DISPLAY_VTABLE,
+            ::std::ptr::null(),
+            ::std::ptr::null()
+        );
     };
 }
 
@@ -841,28 +828,15 @@ macro_rules! export_loader {
     ($entry:ident, $ty:ty, $name:expr, $description:expr) => {
         static C64KIT_LOADER_VTABLE: $crate::abi::LoaderVTable =
             $crate::plugin::loader_vtable::<$ty>();
-        static C64KIT_PLUGIN_HEADER: $crate::abi::PluginHeader = $crate::abi::PluginHeader {
-            magic: $crate::abi::MAGIC,
-            abi_version: $crate::abi::ABI_VERSION,
-            kind: $crate::abi::KIND_LOADER,
-            name: $crate::abi::RSlice::from_static($name),
-            version: $crate::abi::RSlice::from_static(env!("CARGO_PKG_VERSION")),
-            description: $crate::abi::RSlice::from_static($description),
-            display: ::std::ptr::null(),
-            loader: &C64KIT_LOADER_VTABLE,
-            audio: ::std::ptr::null(),
-        };
-
-        /// The plugin's header, for hosts that link this crate directly.
-        pub fn plugin() -> &'static $crate::abi::PluginHeader {
-            &C64KIT_PLUGIN_HEADER
-        }
-
-        /// The entry point hosts find in the dynamic library.
-        #[no_mangle]
-        pub extern "C" fn $entry() -> *const $crate::abi::PluginHeader {
-            &C64KIT_PLUGIN_HEADER
-        }
+        $crate::export_header!(
+            $entry,
+            $crate::abi::KIND_LOADER,
+            $name,
+            $description,
+            ::std::ptr::null(),
+            &C64KIT_LOADER_VTABLE,
+            ::std::ptr::null()
+        );
     };
 }
 
@@ -872,16 +846,34 @@ macro_rules! export_audio {
     ($entry:ident, $ty:ty, $name:expr, $description:expr) => {
         static C64KIT_AUDIO_VTABLE: $crate::abi::AudioVTable =
             $crate::plugin::audio_vtable::<$ty>();
+        $crate::export_header!(
+            $entry,
+            $crate::abi::KIND_AUDIO,
+            $name,
+            $description,
+            ::std::ptr::null(),
+            ::std::ptr::null(),
+            &C64KIT_AUDIO_VTABLE
+        );
+    };
+}
+
+/// The header, `plugin()` and the entry function every export macro defines (the one
+/// vtable of the plugin's kind set, the others null).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! export_header {
+    ($entry:ident, $kind:expr, $name:expr, $description:expr, $display:expr, $loader:expr, $audio:expr) => {
         static C64KIT_PLUGIN_HEADER: $crate::abi::PluginHeader = $crate::abi::PluginHeader {
             magic: $crate::abi::MAGIC,
             abi_version: $crate::abi::ABI_VERSION,
-            kind: $crate::abi::KIND_AUDIO,
+            kind: $kind,
             name: $crate::abi::RSlice::from_static($name),
             version: $crate::abi::RSlice::from_static(env!("CARGO_PKG_VERSION")),
             description: $crate::abi::RSlice::from_static($description),
-            display: ::std::ptr::null(),
-            loader: ::std::ptr::null(),
-            audio: &C64KIT_AUDIO_VTABLE,
+            display: $display,
+            loader: $loader,
+            audio: $audio,
         };
 
         /// The plugin's header, for hosts that link this crate directly.
