@@ -401,22 +401,7 @@ impl Plugin {
         sink: &mut dyn HostSink,
     ) -> Result<AudioInstance, CallError> {
         let fns = self.audio_fns()?;
-        let kv = key_values(options);
-        let list = OptionList {
-            items: kv.as_ptr(),
-            len: kv.len(),
-        };
-        let mut inst: *mut c_void = std::ptr::null_mut();
-        call(sink, |host| {
-            // SAFETY: valid options, host and out pointer for the call.
-            unsafe { (fns.create)(list, host, &mut inst) }
-        })?;
-        if inst.is_null() {
-            return Err(CallError {
-                message: "create succeeded but returned no instance".into(),
-                panicked: false,
-            });
-        }
+        let inst = create_instance(fns.create, options, sink)?;
         // SAFETY: a live instance from create.
         let sample_rate = unsafe { (fns.sample_rate)(inst) };
         Ok(AudioInstance {
@@ -435,22 +420,7 @@ impl Plugin {
         sink: &mut dyn HostSink,
     ) -> Result<DisplayInstance, CallError> {
         let fns = self.display_fns()?;
-        let kv = key_values(options);
-        let list = OptionList {
-            items: kv.as_ptr(),
-            len: kv.len(),
-        };
-        let mut inst: *mut c_void = std::ptr::null_mut();
-        call(sink, |host| {
-            // SAFETY: valid options, host and out pointer for the call.
-            unsafe { (fns.create)(list, host, &mut inst) }
-        })?;
-        if inst.is_null() {
-            return Err(CallError {
-                message: "create succeeded but returned no instance".into(),
-                panicked: false,
-            });
-        }
+        let inst = create_instance(fns.create, options, sink)?;
         // SAFETY: a live instance from create.
         let (flags, next_frame) = unsafe { ((fns.flags)(inst), (fns.next_frame)(inst)) };
         Ok(DisplayInstance {
@@ -931,4 +901,30 @@ fn entry_symbols(data: &[u8]) -> Result<Vec<String>, String> {
     names.sort();
     names.dedup();
     Ok(names)
+}
+
+/// Calls a display's or audio output's `create` with `options`: the new instance, or the
+/// error the plugin reported (also when it claimed success but returned none).
+fn create_instance(
+    create: CreateFn,
+    options: &[(String, String)],
+    sink: &mut dyn HostSink,
+) -> Result<*mut c_void, CallError> {
+    let kv = key_values(options);
+    let list = OptionList {
+        items: kv.as_ptr(),
+        len: kv.len(),
+    };
+    let mut inst: *mut c_void = std::ptr::null_mut();
+    call(sink, |host| {
+        // SAFETY: valid options, host and out pointer for the call.
+        unsafe { create(list, host, &mut inst) }
+    })?;
+    if inst.is_null() {
+        return Err(CallError {
+            message: "create succeeded but returned no instance".into(),
+            panicked: false,
+        });
+    }
+    Ok(inst)
 }

@@ -478,11 +478,26 @@ unsafe extern "C" fn display_create<T: DisplayBackend>(
     host: *const Host,
     out: *mut *mut c_void,
 ) -> u32 {
-    // SAFETY: the host passes valid pointers for the call.
+    // SAFETY: forwarded from the host's call.
+    unsafe { create_instance(options, host, out, T::create) }
+}
+
+/// An instance's `create` (displays and audio outputs alike): `create` makes the value, which
+/// the host gets boxed through `out`.
+///
+/// # Safety
+/// The pointers are the host's for the call: valid options, host and out place.
+unsafe fn create_instance<T>(
+    options: OptionList,
+    host: *const Host,
+    out: *mut *mut c_void,
+    create: impl FnOnce(&Options, &HostRef) -> Result<T, String>,
+) -> u32 {
+    // SAFETY: forwarded to the caller.
     let host = unsafe { HostRef::from_raw(host) };
     let options = unsafe { Options::from_raw(options) };
     guarded(&host, None, || {
-        let inner = T::create(&options, &host)?;
+        let inner = create(&options, &host)?;
         let boxed = Box::new(Instance {
             inner,
             poisoned: false,
@@ -493,8 +508,22 @@ unsafe extern "C" fn display_create<T: DisplayBackend>(
     })
 }
 
+/// The run's end as a plugin sees it.
+///
 /// # Safety
-/// `instance` must come from `display_create::<T>` and not be destroyed.
+/// `end.reason` must be valid for the call.
+unsafe fn run_end_info(end: &RunEnd) -> RunEndInfo {
+    RunEndInfo {
+        // SAFETY: forwarded to the caller.
+        reason: unsafe { end.reason.to_string_lossy() },
+        exit_code: end.exit_code,
+        cycles: end.cycles,
+        pc: end.pc,
+    }
+}
+
+/// # Safety
+/// `instance` must come from `create_instance::<T>` and not be destroyed.
 unsafe fn instance<'a, T>(instance: *mut c_void) -> &'a mut Instance<T> {
     // SAFETY: forwarded to the caller.
     unsafe { &mut *instance.cast::<Instance<T>>() }
@@ -577,20 +606,16 @@ unsafe extern "C" fn display_finish<T: DisplayBackend>(
             FrameView::from_raw(frame),
         )
     };
-    let info = RunEndInfo {
-        // SAFETY: as above.
-        reason: unsafe { end.reason.to_string_lossy() },
-        exit_code: end.exit_code,
-        cycles: end.cycles,
-        pc: end.pc,
-    };
+    // SAFETY: as above.
+    let info = unsafe { run_end_info(end) };
     let Instance { inner, poisoned } = inst;
     guarded(&host, Some(poisoned), || {
         inner.finish(&info, &frame?, &host)
     })
 }
 
-unsafe extern "C" fn display_destroy<T: DisplayBackend>(inst: *mut c_void) {
+/// An instance's `destroy` (displays and audio outputs alike).
+unsafe extern "C" fn destroy_instance<T>(inst: *mut c_void) {
     if inst.is_null() {
         return;
     }
@@ -610,7 +635,7 @@ pub const fn display_vtable<T: DisplayBackend>() -> DisplayVTable {
         frame: Some(display_frame::<T>),
         poll_input: Some(display_poll_input::<T>),
         finish: Some(display_finish::<T>),
-        destroy: Some(display_destroy::<T>),
+        destroy: Some(destroy_instance::<T>),
     }
 }
 
@@ -713,19 +738,8 @@ unsafe extern "C" fn audio_create<T: AudioOutput>(
     host: *const Host,
     out: *mut *mut c_void,
 ) -> u32 {
-    // SAFETY: the host passes valid pointers for the call.
-    let host = unsafe { HostRef::from_raw(host) };
-    let options = unsafe { Options::from_raw(options) };
-    guarded(&host, None, || {
-        let inner = T::create(&options, &host)?;
-        let boxed = Box::new(Instance {
-            inner,
-            poisoned: false,
-        });
-        // SAFETY: `out` is a valid place for the host to receive the instance.
-        unsafe { *out = Box::into_raw(boxed).cast::<c_void>() };
-        Ok(())
-    })
+    // SAFETY: forwarded from the host's call.
+    unsafe { create_instance(options, host, out, T::create) }
 }
 
 unsafe extern "C" fn audio_sample_rate<T: AudioOutput>(inst: *mut c_void) -> u32 {
@@ -762,25 +776,10 @@ unsafe extern "C" fn audio_finish<T: AudioOutput>(
 ) -> u32 {
     // SAFETY: the host passes valid pointers for the call.
     let (inst, host, end) = unsafe { (instance::<T>(inst), HostRef::from_raw(host), &*end) };
-    let info = RunEndInfo {
-        // SAFETY: as above.
-        reason: unsafe { end.reason.to_string_lossy() },
-        exit_code: end.exit_code,
-        cycles: end.cycles,
-        pc: end.pc,
-    };
+    // SAFETY: as above.
+    let info = unsafe { run_end_info(end) };
     let Instance { inner, poisoned } = inst;
     guarded(&host, Some(poisoned), || inner.finish(&info, &host))
-}
-
-unsafe extern "C" fn audio_destroy<T: AudioOutput>(inst: *mut c_void) {
-    if inst.is_null() {
-        return;
-    }
-    // SAFETY: the instance came from Box::into_raw in create and is destroyed once.
-    let boxed = unsafe { Box::from_raw(inst.cast::<Instance<T>>()) };
-    // A panicking Drop must not unwind into the host; the instance is gone either way.
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(boxed)));
 }
 
 /// The C table for an audio output type (used by [`export_audio!`](crate::export_audio)).
@@ -791,7 +790,7 @@ pub const fn audio_vtable<T: AudioOutput>() -> AudioVTable {
         sample_rate: Some(audio_sample_rate::<T>),
         samples: Some(audio_samples::<T>),
         finish: Some(audio_finish::<T>),
-        destroy: Some(audio_destroy::<T>),
+        destroy: Some(destroy_instance::<T>),
     }
 }
 

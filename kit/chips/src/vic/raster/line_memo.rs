@@ -235,10 +235,7 @@ impl Raster {
             .map(usize::from)
             .filter(|&y| y < HEIGHT);
         let start = self.pipe.without_sprite_inputs(regs);
-        for r in 0..PAL_CYCLES_PER_LINE {
-            self.step::<true, false>(regs, mem, r, line);
-            self.done += 1;
-        }
+        self.fetch_line(regs, mem, line);
         let key = LineKey {
             regs: DRAWING_REGISTERS.map(|i| regs[i]),
             start,
@@ -302,6 +299,15 @@ impl Raster {
         self.data = fetched.1;
     }
 
+    /// Steps the line's fetches, counters and sprite DMA cycle by cycle without drawing,
+    /// recording what its drawing takes from them.
+    fn fetch_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
+        for r in 0..PAL_CYCLES_PER_LINE {
+            self.step::<true, false>(regs, mem, r, line);
+            self.done += 1;
+        }
+    }
+
     /// Records what the drawing of cycle `r` takes from the fetches (a line stepped without
     /// drawing, to be drawn from a memo or the record), and the sprite data a shift register
     /// loads in it (`previous`: the cycle before).
@@ -349,10 +355,7 @@ impl Raster {
         // The sprites are drawn after the fetch pass, loading their shift registers as the
         // record says: the fetch pass's loads would come too early.
         let shift = self.pipe.shift;
-        for r in 0..PAL_CYCLES_PER_LINE {
-            self.step::<true, false>(regs, mem, r, line);
-            self.done += 1;
-        }
+        self.fetch_line(regs, mem, line);
         self.pipe.shift = shift;
         let mut cregs = self.pipe.cregs.clone();
         for code in SPRITE_COLOURS {
