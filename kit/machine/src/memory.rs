@@ -21,7 +21,6 @@ macro_rules! vic_memory {
             char_rom: &$bus.roms.chargen,
             colour: &$bus.colour,
             bank: $bus.cia2.vic_bank(),
-            cpu_bus: $bus.cpu_bus,
         }
     };
 }
@@ -126,13 +125,12 @@ pub struct C64Bus {
     ram_writable: u16,
     /// Bit r set: writes to region r go to RAM (the PLA's view).
     pla_writable: u16,
-    /// Bit r set: region r is in the VIC-II's bank while it fetches every cycle, so a write
-    /// there first brings the VIC up to date (it may be about to fetch that byte).
+    /// Bit r set: region r holds a page of `vic_pages` while the VIC-II fetches every cycle,
+    /// so a write there is checked against them.
     vic_watch: u16,
-    /// What the CPU last put on the data bus in phi2, as far as the VIC-II needs it: the
-    /// last I/O write, or while a read waits for BA the value that read gets (a matrix
-    /// fetch in the 3 cycles after BA fell, when the CPU still has the bus, sees it).
-    cpu_bus: u8,
+    /// Bit p set: page p of the VIC-II's bank may be fetched before its registers or bank
+    /// change (`Vic::pages_read`), so a write there first brings the VIC up to date.
+    vic_pages: u64,
     /// CPU cycles since power-on (every bus access is one).
     pub now: u64,
     pub sid: Sid,
@@ -186,7 +184,7 @@ impl C64Bus {
             ram_writable: 0,
             pla_writable: 0,
             vic_watch: 0,
-            cpu_bus: 0xFF,
+            vic_pages: 0,
             now: 0,
             sid: Sid::new(),
             cia1: Cia::new(),
@@ -312,13 +310,21 @@ impl C64Bus {
         self.vic.run_to(now, &mem);
     }
 
-    /// Which RAM writes the VIC-II must see first: its bank's, while it fetches every cycle.
+    /// Which RAM writes the VIC-II must see first: those to the pages of its bank it may
+    /// fetch, while it fetches every cycle.
     fn update_vic_watch(&mut self) {
-        self.vic_watch = if self.vic.reads_memory() {
-            0x000F << (4 * self.cia2.vic_bank())
-        } else {
-            0
-        };
+        self.vic_pages = 0;
+        self.vic_watch = 0;
+        if self.vic.reads_memory() {
+            let bank = self.cia2.vic_bank();
+            let base = usize::from(Vic::bank_base(bank));
+            self.vic_pages = self.vic.pages_read(bank, &self.ram[base..base + 0x4000]);
+            for region in 0..4 {
+                if self.vic_pages >> (16 * region) & 0xFFFF != 0 {
+                    self.vic_watch |= 1 << (4 * usize::from(bank) + region);
+                }
+            }
+        }
         self.ram_writable = self.pla_writable & !self.vic_watch;
     }
 
@@ -411,8 +417,14 @@ impl C64Bus {
             _ => {
                 let region = 1 << (addr >> 12);
                 if self.pla_writable & region != 0 {
-                    if self.vic_watch & region != 0 {
+                    if self.vic_watch & region != 0
+                        && self.vic_pages >> ((addr >> 8) & 0x3F) & 1 != 0
+                    {
                         self.catch_up_vic(now);
+                        self.ram[addr as usize] = value;
+                        // The write may have moved a sprite pointer.
+                        self.update_vic_watch();
+                        return;
                     }
                     self.ram[addr as usize] = value;
                 }
@@ -517,7 +529,6 @@ impl C64Bus {
                 if self.vic.access_needs_raster(reg) {
                     self.catch_up_vic(now);
                 }
-                self.cpu_bus = value;
                 self.vic.write(reg, value, now);
                 self.update_vic_watch();
                 if Vic::claims_bus(reg) {
@@ -558,16 +569,15 @@ impl C64Bus {
     fn wait_for_bus(&mut self, addr: u16) {
         let free = self.vic.bus_free_from(self.now);
         if free > self.now {
-            if self.vic.sees_waiting_read(free) {
+            if self.vic.reads_memory() {
                 // While the CPU waits, its read is on the bus in every phi2: the VIC-II's
                 // matrix fetches in the cycles after BA fell (the CPU still has the bus)
-                // read it. The cycles before were the CPU's earlier accesses.
-                self.catch_up_vic(self.now - 1);
-                self.cpu_bus = self.peek(addr);
-                self.catch_up_vic(free - 1);
-            } else if self.vic.reads_memory() {
-                // No fetch the VIC-II has still to make before `free` reads it.
-                self.cpu_bus = self.peek(addr);
+                // read it.
+                if self.vic.bus_values_full() {
+                    self.catch_up_vic(self.now - 1);
+                }
+                let value = self.peek(addr);
+                self.vic.cpu_bus_from(self.now, value);
             }
             // The interrupt lines as the wait's last cycle leaves them (the CPU may ask).
             self.now = free - 1;

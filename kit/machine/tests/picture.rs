@@ -173,10 +173,13 @@ fn collisions_are_latched_and_cleared_by_reading() {
     sprite(&mut m, 1, 30, 60); // overlapping sprite 0
     sprite(&mut m, 2, 200, 200); // alone on background
     frames(&mut m);
+    // The chip is read directly: bring it up to date first, as a program's read would.
+    m.picture();
     assert_eq!(m.bus.vic.read(0x1E, m.cycles()), 0x03);
     assert_eq!(m.bus.vic.read(0x1F, m.cycles()), 0x01);
     frames(&mut m);
     // Read again after a frame: set again (each frame collides anew).
+    m.picture();
     assert_eq!(m.bus.vic.read(0x1E, m.cycles()), 0x03);
 }
 
@@ -262,4 +265,63 @@ fn a_late_bad_line_from_idle_draws_the_cells_it_fetches_not_the_rows_before() {
         320,
         "{counts:?}"
     );
+}
+
+/// A program that, with interrupts off, stores $FF at `target` when the raster reaches
+/// line 60 and $00 when it reaches line 130, every frame. The picture of the lines between
+/// must show $FF there: the chip fetched the byte before the program spoilt it. (A write to
+/// memory the chip fetches must bring it up to date first; the machine skips that only for
+/// pages it cannot fetch.)
+fn restore_at_60_spoil_at_130(m: &mut Machine, target: u16) {
+    let [lo, hi] = target.to_le_bytes();
+    start_program(
+        m,
+        &[
+            0x78, //             SEI
+            0xAD, 0x12, 0xD0, // wait: LDA $D012
+            0xC9, 60, //         CMP #60
+            0xD0, 0xF9, //       BNE wait
+            0xA9, 0xFF, //       LDA #$FF
+            0x8D, lo, hi, //     STA target
+            0xAD, 0x12, 0xD0, // wait2: LDA $D012
+            0xC9, 130, //        CMP #130
+            0xD0, 0xF9, //       BNE wait2
+            0xA9, 0x00, //       LDA #$00
+            0x8D, lo, hi, //     STA target
+            0x4C, 0x01, 0xC0, // JMP wait
+        ],
+    );
+}
+
+#[test]
+fn sprite_data_the_chip_fetched_shows_though_the_program_changes_it_later() {
+    // Sprite 0 at Y 100: its row 15 (bytes 45-47) is fetched on line 116, between the
+    // program's restore and its spoiling of byte 45. The data block's page is known only
+    // through the sprite pointer.
+    let mut m = machine();
+    sprite(&mut m, 0, 100, 100);
+    restore_at_60_spoil_at_130(&mut m, 0x0340 + 45);
+    frames(&mut m);
+    let (x0, y0) = TEXT_ORIGIN;
+    let (x, y) = (x0 + 100 - 24, y0 + 116 - 51);
+    let p = m.picture();
+    for x in x..x + 24 {
+        assert_eq!(p.pixel(x, y), SPRITE, "({x}, {y})");
+    }
+}
+
+#[test]
+fn character_data_the_chip_fetched_shows_though_the_program_changes_it_later() {
+    // Glyph 1 in text row 8 (lines 115-122): its top row ($3008) is fetched on line 115.
+    let mut m = machine();
+    m.poke(0x0400 + 8 * 40, 1);
+    restore_at_60_spoil_at_130(&mut m, 0x3008);
+    frames(&mut m);
+    let (x0, y0) = TEXT_ORIGIN;
+    let y = y0 + 64;
+    let p = m.picture();
+    // The glyph's top row as restored: all 8 pixels set.
+    for x in x0..x0 + 8 {
+        assert_eq!(p.pixel(x, y), INK, "({x}, {y})");
+    }
 }

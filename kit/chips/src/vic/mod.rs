@@ -208,12 +208,23 @@ impl Vic {
         self.claims.bus_free_from(t)
     }
 
-    /// Whether a CPU read waiting for the bus until `free` puts a value on the bus that the
-    /// chip's fetches, from where it has stepped to, can see: only a bad line's matrix
-    /// fetches in the cycles after BA fell read the CPU's bus, so a wait outside bad lines
-    /// (sprite DMA) needs no catching up first, and the lines it ends are stepped whole.
-    pub fn sees_waiting_read(&self, free: u64) -> bool {
-        self.reads_memory() && self.claims.next_bad_line_ba(self.raster.done) < free
+    /// The CPU drives `value` on the data bus in phi2 from cycle `now` on (a read waiting
+    /// for the bus, or an I/O write): a bad line's matrix fetches in the cycles after BA
+    /// fell, when the CPU still has the bus, read it. The chip takes it when it gets there,
+    /// so a wait in a bad line need not stop its drawing mid-line; while it does not draw,
+    /// nothing reads it before the drawing starts (which brings the chip up to date).
+    pub fn cpu_bus_from(&mut self, now: u64, value: u8) {
+        if self.reads_memory() {
+            self.raster.cpu_bus_from(now, value);
+        } else {
+            self.raster.cpu_bus_from(0, value);
+        }
+    }
+
+    /// Whether so many values wait for the engine that it should be brought up to date
+    /// before another is added.
+    pub fn bus_values_full(&self) -> bool {
+        self.raster.bus_reads_full()
     }
 
     /// The first cycle from `from` on in which BA will be low while the registers stay as
@@ -238,6 +249,14 @@ impl Vic {
         self.raster.needs_pixels()
     }
 
+    /// The 256-byte pages of bank `bank` whose RAM the chip may read from now until one of
+    /// its registers or the bank changes (bit p: bank offset $p00-$pFF; `bank_ram` is the
+    /// bank's 16K). A write to another page cannot change what it fetches, so it need not
+    /// bring the chip up to date first.
+    pub fn pages_read(&self, bank: u8, bank_ram: &[u8]) -> u64 {
+        self.raster.pages_read(&self.regs, bank, bank_ram)
+    }
+
     /// Whether an access to register `reg` must find the raster engine up to date: any, while
     /// it draws; otherwise only those its counters and sprite DMA depend on ($D011, $D015,
     /// $D016, $D017, the sprite Ys), those that make it draw ($D01A, the collision
@@ -255,8 +274,7 @@ impl Vic {
         let drawing = self.reads_memory();
         // $D019 shows the collision flags the drawing raises; the deferred bus values wait
         // in a bounded queue.
-        drawing && (reg & 0x3F == 0x19 || self.raster.bus_reads_full())
-            || Self::raster_depends_on(reg)
+        drawing && (reg & 0x3F == 0x19 || self.bus_values_full()) || Self::raster_depends_on(reg)
     }
 
     /// Whether a collision can pull the interrupt line ($D01A bits 1 or 2).
@@ -351,6 +369,7 @@ impl Vic {
         self.catch_up(now);
         let reg = reg & 0x3F;
         self.raster.bus_written(value);
+        self.cpu_bus_from(now, value);
         match reg {
             0x00..=0x10 => self.raster.sprite_x_stale = true,
             0x17 => self.raster.y_expand_written(self.regs[0x17], value),

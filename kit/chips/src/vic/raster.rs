@@ -33,10 +33,6 @@ pub struct VicMemory<'a> {
     pub colour: &'a [u8; 0x400],
     /// The bank, 0-3 ($0000, $4000, $8000, $C000), as CIA 2 selects it.
     pub bank: u8,
-    /// What the CPU puts on the data bus in phi2 (its last I/O write, or the read it waits
-    /// on while BA is low): a matrix fetch in the 3 cycles after BA fell reads it (the CPU
-    /// still has the bus then).
-    pub cpu_bus: u8,
 }
 
 impl VicMemory<'_> {
@@ -45,7 +41,7 @@ impl VicMemory<'_> {
     #[inline]
     fn read(&self, addr: u16) -> (u8, bool) {
         let a = addr & 0x3FFF;
-        if self.bank & 1 == 0 && a & 0x3000 == 0x1000 {
+        if char_rom_at(self.bank, a) {
             (self.char_rom[usize::from(a & 0x0FFF)], true)
         } else {
             (
@@ -56,8 +52,14 @@ impl VicMemory<'_> {
     }
 
     fn is_char_rom(&self, addr: u16) -> bool {
-        self.bank & 1 == 0 && addr & 0x3000 == 0x1000
+        char_rom_at(self.bank, addr)
     }
+}
+
+/// Whether the VIC's address `addr` (14 bits) in `bank` reads the character ROM: $1000-$1FFF
+/// of banks 0 and 2.
+const fn char_rom_at(bank: u8, addr: u16) -> bool {
+    bank & 1 == 0 && addr & 0x3000 == 0x1000
 }
 
 /// What the chip does in the first half (phi1) of a line cycle.
@@ -106,9 +108,30 @@ pub(super) const fn sprite_fetch_follows(now: u64) -> bool {
     )
 }
 
-/// At most this many deferred bus reads wait for the engine (a line's sprite fetch cycles
-/// are 16; a raster poll reads every few cycles).
-const MAX_DEFERRED_BUS_READS: usize = 64;
+/// At most this many deferred bus values wait for the engine: a raster poll reads every
+/// few cycles (16 of a line's cycles are sprite fetches), and the CPU waits for the bus in
+/// each bad line and sprite DMA; about a frame's worth of a polling loop.
+const MAX_DEFERRED_BUS_READS: usize = 1024;
+
+/// The cycle a deferred value is taken in: the CPU's from its cycle, a register read's in
+/// the next (its phi2 sprite fetch is stepped with that cycle).
+const fn due((at, _, bus): (u64, u8, DeferredBus)) -> u64 {
+    match bus {
+        DeferredBus::Cpu => at,
+        DeferredBus::Internal => at + 1,
+    }
+}
+
+/// Which bus a value the engine has not reached yet was driven on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum DeferredBus {
+    /// A register read drove the chip's internal bus (a sprite fetch in the next phi2 sees
+    /// it).
+    Internal,
+    /// The CPU drives the data bus in phi2 from then on (its I/O write, or the read it waits
+    /// on while BA is low): a matrix fetch in the 3 cycles after BA fell reads it.
+    Cpu,
+}
 
 /// The line cycles whose phi2 may fetch the video matrix (and whose graphics are in the
 /// 40 columns).
@@ -329,9 +352,13 @@ pub(super) struct Raster {
     pub picture: Box<Picture>,
     /// Sprite-free lines as last drawn (see [`line_memo`]).
     line_memos: LineMemos,
-    /// Register reads in sprite fetch cycles the engine has not reached yet (cycle, value),
+    /// What the CPU drives on the data bus in phi2, as of the cycle the engine has reached.
+    cpu_bus: u8,
+    /// Values driven on a bus in cycles the engine has not reached yet (cycle, value, bus),
     /// oldest first.
-    bus_reads: Vec<(u64, u8)>,
+    bus_reads: std::collections::VecDeque<(u64, u8, DeferredBus)>,
+    /// The cycle the first of `bus_reads` is due in (`u64::MAX`: none waits).
+    bus_due: u64,
     /// Whether sprite-free lines may be drawn from the memo (off only to test that it
     /// changes nothing).
     pub line_memo: bool,
@@ -390,7 +417,9 @@ impl Raster {
             keep_fetching: false,
             picture: Box::new(picture),
             line_memos: LineMemos::default(),
-            bus_reads: Vec::new(),
+            cpu_bus: 0xFF,
+            bus_reads: std::collections::VecDeque::new(),
+            bus_due: u64::MAX,
             line_memo: true,
         }
     }
@@ -511,30 +540,49 @@ impl Raster {
     /// A register read in cycle `at`, which the engine has not stepped yet, drove `value` on
     /// the internal bus: the phi2 sprite fetch after it sees it when the engine gets there.
     pub fn defer_bus_read(&mut self, at: u64, value: u8) {
-        self.bus_reads.push((at, value));
+        self.defer((at, value, DeferredBus::Internal));
     }
 
-    /// Whether enough reads wait that the engine should catch up first.
+    fn defer(&mut self, entry: (u64, u8, DeferredBus)) {
+        if self.bus_reads.is_empty() {
+            self.bus_due = due(entry);
+        }
+        self.bus_reads.push_back(entry);
+    }
+
+    /// The CPU drives `value` on the data bus in phi2 from cycle `at` on (an I/O write, or a
+    /// read waiting for the bus): the engine takes it when it gets there, so a wait in a bad
+    /// line need not stop the engine mid-line.
+    pub fn cpu_bus_from(&mut self, at: u64, value: u8) {
+        if at < self.done {
+            self.cpu_bus = value;
+        } else {
+            self.defer((at, value, DeferredBus::Cpu));
+        }
+    }
+
+    /// Whether enough values wait that the engine should catch up first.
     pub fn bus_reads_full(&self) -> bool {
         self.bus_reads.len() >= MAX_DEFERRED_BUS_READS
     }
 
-    /// The deferred read of the cycle before this one, if any, is on the bus now.
+    /// The deferred values due in this cycle: the CPU's from its cycle on, a register read's
+    /// in the cycle after it.
     fn take_bus_read(&mut self) {
         let now = self.done;
-        // Reads of cycles skipped (counters only, whole frames) no longer matter.
-        let stale = self
-            .bus_reads
-            .iter()
-            .take_while(|&&(at, _)| at + 1 < now)
-            .count();
-        self.bus_reads.drain(..stale);
-        if let Some(&(at, value)) = self.bus_reads.first() {
-            if at + 1 == now {
-                self.last_bus_phi2 = value;
-                self.bus_reads.remove(0);
+        while let Some(&entry) = self.bus_reads.front() {
+            if due(entry) > now {
+                break;
             }
+            match entry {
+                (_, value, DeferredBus::Cpu) => self.cpu_bus = value,
+                (at, value, DeferredBus::Internal) if at + 1 == now => self.last_bus_phi2 = value,
+                // A read of a cycle skipped (counters only, whole frames) no longer matters.
+                _ => {}
+            }
+            self.bus_reads.pop_front();
         }
+        self.bus_due = self.bus_reads.front().map_or(u64::MAX, |&entry| due(entry));
     }
 
     /// One cycle (see the module documentation for what a step covers).
@@ -554,7 +602,7 @@ impl Raster {
 
         // Phi2 of the previous cycle: the sprite data fetches that follow a pointer or a
         // second data byte (which see a register read of that cycle on the internal bus).
-        if !self.bus_reads.is_empty() {
+        if self.done >= self.bus_due {
             self.take_bus_read();
         }
         match phi1_access(previous) {
@@ -705,7 +753,7 @@ impl Raster {
         r: u64,
         line: u16,
     ) {
-        if !self.bus_reads.is_empty() {
+        if self.done >= self.bus_due {
             self.take_bus_read();
         }
         self.phi1_fetch::<PIXELS>(regs, mem, r);
@@ -752,7 +800,7 @@ impl Raster {
         let i = self.vmli & 63;
         if self.prefetch != 0 {
             self.matrix[i] = 0xFF;
-            self.colour[i] = mem.cpu_bus & 0x0F;
+            self.colour[i] = self.cpu_bus & 0x0F;
         } else {
             let base = u16::from(regs[0x18] & 0xF0) << 6;
             self.matrix[i] = mem.read(base + self.vc).0;
@@ -873,6 +921,44 @@ impl Raster {
             self.mc[n] = (self.mc[n] + 1) & 0x3F;
         }
         self.data[n] = (self.data[n] & !(0xFF << shift)) | (u32::from(value) << shift);
+    }
+
+    /// The 256-byte pages of the bank (bit p: bank offset $p00-$pFF) whose RAM the fetches
+    /// may read while the registers and the bank stay as they are: the video matrix with
+    /// the sprite pointers, the character set, the bitmap in (or a cycle after) bitmap mode,
+    /// their images under the ECM address mask, the idle and refresh fetches' pages, and the
+    /// sprites' data blocks as the pointers latched and in RAM (`bank_ram`, the bank's 16K)
+    /// say. The character ROM's pages are not RAM the chip reads.
+    pub fn pages_read(&self, regs: &[u8], bank: u8, bank_ram: &[u8]) -> u64 {
+        let d018 = u16::from(regs[0x18]);
+        let modes = regs[0x11] | self.d011_delayed;
+        let screen = (d018 & 0xF0) << 6;
+        let mut pages = 0u64;
+        let mut add = |from: u16, len: u16| {
+            for page in (from >> 8)..((from + len) >> 8) {
+                pages |= 1 << (page & 0x3F);
+                if modes & 0x40 != 0 {
+                    pages |= 1 << (page & 0x39);
+                }
+            }
+        };
+        add(screen, 0x400);
+        add((d018 & 0x0E) << 10, 0x800);
+        if modes & 0x20 != 0 {
+            add((d018 & 0x08) << 10, 0x2000);
+        }
+        // Idle fetches ($3FFF, $39FF with ECM) and refresh ($3F00-$3FFF).
+        add(0x3F00, 0x100);
+        for n in 0..8 {
+            let in_ram = bank_ram.get(usize::from(screen + 0x3F8) + n).copied();
+            for pointer in [Some(self.pointer[n]), in_ram].into_iter().flatten() {
+                pages |= 1 << (pointer >> 2);
+            }
+        }
+        if bank & 1 == 0 {
+            pages &= !(0xFFFF << (0x1000 >> 8));
+        }
+        pages
     }
 
     /// The graphics fetch's address in display state. On the 6569 BMM takes effect a cycle
