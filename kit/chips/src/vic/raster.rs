@@ -15,7 +15,9 @@
 //! see depends on what the chip reads or draws, so the engine only keeps its counters
 //! ([`Raster::needs_pixels`] decides); otherwise it fetches and draws every cycle.
 
+mod fetch_line;
 mod line_memo;
+mod sprite_line;
 
 use super::dma::{
     BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA, SPRITE_CRUNCH,
@@ -163,6 +165,21 @@ const BOTTOM_24: u16 = 0xF7;
 const fn sprite_x_of(r: u64) -> u16 {
     (((0x194 + 8 * r) % 0x1F8) & 0x1F8) as u16
 }
+
+/// The pixels of a cycle at which the sprite sequencers change state (see
+/// [`Raster::sprite_event`]): in the cycle after a sprite's second data byte (phi1) it
+/// stops showing; in the cycle after its pointer it halts; its shift register loads in the
+/// cycle after its data (and the sprites to show are taken after cycle 57); the priority
+/// and X expansion registers are taken; the multicolour register is taken and a halted
+/// sprite goes on.
+const SPRITE_STOP_PIXEL: u16 = 2;
+const SPRITE_HALT_PIXEL: u16 = 3;
+const SPRITE_LOAD_PIXEL: u16 = 4;
+const SPRITE_REGS_PIXEL: u16 = 6;
+const SPRITE_RESUME_PIXEL: u16 = 7;
+
+/// The pixels drawn after line cycle 0 on (X $194 on) left of the picture's first column.
+const PICTURE_LEFT: usize = 104;
 
 /// Colour codes in the drawing pipeline: 0-15 are colours, these name a register whose
 /// value is looked up when the pixel leaves the pipeline.
@@ -569,20 +586,30 @@ impl Raster {
     /// The deferred values due in this cycle: the CPU's from its cycle on, a register read's
     /// in the cycle after it.
     fn take_bus_read(&mut self) {
-        let now = self.done;
+        if let Some(value) = self.bus_read_for(self.done) {
+            self.last_bus_phi2 = value;
+        }
+    }
+
+    /// Takes the deferred values due by cycle `now` (which the engine is stepping) off the
+    /// list: the CPU's bus value as of `now`, and the register read of the cycle before
+    /// `now`, returned.
+    fn bus_read_for(&mut self, now: u64) -> Option<u8> {
+        let mut read = None;
         while let Some(&entry) = self.bus_reads.front() {
             if due(entry) > now {
                 break;
             }
             match entry {
                 (_, value, DeferredBus::Cpu) => self.cpu_bus = value,
-                (at, value, DeferredBus::Internal) if at + 1 == now => self.last_bus_phi2 = value,
+                (at, value, DeferredBus::Internal) if at + 1 == now => read = Some(value),
                 // A read of a cycle skipped (counters only, whole frames) no longer matters.
                 _ => {}
             }
             self.bus_reads.pop_front();
         }
         self.bus_due = self.bus_reads.front().map_or(u64::MAX, |&entry| due(entry));
+        read
     }
 
     /// One cycle (see the module documentation for what a step covers).
@@ -629,22 +656,7 @@ impl Raster {
         // Phi2.
         let d011 = regs[0x11];
         if r == 0 {
-            // The line that just ended decides.
-            let ended = if line == 0 {
-                PAL_LINES as u16 - 1
-            } else {
-                line - 1
-            };
-            if ended == FIRST_DMA_LINE && d011 & 0x10 != 0 {
-                self.allow_bad_lines = true;
-            }
-            if ended == LAST_DMA_LINE {
-                self.allow_bad_lines = false;
-            }
-            self.bad_line = false;
-            if line == 0 {
-                self.picture.frames += 1;
-            }
+            self.line_starts(d011, line);
         }
         if r == 1 && line == 0 {
             self.refresh = 0xFF;
@@ -663,75 +675,10 @@ impl Raster {
             self.vborder = self.set_vborder;
         }
 
-        match r {
-            UPDATE_MCBASE => {
-                for n in 0..8 {
-                    if self.expand_flop & (1 << n) != 0 {
-                        self.mcbase[n] = self.mc[n];
-                        if self.mcbase[n] == 63 {
-                            self.dma &= !(1 << n);
-                        }
-                    }
-                }
-            }
-            DMA_CHECK_1 | DMA_CHECK_2 => {
-                for n in 0..8 {
-                    let bit = 1 << n;
-                    if regs[0x15] & bit != 0
-                        && u16::from(regs[2 * n + 1]) == counted & 0xFF
-                        && self.dma & bit == 0
-                    {
-                        self.dma |= bit;
-                        self.mcbase[n] = 0;
-                        self.expand_flop |= bit;
-                    }
-                }
-                if r == SPRITE_EXPAND {
-                    self.expand_flop ^= self.dma & regs[0x17];
-                }
-            }
-            SPRITE_DISPLAY => {
-                for n in 0..8 {
-                    let bit = 1 << n;
-                    self.mc[n] = self.mcbase[n];
-                    if self.dma & bit != 0 {
-                        if regs[0x15] & bit != 0 && u16::from(regs[2 * n + 1]) == counted & 0xFF {
-                            self.display |= bit;
-                        }
-                    } else {
-                        self.display &= !bit;
-                    }
-                }
-            }
-            _ => {}
-        }
-
+        self.sprite_dma(regs, r, counted);
         self.check_bad_line(d011, counted);
-        if r == UPDATE_VC {
-            self.vc = self.vcbase;
-            self.vmli = 0;
-            if self.bad_line {
-                self.rc = 0;
-            }
-        }
-        if r == UPDATE_RC {
-            if self.rc == 7 {
-                self.idle = true;
-                self.vcbase = self.vc;
-            }
-            if !self.idle || self.bad_line {
-                self.rc = (self.rc + 1) & 7;
-                self.idle = false;
-            }
-        }
-
-        let ba_low =
-            (self.bad_line && BAD_LINE_BA.contains(&r)) || self.dma & SPRITE_BA[r as usize] != 0;
-        if ba_low {
-            self.prefetch = self.prefetch.saturating_sub(1);
-        } else {
-            self.prefetch = 4;
-        }
+        self.update_counters(r);
+        self.update_ba(r);
         // Nothing reads the matrix buffer while nothing is drawn.
         if PIXELS && self.bad_line && MATRIX_CYCLES.contains(&r) {
             self.matrix_fetch(regs, mem);
@@ -778,6 +725,106 @@ impl Raster {
         self.d011_delayed = d011;
     }
 
+    /// The start of line `line` (phi2 of its cycle 0): the line that just ended decides
+    /// whether the frame has bad lines.
+    #[inline(always)]
+    fn line_starts(&mut self, d011: u8, line: u16) {
+        let ended = if line == 0 {
+            PAL_LINES as u16 - 1
+        } else {
+            line - 1
+        };
+        if ended == FIRST_DMA_LINE && d011 & 0x10 != 0 {
+            self.allow_bad_lines = true;
+        }
+        if ended == LAST_DMA_LINE {
+            self.allow_bad_lines = false;
+        }
+        self.bad_line = false;
+        if line == 0 {
+            self.picture.frames += 1;
+        }
+    }
+
+    /// The sprite DMA logic in (phi2 of) line cycle `r` of line `counted`.
+    #[inline(always)]
+    fn sprite_dma(&mut self, regs: &[u8], r: u64, counted: u16) {
+        match r {
+            UPDATE_MCBASE => {
+                for n in 0..8 {
+                    if self.expand_flop & (1 << n) != 0 {
+                        self.mcbase[n] = self.mc[n];
+                        if self.mcbase[n] == 63 {
+                            self.dma &= !(1 << n);
+                        }
+                    }
+                }
+            }
+            DMA_CHECK_1 | DMA_CHECK_2 => {
+                // Enabled sprites without DMA, whose Y may start it.
+                let candidates = regs[0x15] & !self.dma;
+                for n in 0..8 {
+                    let bit = 1 << n;
+                    if candidates & bit != 0 && u16::from(regs[2 * n + 1]) == counted & 0xFF {
+                        self.dma |= bit;
+                        self.mcbase[n] = 0;
+                        self.expand_flop |= bit;
+                    }
+                }
+                if r == SPRITE_EXPAND {
+                    self.expand_flop ^= self.dma & regs[0x17];
+                }
+            }
+            SPRITE_DISPLAY => {
+                // A sprite without DMA goes off; one with DMA comes on where its Y matches.
+                self.mc = self.mcbase;
+                self.display &= self.dma;
+                let shown = self.dma & regs[0x15];
+                for n in 0..8 {
+                    let bit = 1 << n;
+                    if shown & bit != 0 && u16::from(regs[2 * n + 1]) == counted & 0xFF {
+                        self.display |= bit;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// VC, VMLI and RC in (phi2 of) line cycle `r`, after the bad line condition.
+    #[inline(always)]
+    fn update_counters(&mut self, r: u64) {
+        if r == UPDATE_VC {
+            self.vc = self.vcbase;
+            self.vmli = 0;
+            if self.bad_line {
+                self.rc = 0;
+            }
+        }
+        if r == UPDATE_RC {
+            if self.rc == 7 {
+                self.idle = true;
+                self.vcbase = self.vc;
+            }
+            if !self.idle || self.bad_line {
+                self.rc = (self.rc + 1) & 7;
+                self.idle = false;
+            }
+        }
+    }
+
+    /// BA in line cycle `r`: the count of cycles since it fell (the CPU keeps the bus for 3).
+    #[inline(always)]
+    fn update_ba(&mut self, r: u64) {
+        let ba_low =
+            (self.bad_line && BAD_LINE_BA.contains(&r)) || self.dma & SPRITE_BA[r as usize] != 0;
+        if ba_low {
+            self.prefetch = self.prefetch.saturating_sub(1);
+        } else {
+            self.prefetch = 4;
+        }
+    }
+
     /// The bad line condition in a cycle of line `counted` (DEN in line $30 allows bad
     /// lines for the frame; YSCROLL matching the line makes one and ends idle state).
     #[inline]
@@ -798,14 +845,8 @@ impl Raster {
     #[inline]
     fn matrix_fetch(&mut self, regs: &[u8], mem: &VicMemory) {
         let i = self.vmli & 63;
-        if self.prefetch != 0 {
-            self.matrix[i] = 0xFF;
-            self.colour[i] = self.cpu_bus & 0x0F;
-        } else {
-            let base = u16::from(regs[0x18] & 0xF0) << 6;
-            self.matrix[i] = mem.read(base + self.vc).0;
-            self.colour[i] = mem.colour[usize::from(self.vc & 0x3FF)] & 0x0F;
-        }
+        (self.matrix[i], self.colour[i]) =
+            matrix_fetch_at(regs, mem, self.vc, self.prefetch, self.cpu_bus);
     }
 
     fn check_vertical_border(&mut self, d011: u8, line: u16) {
@@ -820,13 +861,7 @@ impl Raster {
     }
 
     fn check_side_border(&mut self, regs: &[u8], r: u64, line: u16) {
-        let csel = regs[0x16] & 0x08 != 0;
-        let left = if csel { BORDER_LEFT_40 } else { BORDER_LEFT_38 };
-        let right = if csel {
-            BORDER_RIGHT_40
-        } else {
-            BORDER_RIGHT_38
-        };
+        let (left, right) = side_border_cycles(regs[0x16]);
         if r == left {
             let rsel = regs[0x11] & 0x08 != 0;
             if line == if rsel { BOTTOM_25 } else { BOTTOM_24 } {
@@ -847,11 +882,7 @@ impl Raster {
         let value = match access {
             Phi1::Graphics => {
                 if self.idle {
-                    let addr = if regs[0x11] & 0x40 != 0 {
-                        0x39FF
-                    } else {
-                        0x3FFF
-                    };
+                    let addr = idle_address(regs[0x11]);
                     let (v, rom) = if PIXELS { mem.read(addr) } else { (0, false) };
                     self.gbuf = v;
                     self.gbuf_rom = rom;
@@ -880,24 +911,8 @@ impl Raster {
                 }
                 return;
             }
-            Phi1::SpritePointer(n) => {
-                let base = u16::from(regs[0x18] & 0xF0) << 6;
-                self.pointer[n] = mem.read(base + 0x3F8 + n as u16).0;
-                self.pointer[n]
-            }
-            Phi1::SpriteData(n) => {
-                let v = if self.dma & (1 << n) != 0 {
-                    let v = mem
-                        .read((u16::from(self.pointer[n]) << 6) + u16::from(self.mc[n]))
-                        .0;
-                    self.mc[n] = (self.mc[n] + 1) & 0x3F;
-                    v
-                } else {
-                    mem.read(0x3FFF).0
-                };
-                self.data[n] = (self.data[n] & 0xFF_00FF) | (u32::from(v) << 8);
-                v
-            }
+            Phi1::SpritePointer(n) => self.sprite_pointer_fetch(regs, mem, n),
+            Phi1::SpriteData(n) => self.sprite_phi1_fetch(mem, n),
             Phi1::Refresh => {
                 let v = mem.read(0x3F00 | u16::from(self.refresh)).0;
                 self.refresh = self.refresh.wrapping_sub(1);
@@ -908,8 +923,34 @@ impl Raster {
         self.last_phi1 = value;
     }
 
+    /// Sprite n's pointer fetch (phi1), from the end of the video matrix.
+    #[inline(always)]
+    fn sprite_pointer_fetch(&mut self, regs: &[u8], mem: &VicMemory, n: usize) -> u8 {
+        let base = u16::from(regs[0x18] & 0xF0) << 6;
+        self.pointer[n] = mem.read(base + 0x3F8 + n as u16).0;
+        self.pointer[n]
+    }
+
+    /// Sprite n's middle data byte (phi1): with its DMA on, at its pointer and MC; else the
+    /// idle fetch at $3FFF.
+    #[inline(always)]
+    fn sprite_phi1_fetch(&mut self, mem: &VicMemory, n: usize) -> u8 {
+        let v = if self.dma & (1 << n) != 0 {
+            let v = mem
+                .read((u16::from(self.pointer[n]) << 6) + u16::from(self.mc[n]))
+                .0;
+            self.mc[n] = (self.mc[n] + 1) & 0x3F;
+            v
+        } else {
+            mem.read(0x3FFF).0
+        };
+        self.data[n] = (self.data[n] & 0xFF_00FF) | (u32::from(v) << 8);
+        v
+    }
+
     /// A sprite's phi2 data fetch (the byte at `shift` in its 24 bits): in the 3 cycles after
     /// BA fell the bus is still the CPU's, and the VIC reads its internal bus instead.
+    #[inline(always)]
     fn sprite_phi2_fetch<const PIXELS: bool>(&mut self, mem: &VicMemory, n: usize, shift: u32) {
         let mut value = self.last_bus_phi2;
         if self.dma & (1 << n) != 0 {
@@ -979,18 +1020,13 @@ impl Raster {
     }
 
     fn graphics_address_in(&self, regs: &[u8], d011: u8) -> u16 {
-        let d018 = u16::from(regs[0x18]);
-        let mut addr = if d011 & 0x20 != 0 {
-            (self.vc << 3) | u16::from(self.rc) | ((d018 & 0x08) << 10)
-        } else {
-            (u16::from(self.matrix[self.vmli & 63]) << 3)
-                | u16::from(self.rc)
-                | ((d018 & 0x0E) << 10)
-        };
-        if d011 & 0x40 != 0 {
-            addr &= 0x39FF;
-        }
-        addr
+        graphics_address_of(
+            d011,
+            regs[0x18],
+            self.vc,
+            self.rc,
+            self.matrix[self.vmli & 63],
+        )
     }
 
     // ---- The drawing pipeline -------------------------------------------------------
@@ -1016,6 +1052,12 @@ impl Raster {
             _ => {}
         }
         self.clear_collisions = 0;
+        self.raise_collision_flags(ss_before, sb_before);
+    }
+
+    /// A collision latch that was clear and is not raises its interrupt flag ($D019 bit 2:
+    /// sprite-sprite, bit 1: sprite-background).
+    fn raise_collision_flags(&mut self, ss_before: u8, sb_before: u8) {
         if ss_before == 0 && self.sprite_sprite != 0 {
             self.raised |= 0x04;
         }
@@ -1212,8 +1254,14 @@ impl Raster {
                 || p.pending & candidates(p, xpos) == 0)
         {
             // No sprite is being shown or can start in these 8 pixels: only the sequencers'
-            // state changes (at pixels 2, 3, 4, 6 and 7).
-            for i in [2, 3, 4, 6, 7] {
+            // state changes.
+            for i in [
+                SPRITE_STOP_PIXEL,
+                SPRITE_HALT_PIXEL,
+                SPRITE_LOAD_PIXEL,
+                SPRITE_REGS_PIXEL,
+                SPRITE_RESUME_PIXEL,
+            ] {
                 self.sprite_event(regs, previous, i, pointer_cycle, data_cycle, data_sprite);
             }
         } else {
@@ -1248,7 +1296,8 @@ impl Raster {
         }
     }
 
-    /// What the sequencers do at pixel `i` of the cycle after `previous`, besides drawing.
+    /// What the sequencers do at pixel `i` of the cycle after `previous`, besides drawing
+    /// (at the `SPRITE_*_PIXEL`s).
     #[inline(always)]
     fn sprite_event(
         &mut self,
@@ -1261,9 +1310,9 @@ impl Raster {
     ) {
         let p = &mut self.pipe;
         match i {
-            2 => p.active &= !data_cycle,
-            3 => p.halted |= pointer_cycle,
-            4 => {
+            SPRITE_STOP_PIXEL => p.active &= !data_cycle,
+            SPRITE_HALT_PIXEL => p.halted |= pointer_cycle,
+            SPRITE_LOAD_PIXEL => {
                 if previous == SPRITE_DISPLAY {
                     p.pending = self.display;
                 }
@@ -1271,11 +1320,11 @@ impl Raster {
                     p.shift[data_sprite] = self.data[data_sprite];
                 }
             }
-            6 => {
+            SPRITE_REGS_PIXEL => {
                 p.priority = regs[0x1B];
                 p.x_expand = regs[0x1D];
             }
-            7 => {
+            SPRITE_RESUME_PIXEL => {
                 // On the 6569 a multicolour switch resets the sprite's pixel pairing.
                 let toggled = regs[0x1C] ^ p.multicolour;
                 p.mc_flops &= !toggled;
@@ -1350,11 +1399,7 @@ impl Raster {
             let foreground = p.foreground & (1 << i) != 0;
             let behind = foreground && p.priority & (1 << s) != 0;
             if !behind {
-                p.render[i] = match p.sprite_pixel[s] {
-                    1 => SPRITE_MC_0,
-                    2 => SPRITE_COLOUR_0 + s as u8,
-                    _ => SPRITE_MC_1,
-                };
+                p.render[i] = sprite_code(s, p.sprite_pixel[s]);
                 p.rom[i] = 0;
             }
             if foreground {
@@ -1406,7 +1451,7 @@ impl Raster {
             return;
         }
         // The chunk drawn in cycle r shows cycle r-1's pixels: x = 8(r-1) from the line's
-        // cycle 0, 104 of which are left of the picture.
+        // cycle 0, PICTURE_LEFT of which are left of the picture.
         let Some(y) = line.checked_sub(FIRST_LINE).map(usize::from) else {
             return;
         };
@@ -1414,14 +1459,78 @@ impl Raster {
             return;
         }
         let x0 = 8 * (r as usize - 1);
-        if !(104..104 + WIDTH).contains(&x0) {
+        if !(PICTURE_LEFT..PICTURE_LEFT + WIDTH).contains(&x0) {
             return;
         }
         let mut shown = leaving;
         for c in &mut shown[1..] {
             *c = self.pipe.cregs[usize::from(*c)];
         }
-        self.picture.set_chunk(x0 - 104, y, &shown, &leaving_rom);
+        self.picture
+            .set_chunk(x0 - PICTURE_LEFT, y, &shown, &leaving_rom);
+    }
+}
+
+/// The colour code of sprite `s`'s pixel value `px` (1-3).
+#[inline(always)]
+fn sprite_code(s: usize, px: u8) -> u8 {
+    match px {
+        1 => SPRITE_MC_0,
+        2 => SPRITE_COLOUR_0 + s as u8,
+        _ => SPRITE_MC_1,
+    }
+}
+
+/// The line cycles where the side border flip-flop's left edge ends the border and its
+/// right edge starts it, by CSEL ($D016 bit 3).
+#[inline(always)]
+const fn side_border_cycles(d016: u8) -> (u64, u64) {
+    if d016 & 0x08 != 0 {
+        (BORDER_LEFT_40, BORDER_RIGHT_40)
+    } else {
+        (BORDER_LEFT_38, BORDER_RIGHT_38)
+    }
+}
+
+/// The graphics fetch's address in idle state (ECM forces address bits 9 and 10 low).
+#[inline(always)]
+const fn idle_address(d011: u8) -> u16 {
+    if d011 & 0x40 != 0 {
+        0x39FF
+    } else {
+        0x3FFF
+    }
+}
+
+/// The graphics fetch's address in display state with `d011`'s modes, from VC, RC and the
+/// matrix byte of the cell.
+#[inline(always)]
+const fn graphics_address_of(d011: u8, d018: u8, vc: u16, rc: u8, matrix: u8) -> u16 {
+    let d018 = d018 as u16;
+    let mut addr = if d011 & 0x20 != 0 {
+        (vc << 3) | rc as u16 | ((d018 & 0x08) << 10)
+    } else {
+        ((matrix as u16) << 3) | rc as u16 | ((d018 & 0x0E) << 10)
+    };
+    if d011 & 0x40 != 0 {
+        addr &= 0x39FF;
+    }
+    addr
+}
+
+/// A bad line's matrix fetch at VC (matrix byte, colour nibble): in the 3 cycles after BA
+/// fell (`prefetch` not 0) the CPU still has the bus, and the VIC reads $FF and the CPU's
+/// bus value's low bits instead.
+#[inline(always)]
+fn matrix_fetch_at(regs: &[u8], mem: &VicMemory, vc: u16, prefetch: u8, cpu_bus: u8) -> (u8, u8) {
+    if prefetch != 0 {
+        (0xFF, cpu_bus & 0x0F)
+    } else {
+        let base = u16::from(regs[0x18] & 0xF0) << 6;
+        (
+            mem.read(base + vc).0,
+            mem.colour[usize::from(vc & 0x3FF)] & 0x0F,
+        )
     }
 }
 

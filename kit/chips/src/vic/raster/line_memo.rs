@@ -20,6 +20,7 @@
 //! Both kinds need a line stepped in one go with nothing waiting from a write (a colour,
 //! an X position, a collision register read): [`Raster::steady`].
 
+use super::sprite_line::LineGraphics;
 use super::{
     phi1_access, ColourRegisters, GraphicsPipe, Phi1, Pipeline, Raster, VicMemory, FIRST_LINE,
     HEIGHT,
@@ -70,11 +71,11 @@ impl Pipeline {
 /// What the fetches leave for the drawing in each cycle of a line (bit r of a mask: cycle r).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) struct LineInputs {
-    gbuf: [u8; CYCLES],
-    gbuf_rom: u64,
-    vborder: u64,
-    idle: u64,
-    main_border: u64,
+    pub(super) gbuf: [u8; CYCLES],
+    pub(super) gbuf_rom: u64,
+    pub(super) vborder: u64,
+    pub(super) idle: u64,
+    pub(super) main_border: u64,
 }
 
 impl Default for LineInputs {
@@ -144,9 +145,9 @@ struct GraphicsMemo {
 pub(super) struct LineMemos {
     lines: Vec<Option<Box<LineMemo>>>,
     graphics: Vec<Option<Box<GraphicsMemo>>>,
-    recording: LineInputs,
+    pub(super) recording: LineInputs,
     /// The data each sprite's shift register loaded in the line (by sprite).
-    loaded: [u32; 8],
+    pub(super) loaded: [u32; 8],
 }
 
 impl Clone for LineMemos {
@@ -284,7 +285,11 @@ impl Raster {
 
     /// Runs `draw` for each cycle of the line just fetched with the fetch state its drawing
     /// saw then (from the record), and puts the state the fetches left back after.
-    fn replay(&mut self, inputs: &LineInputs, mut draw: impl FnMut(&mut Raster, u64, u64)) {
+    pub(super) fn replay(
+        &mut self,
+        inputs: &LineInputs,
+        mut draw: impl FnMut(&mut Raster, u64, u64),
+    ) {
         let fetched = (self.draw_inputs(), self.data);
         let loaded = self.line_memos.loaded;
         for r in 0..PAL_CYCLES_PER_LINE {
@@ -299,9 +304,16 @@ impl Raster {
         self.data = fetched.1;
     }
 
-    /// Steps the line's fetches, counters and sprite DMA cycle by cycle without drawing,
-    /// recording what its drawing takes from them.
+    /// Steps the line's fetches, counters and sprite DMA without drawing, recording what its
+    /// drawing takes from them: in one go where [`Raster::fetch_whole_line`] applies.
     fn fetch_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
+        if !self.fetch_whole_line(regs, mem, line) {
+            self.fetch_line_by_steps(regs, mem, line);
+        }
+    }
+
+    /// [`Raster::fetch_line`] cycle by cycle.
+    pub(super) fn fetch_line_by_steps(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
         for r in 0..PAL_CYCLES_PER_LINE {
             self.step::<true, false>(regs, mem, r, line);
             self.done += 1;
@@ -349,7 +361,7 @@ impl Raster {
 
     /// Steps a line with sprites: its fetches cycle by cycle, recording what its drawing
     /// takes from them; its graphics from the memo if the key matches, else from the record
-    /// (and remembered); then sprites, border and colours over them cycle by cycle.
+    /// (and remembered); then sprites, border and colours over them (`sprite_line`).
     pub(super) fn run_sprite_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
         let start = self.pipe.g.clone();
         // The sprites are drawn after the fetch pass, loading their shift registers as the
@@ -400,14 +412,12 @@ impl Raster {
                 memo
             }
         };
-        let inputs = memo.key.fetched.inputs;
-        self.replay(&inputs, |raster, previous, r| {
-            let (p, i) = (&mut raster.pipe, r as usize);
-            p.render = memo.render[i];
-            p.foreground = memo.foreground[i];
-            p.rom = memo.rom[i];
-            raster.draw_over_graphics(regs, previous, line, r);
-        });
+        let graphics = LineGraphics {
+            render: &memo.render,
+            foreground: &memo.foreground,
+            rom: &memo.rom,
+        };
+        self.draw_over_line(regs, line, &memo.key.fetched.inputs, graphics);
         self.line_memos.graphics[slot] = Some(memo);
     }
 }

@@ -1,0 +1,641 @@
+//! Sprites, border and colours over a line's graphics in one go, for a line stepped whole
+//! with nothing waiting from a write ([`Raster::steady`]): what [`Raster::draw_over_graphics`]
+//! does cycle by cycle, exactly (the same picture row, collision latches, interrupt flags
+//! and pipeline), at a fraction of the cost.
+//!
+//! In such a line the registers do not change and no colour write or collision read is
+//! pending, so:
+//! - the sprite sequencers' state changes only at fixed pixels of the line ([`EVENTS`]:
+//!   each sprite's pointer and data fetches, the registers taken in cycle 0, the sprites to
+//!   show taken after cycle 57) and at the one pixel of each sprite whose X is its X
+//!   position (where it may start). The line's 504 pixels (63 cycles of 8, pixel `8r + i`
+//!   drawn in line cycle r) are run from one of these to the next, the shown sprites pixel
+//!   by pixel, the others not at all;
+//! - then the sprites' pixels are put over the graphics by priority, the collision latches
+//!   set and their interrupt flags raised;
+//! - the border is applied over whole cycles;
+//! - the output stage looks the row up in the colour registers once, a cycle of like
+//!   pixels at a time (its lookup one pixel ahead matters only when a colour changes in
+//!   the line, which cannot happen here).
+//!
+//! The border is drawn only where someone sees it: in the picture and in the last cycle,
+//! whose pixels wait in the pipeline as the line ends.
+//!
+//! [`Raster::draw_over_graphics`] stays the reference: every other line (not stepped whole,
+//! or with a write waiting) is drawn by it, and the tests compare the two on random sprites
+//! and states.
+
+use super::line_memo::LineInputs;
+use super::{
+    phi1_access, sprite_code, Phi1, Pipeline, Raster, BORDER, FIRST_LINE, GROUP_CYCLE, HEIGHT,
+    PICTURE_LEFT, SPRITE_DISPLAY, SPRITE_HALT_PIXEL, SPRITE_LOAD_PIXEL, SPRITE_REGS_PIXEL,
+    SPRITE_RESUME_PIXEL, SPRITE_STOP_PIXEL, WIDTH,
+};
+use crate::PAL_CYCLES_PER_LINE;
+
+const CYCLES: usize = PAL_CYCLES_PER_LINE as usize;
+/// The pixels of a line: pixel `8r + i` is pixel i of line cycle r's drawing.
+const PIXELS: usize = 8 * CYCLES;
+
+/// The cycles whose pixels are in the picture (those drawn after them in the next).
+const PICTURE_CYCLES: std::ops::Range<usize> = PICTURE_LEFT / 8..(PICTURE_LEFT + WIDTH) / 8;
+/// The cycles whose pixels are seen: the picture's, and the last, whose pixels wait in the
+/// pipeline as the line ends.
+const SEEN_CYCLES: u64 =
+    (u64::MAX >> (64 - PICTURE_CYCLES.end) & u64::MAX << PICTURE_CYCLES.start) | 1 << (CYCLES - 1);
+
+/// The line's pixel at pixel `i` of the cycle drawn after line cycle `previous` (the
+/// drawing of cycle r shows the cycle after r - 1).
+const fn pixel_of(previous: u64, i: u16) -> u16 {
+    (8 * ((previous + 1) % PAL_CYCLES_PER_LINE)) as u16 + i
+}
+
+// What happens to the sequencers at an event.
+/// The priority and X expansion registers are taken.
+const REGS: u8 = 0;
+/// The multicolour register is taken (a switch resets a sprite's pixel pairing).
+const MULTICOLOUR: u8 = 1;
+/// The sprites to show are taken (after cycle 57).
+const PENDING: u8 = 2;
+/// A sprite's pointer fetch halts it.
+const HALT: u8 = 3;
+/// A sprite's data fetch stops it showing ...
+const STOP: u8 = 4;
+/// ... loads its shift register ...
+const LOAD: u8 = 5;
+/// ... and lets it go on.
+const RESUME: u8 = 6;
+
+/// Where the sprites to show are taken.
+const PENDING_PIXEL: u16 = pixel_of(SPRITE_DISPLAY, SPRITE_LOAD_PIXEL);
+
+/// A change of the sequencers' state at a pixel of the line (`sprite`: whose, for the
+/// kinds that are one sprite's).
+#[derive(Clone, Copy)]
+struct Event {
+    at: u16,
+    kind: u8,
+    sprite: u8,
+}
+
+/// The sequencers' events in a line, in pixel order, from the chip's cycle table
+/// ([`phi1_access`]) and the pixels at which they change state ([`Raster::sprite_event`]).
+/// Events at one pixel change different things, so their order among them does not matter.
+const EVENTS: [Event; 3 + 4 * 8] = {
+    const fn event(at: u16, kind: u8, sprite: u8) -> Event {
+        Event { at, kind, sprite }
+    }
+    let mut all = [event(0, 0, 0); 3 + 4 * 8];
+    all[0] = event(
+        pixel_of(PAL_CYCLES_PER_LINE - 1, SPRITE_REGS_PIXEL),
+        REGS,
+        0,
+    );
+    all[1] = event(
+        pixel_of(PAL_CYCLES_PER_LINE - 1, SPRITE_RESUME_PIXEL),
+        MULTICOLOUR,
+        0,
+    );
+    all[2] = event(PENDING_PIXEL, PENDING, 0);
+    let mut len = 3;
+    let mut previous = 0;
+    while previous < PAL_CYCLES_PER_LINE {
+        match phi1_access(previous) {
+            Phi1::SpritePointer(n) => {
+                all[len] = event(pixel_of(previous, SPRITE_HALT_PIXEL), HALT, n as u8);
+                len += 1;
+            }
+            Phi1::SpriteData(n) => {
+                all[len] = event(pixel_of(previous, SPRITE_STOP_PIXEL), STOP, n as u8);
+                all[len + 1] = event(pixel_of(previous, SPRITE_LOAD_PIXEL), LOAD, n as u8);
+                all[len + 2] = event(pixel_of(previous, SPRITE_RESUME_PIXEL), RESUME, n as u8);
+                len += 3;
+            }
+            _ => {}
+        }
+        previous += 1;
+    }
+    assert!(len == all.len());
+    // Insertion sort by pixel.
+    let mut i = 1;
+    while i < len {
+        let mut j = i;
+        while j > 0 && all[j - 1].at > all[j].at {
+            (all[j - 1], all[j]) = (all[j], all[j - 1]);
+            j -= 1;
+        }
+        i += 1;
+    }
+    all
+};
+
+/// The pixel of the line at which a sprite at X position `x` starts, if any X in the line
+/// is `x` (X wraps at $1F8: $1F8-$1FF never come).
+fn start_pixel(x: u16) -> Option<u16> {
+    let previous = GROUP_CYCLE[usize::from(x >> 3) & 63];
+    (previous != u8::MAX).then(|| pixel_of(u64::from(previous), x & 7))
+}
+
+/// The sprites' pixels of a line: which sprites show a pixel (value 1-3) at each pixel and
+/// the value of the front one (the lowest numbered), by cycle; bit r of `cycles`: some
+/// sprite may show a pixel in cycle r.
+struct SpritePixels {
+    hits: [[u8; 8]; CYCLES],
+    value: [[u8; 8]; CYCLES],
+    cycles: u64,
+}
+
+impl Pipeline {
+    /// Pixels `from..to` of the shown sprites, no event among them; from 7 down, so the
+    /// front one's value is written last.
+    #[inline]
+    fn show_sprites(&mut self, from: usize, to: usize, out: &mut SpritePixels) {
+        let mut shown = self.active;
+        while shown != 0 {
+            let n = 7 - shown.leading_zeros() as usize;
+            shown &= !(1 << n);
+            self.show_sprite(n, from, to, out);
+        }
+    }
+
+    /// Sprite `n`'s X position has come: it starts if it is pending, neither shown nor
+    /// halted.
+    #[inline]
+    fn start(&mut self, n: u8) {
+        let m = 1u8 << n;
+        if self.pending & m != 0 && (self.active | self.halted) & m == 0 {
+            self.x_expand_flops |= m;
+            self.mc_flops |= m;
+            self.active |= m;
+        }
+    }
+
+    /// Pixels `from..to` of shown sprite `n`, no event among them (until it ends).
+    #[inline]
+    fn show_sprite(&mut self, n: usize, from: usize, to: usize, out: &mut SpritePixels) {
+        let m = 1u8 << n;
+        let (halted, x_expand) = (self.halted & m != 0, self.x_expand & m != 0);
+        let multicolour = self.multicolour & m != 0;
+        let (mut shift, mut pixel) = (self.shift[n], self.sprite_pixel[n]);
+        let mut x_flop = self.x_expand_flops & m != 0;
+        let mut mc_flop = self.mc_flops & m != 0;
+        let mut t = from;
+        while t < to {
+            if shift == 0 && pixel == 0 {
+                self.active &= !m;
+                break;
+            }
+            if !halted {
+                if x_flop {
+                    if multicolour {
+                        if mc_flop {
+                            pixel = ((shift >> 22) & 3) as u8;
+                        }
+                        mc_flop = !mc_flop;
+                    } else {
+                        pixel = ((shift >> 22) & 2) as u8;
+                    }
+                    shift = (shift << 1) & 0xFF_FFFF;
+                }
+                x_flop = !x_expand || !x_flop;
+            }
+            if pixel != 0 {
+                let (r, i) = (t >> 3, t & 7);
+                out.hits[r][i] |= m;
+                out.value[r][i] = pixel;
+            }
+            t += 1;
+        }
+        if t > from {
+            out.cycles |= (u64::MAX >> (63 - ((t - 1) >> 3))) & (u64::MAX << (from >> 3));
+        }
+        self.shift[n] = shift;
+        self.sprite_pixel[n] = pixel;
+        self.x_expand_flops = self.x_expand_flops & !m | u8::from(x_flop) << n;
+        self.mc_flops = self.mc_flops & !m | u8::from(mc_flop) << n;
+    }
+}
+
+/// A line's graphics pixels before sprites, border and colours (by cycle): colour codes,
+/// foreground bits and ROM colours.
+pub(super) struct LineGraphics<'a> {
+    pub render: &'a [[u8; 8]; CYCLES],
+    pub foreground: &'a [u8; CYCLES],
+    pub rom: &'a [[u16; 8]; CYCLES],
+}
+
+impl Raster {
+    /// Draws sprites, border and colours over the graphics of the steady line just fetched
+    /// (`inputs`: its record; the pipeline is where the line started but for the graphics),
+    /// as [`Raster::draw_over_graphics`] would in each of its cycles.
+    pub(super) fn draw_over_line(
+        &mut self,
+        regs: &[u8],
+        line: u16,
+        inputs: &LineInputs,
+        graphics: LineGraphics,
+    ) {
+        debug_assert!(self.steady());
+        let mut render = *graphics.render;
+        let mut rom = *graphics.rom;
+        let mut sprites = SpritePixels {
+            hits: [[0; 8]; CYCLES],
+            value: [[0; 8]; CYCLES],
+            cycles: 0,
+        };
+        self.run_sequencers(regs, &mut sprites);
+
+        // Sprites over the graphics by priority: the front sprite's pixel shows unless the
+        // graphics are foreground and it is behind them (until the priority register is
+        // taken in cycle 0, the old one counts).
+        let (old_priority, priority) = (self.pipe.priority, regs[0x1B]);
+        let (mut sprite_sprite, mut sprite_background) = (0u8, 0u8);
+        let mut cycles = sprites.cycles;
+        while cycles != 0 {
+            let r = cycles.trailing_zeros() as usize;
+            cycles &= cycles - 1;
+            if u64::from_ne_bytes(sprites.hits[r]) == 0 {
+                continue;
+            }
+            let foreground = graphics.foreground[r];
+            for i in 0..8 {
+                let hits = sprites.hits[r][i];
+                if hits == 0 {
+                    continue;
+                }
+                let s = hits.trailing_zeros() as usize;
+                let front = foreground & 1 << i != 0;
+                let priority = if r == 0 && i < usize::from(SPRITE_REGS_PIXEL) {
+                    old_priority
+                } else {
+                    priority
+                };
+                if !(front && priority & 1 << s != 0) {
+                    render[r][i] = sprite_code(s, sprites.value[r][i]);
+                    rom[r][i] = 0;
+                }
+                if front {
+                    sprite_background |= hits;
+                }
+                if hits & hits.wrapping_sub(1) != 0 {
+                    sprite_sprite |= hits;
+                }
+            }
+        }
+        // (No read clears a latch in a steady line: they only gain bits.)
+        let before = (self.sprite_sprite, self.sprite_background);
+        self.sprite_sprite |= sprite_sprite;
+        self.sprite_background |= sprite_background;
+        self.raise_collision_flags(before.0, before.1);
+
+        // The border over both, a cycle after the flip-flop (at pixel 7 with 38 columns),
+        // where anyone sees it.
+        let columns_40 = regs[0x16] & 0x08 != 0;
+        let at_start = inputs.main_border << 1 | u64::from(self.pipe.border);
+        let mut cycles = at_start & SEEN_CYCLES;
+        while cycles != 0 {
+            let r = cycles.trailing_zeros() as usize;
+            cycles &= cycles - 1;
+            let last = (render[r][7], rom[r][7]);
+            render[r] = [BORDER; 8];
+            rom[r] = [0; 8];
+            if !columns_40 {
+                (render[r][7], rom[r][7]) = last;
+            }
+        }
+        if !columns_40 {
+            let mut cycles = inputs.main_border & SEEN_CYCLES;
+            while cycles != 0 {
+                let r = cycles.trailing_zeros() as usize;
+                cycles &= cycles - 1;
+                render[r][7] = BORDER;
+                rom[r][7] = 0;
+            }
+        }
+
+        // The output stage: the row, and the last cycle's pixels as they wait to leave.
+        let p = &mut self.pipe;
+        p.border = inputs.main_border & 1 << (CYCLES - 1) != 0;
+        p.render = render[CYCLES - 1];
+        p.foreground = graphics.foreground[CYCLES - 1];
+        p.rom = rom[CYCLES - 1];
+        p.out = p.render;
+        p.out[0] = p.cregs[usize::from(p.render[0])];
+        p.out_rom = p.rom;
+        let y = line
+            .checked_sub(FIRST_LINE)
+            .map(usize::from)
+            .filter(|&y| y < HEIGHT);
+        if let (true, Some(y)) = (self.picture_on, y) {
+            let mut pixels = [0u8; WIDTH];
+            // Runs of like cycles are common (background, border): each looked up once.
+            let (mut codes, mut colours) = ([u8::MAX; 8], [0u8; 8]);
+            for (chunk, cycle) in pixels.chunks_exact_mut(8).zip(&render[PICTURE_CYCLES]) {
+                if *cycle != codes {
+                    codes = *cycle;
+                    colours = codes.map(|code| p.cregs[usize::from(code)]);
+                }
+                chunk.copy_from_slice(&colours);
+            }
+            self.picture
+                .set_row(y, &pixels, rom[PICTURE_CYCLES].as_flattened());
+        }
+    }
+
+    /// Runs the sprite sequencers through the line, event by event, each shown sprite pixel
+    /// by pixel between them; leaves their state at the line's end in the pipeline and
+    /// the pixels the sprites show in `out` (cleared).
+    fn run_sequencers(&mut self, regs: &[u8], out: &mut SpritePixels) {
+        let (display, loaded) = (self.display, &self.line_memos.loaded);
+        let p = &mut self.pipe;
+        // The starts that can happen (a sprite is pending at its X only if it was before
+        // the sprites to show are taken, or is to be shown after), in pixel order (and an
+        // end mark).
+        let mut starts = [(u16::MAX, 0u8); 9];
+        let mut count = 0;
+        for n in 0..8 {
+            let Some(at) = start_pixel(p.sprite_x[n]) else {
+                continue;
+            };
+            let pending = if at >= PENDING_PIXEL {
+                display
+            } else {
+                p.pending
+            };
+            if pending & 1 << n == 0 {
+                continue;
+            }
+            let mut i = count;
+            while i > 0 && starts[i - 1].0 > at {
+                starts[i] = starts[i - 1];
+                i -= 1;
+            }
+            starts[i] = (at, n as u8);
+            count += 1;
+        }
+        // Each event after the starts before it and the pixels shown before it (a start
+        // comes after the events at its pixel: it waits while the next event is there).
+        let mut k = 0;
+        let mut t = 0;
+        for ev in &EVENTS {
+            while starts[k].0 < ev.at {
+                let at = usize::from(starts[k].0);
+                p.show_sprites(t, at, out);
+                t = at;
+                p.start(starts[k].1);
+                k += 1;
+            }
+            let at = usize::from(ev.at);
+            p.show_sprites(t, at, out);
+            t = at;
+            let (n, m) = (usize::from(ev.sprite), 1u8 << ev.sprite);
+            match ev.kind {
+                REGS => {
+                    p.priority = regs[0x1B];
+                    p.x_expand = regs[0x1D];
+                }
+                MULTICOLOUR => {
+                    p.mc_flops &= !(regs[0x1C] ^ p.multicolour);
+                    p.multicolour = regs[0x1C];
+                }
+                PENDING => p.pending = display,
+                HALT => p.halted |= m,
+                STOP => p.active &= !m,
+                LOAD => p.shift[n] = loaded[n],
+                RESUME => p.halted &= !m,
+                _ => unreachable!("no other event kinds"),
+            }
+        }
+        while k < count {
+            let at = usize::from(starts[k].0);
+            p.show_sprites(t, at, out);
+            t = at;
+            p.start(starts[k].1);
+            k += 1;
+        }
+        p.show_sprites(t, PIXELS, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{start_cycles, VicMemory};
+    use super::*;
+    use crate::PAL_LINES;
+    use fastrand::Rng;
+
+    /// The reference: [`Raster::draw_over_graphics`] in each cycle of the line.
+    fn draw_per_cycle(
+        raster: &mut Raster,
+        regs: &[u8],
+        line: u16,
+        inputs: &LineInputs,
+        graphics: &LineGraphics,
+    ) {
+        raster.replay(inputs, |raster, previous, r| {
+            let (p, i) = (&mut raster.pipe, r as usize);
+            p.render = graphics.render[i];
+            p.foreground = graphics.foreground[i];
+            p.rom = graphics.rom[i];
+            raster.draw_over_graphics(regs, previous, line, r);
+        });
+    }
+
+    /// The pipeline's fields that differ (for a failure's message).
+    fn differences(a: &Raster, b: &Raster) -> String {
+        let (p, q) = (&a.pipe, &b.pipe);
+        let mut out = String::new();
+        macro_rules! field {
+            ($($f:ident),*) => {$(
+                if p.$f != q.$f {
+                    out += &format!("{}: {:?} vs {:?}\n", stringify!($f), p.$f, q.$f);
+                }
+            )*};
+        }
+        field!(
+            active,
+            halted,
+            pending,
+            shift,
+            sprite_pixel,
+            x_expand_flops,
+            mc_flops,
+            priority,
+            x_expand,
+            multicolour,
+            border,
+            render,
+            foreground,
+            rom,
+            out,
+            out_rom
+        );
+        if p.g != q.g {
+            out += "graphics\n";
+        }
+        if a.picture != b.picture {
+            out += "picture\n";
+        }
+        out
+    }
+
+    /// An X position: anywhere, or where the sequencers halt for sprite DMA, near the
+    /// line's end (so the sprite goes on into the next line) or past the last X ($1F8).
+    fn sprite_x(rng: &mut Rng) -> u16 {
+        match rng.u8(0..4) {
+            0 => rng.u16(0..0x200),
+            1 => rng.u16(0x150..0x1E0),
+            2 => rng.u16(0x170..0x190),
+            _ => rng.u16(0x1E0..0x200),
+        }
+    }
+
+    /// A mask with each bit set with probability about `percent`%.
+    fn mask(rng: &mut Rng, percent: u8) -> u8 {
+        (0..8).fold(0, |m, n| m | u8::from(rng.u8(0..100) < percent) << n)
+    }
+
+    #[test]
+    fn a_steady_line_draws_as_cycle_by_cycle_drawing_does() {
+        // Random sequencer states (reachable or not: the fast path follows the same rules
+        // from any state), registers, graphics and border, drawn both ways.
+        let mut rng = Rng::with_seed(0x5B17E);
+        let mut regs = [0u8; 0x40];
+        for case in 0..3000 {
+            let mut raster = Raster {
+                picture_on: rng.u8(0..8) != 0,
+                // Steady: the X positions taken.
+                sprite_x_stale: false,
+                ..Raster::default()
+            };
+            rng.fill(&mut regs);
+            let p = &mut raster.pipe;
+            for n in 0..8 {
+                p.sprite_x[n] = sprite_x(&mut rng);
+                p.shift[n] = match rng.u8(0..4) {
+                    0 => 0,
+                    _ => rng.u32(0..0x100_0000),
+                };
+                p.sprite_pixel[n] = rng.u8(0..4);
+                raster.line_memos.loaded[n] = rng.u32(0..0x100_0000);
+            }
+            p.start_cycles = start_cycles(&p.sprite_x);
+            let density = rng.u8(0..100);
+            p.active = mask(&mut rng, density);
+            p.pending = mask(&mut rng, density);
+            p.halted = mask(&mut rng, 20);
+            p.x_expand_flops = rng.u8(..);
+            p.mc_flops = rng.u8(..);
+            // Mostly the registers already taken, sometimes a change taken in cycle 0.
+            let changed = rng.u8(0..4) == 0;
+            p.priority = if changed { rng.u8(..) } else { regs[0x1B] };
+            p.x_expand = if changed { rng.u8(..) } else { regs[0x1D] };
+            p.multicolour = if changed { rng.u8(..) } else { regs[0x1C] };
+            p.border = rng.bool();
+            for code in 0x20..=0x2E {
+                p.cregs.set(code, rng.u8(..));
+            }
+            raster.display = mask(&mut rng, density);
+            raster.sprite_sprite = if rng.bool() { 0 } else { rng.u8(..) };
+            raster.sprite_background = if rng.bool() { 0 } else { rng.u8(..) };
+            let inputs = LineInputs {
+                main_border: match rng.u8(0..3) {
+                    0 => 0,
+                    1 => u64::MAX,
+                    _ => rng.u64(..),
+                },
+                ..LineInputs::default()
+            };
+            let render: [[u8; 8]; CYCLES] =
+                std::array::from_fn(|_| std::array::from_fn(|_| rng.u8(0..0x2F)));
+            let foreground: [u8; CYCLES] = std::array::from_fn(|_| rng.u8(..));
+            let rom: [[u16; 8]; CYCLES] =
+                std::array::from_fn(|_| std::array::from_fn(|_| rng.u16(..)));
+            let graphics = LineGraphics {
+                render: &render,
+                foreground: &foreground,
+                rom: &rom,
+            };
+            let line = rng.u16(0..PAL_LINES as u16);
+            let mut exact = raster.clone();
+            // (A copy starts without memos: the record's loads too.)
+            exact.line_memos.loaded = raster.line_memos.loaded;
+            draw_per_cycle(&mut exact, &regs, line, &inputs, &graphics);
+            raster.draw_over_line(&regs, line, &inputs, graphics);
+            assert!(
+                raster.pipe == exact.pipe,
+                "case {case}: {}",
+                differences(&raster, &exact)
+            );
+            assert_eq!(
+                (
+                    raster.sprite_sprite,
+                    raster.sprite_background,
+                    raster.raised
+                ),
+                (exact.sprite_sprite, exact.sprite_background, exact.raised),
+                "case {case}: collisions and flags"
+            );
+            assert!(raster == exact, "case {case}: picture or engine");
+        }
+    }
+
+    #[test]
+    fn sprite_lines_draw_as_with_the_line_memos_off() {
+        // Whole frames of random sprites over random graphics: the engine with its line
+        // memos (sprite lines drawn in one go) and without (every cycle), compared line by
+        // line; between frames X positions move, a colour changes and a collision register
+        // is read, as a game does.
+        let mut rng = Rng::with_seed(0xD01E);
+        for case in 0..12 {
+            let mut ram = Box::new([0u8; 0x10000]);
+            rng.fill(&mut ram[..]);
+            let mut char_rom = [0u8; 0x1000];
+            rng.fill(&mut char_rom);
+            let mut colour = [0u8; 0x400];
+            rng.fill(&mut colour);
+            let mut regs = [0u8; 0x40];
+            rng.fill(&mut regs);
+            regs[0x11] = 0x10 | rng.u8(..) & 0x0F | if rng.u8(0..4) == 0 { 0x60 } else { 0 };
+            regs[0x15] = mask(&mut rng, 80);
+            let mem = VicMemory {
+                ram: &ram,
+                char_rom: &char_rom,
+                colour: &colour,
+                bank: rng.u8(0..4),
+            };
+            let mut fast = Raster::default();
+            fast.enable_picture();
+            let mut exact = fast.clone();
+            exact.line_memo = false;
+            for frame in 0..3u64 {
+                for n in 0..8 {
+                    let x = sprite_x(&mut rng);
+                    regs[2 * n] = x as u8;
+                    regs[0x10] = regs[0x10] & !(1 << n) | ((x >> 8) as u8) << n;
+                    regs[2 * n + 1] = rng.u8(0x20..0xFF);
+                }
+                for raster in [&mut fast, &mut exact] {
+                    raster.sprite_x_stale = true;
+                    if frame > 0 {
+                        raster.colour_written(0x27, frame as u8);
+                        raster.clear_collisions = 0x1E;
+                    }
+                }
+                for line in 0..PAL_LINES {
+                    let to = (frame * PAL_LINES + line + 1) * PAL_CYCLES_PER_LINE - 1;
+                    fast.run_to(&regs, &mem, to);
+                    exact.run_to(&regs, &mem, to);
+                    // (Equal but for the switch.)
+                    exact.line_memo = true;
+                    assert!(
+                        fast == exact,
+                        "case {case} frame {frame} line {line}: {}",
+                        differences(&fast, &exact)
+                    );
+                    exact.line_memo = false;
+                }
+            }
+        }
+    }
+}
