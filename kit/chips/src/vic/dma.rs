@@ -26,9 +26,6 @@ pub(super) const BAD_LINE_BA: std::ops::RangeInclusive<u64> = 11..=53;
 pub(super) const SPRITE_BA_START: u64 = 54;
 /// BA is low this many cycles for a sprite's fetches (3 cycles' warning, then 2 fetching).
 pub(super) const SPRITE_BA_CYCLES: u64 = 5;
-/// The first line cycle after sprite 7's window (which runs into the next line): from here
-/// to [`SPRITE_BA_START`] no sprite claims the bus.
-const SPRITE_QUIET_FROM: u64 = (SPRITE_BA_START + 2 * 7 + SPRITE_BA_CYCLES) % PAL_CYCLES_PER_LINE;
 /// BA is low in line cycle `r` for sprite n's fetches when bit n is set.
 const fn sprite_ba_mask(r: u64) -> u8 {
     let mut mask = 0u8;
@@ -224,6 +221,7 @@ impl SpriteDma {
     }
 
     /// Whether a sprite's fetches hold BA low in cycle `t` (events up to `t` applied).
+    #[cfg(test)]
     fn holds_ba(&self, t: u64) -> bool {
         self.on & SPRITE_BA[(t % PAL_CYCLES_PER_LINE) as usize] != 0
     }
@@ -323,7 +321,9 @@ impl BusClaims {
         self.d011_since = now;
     }
 
-    /// Whether BA is low in cycle `t` (advancing the sprite logic to `t`).
+    /// Whether BA is low in cycle `t` (advancing the sprite logic to `t`): cycle by cycle,
+    /// the reference the scans are tested against.
+    #[cfg(test)]
     pub fn ba_low(&mut self, t: u64) -> bool {
         self.sprites.advance(&self.regs, t);
         self.sprites.holds_ba(t) || {
@@ -351,10 +351,41 @@ impl BusClaims {
                 t
             };
         }
-        while self.ba_low(t) {
-            t += 1;
+        loop {
+            let line_start = t - t % PAL_CYCLES_PER_LINE;
+            if let Some(free) = self.first_in_line(t, line_start, false) {
+                return free;
+            }
+            t = line_start + PAL_CYCLES_PER_LINE;
         }
-        t
+    }
+
+    /// The first cycle from `from` to the end of the line starting at `line_start` in which
+    /// BA is low (`low`) or high (not `low`), advancing the sprite logic as it goes. Between
+    /// the DMA logic's events the sprites holding BA stay the same, and whether the line is
+    /// a bad line does not change in it (the registers stay), so each stretch between
+    /// events is read from the tables.
+    fn first_in_line(&mut self, from: u64, line_start: u64, low: bool) -> Option<u64> {
+        let den = den_latched(&self.regs, self.d011_since, self.den_frame, from);
+        let line = line_start / PAL_CYCLES_PER_LINE % crate::PAL_LINES;
+        let bad = is_bad_line(self.regs.d011, den, line);
+        let mut r = from - line_start;
+        while r < PAL_CYCLES_PER_LINE {
+            self.sprites.advance(&self.regs, line_start + r);
+            let end = SPRITE_DMA_EVENTS
+                .into_iter()
+                .find(|&e| e > r)
+                .unwrap_or(PAL_CYCLES_PER_LINE);
+            let on = self.sprites.on;
+            for c in r..end {
+                let ba = (bad && BAD_LINE_BA.contains(&c)) || on & SPRITE_BA[c as usize] != 0;
+                if ba == low {
+                    return Some(line_start + c);
+                }
+            }
+            r = end;
+        }
+        None
     }
 
     /// The first cycle from `from` on in which BA is low, if the registers stay as they
@@ -384,15 +415,8 @@ impl BusClaims {
             if ahead.line_is_quiet(line_start) {
                 continue;
             }
-            // Off a bad line, only sprite fetches claim the bus: cycles 54-62 and 0-9.
-            let bad = ahead.bad_line_claims(line_start);
-            for t in start..line_start + PAL_CYCLES_PER_LINE {
-                if !bad && (SPRITE_QUIET_FROM..SPRITE_BA_START).contains(&(t - line_start)) {
-                    continue;
-                }
-                if ahead.ba_low(t) {
-                    return t;
-                }
+            if let Some(t) = ahead.first_in_line(start, line_start, true) {
+                return t;
             }
         }
         u64::MAX
@@ -555,6 +579,11 @@ mod tests {
                     .find(|&t| run.clone().ba_low(t))
                     .unwrap_or(u64::MAX);
                 assert_eq!(run.next_ba_low(from), scanned, "{enabled:02x} from {from}");
+                // Where a read started in each cycle of the next few lines completes.
+                for t in from..from + 3 * LINE {
+                    let free = (t..).find(|&t| !run.clone().ba_low(t)).unwrap();
+                    assert_eq!(run.clone().bus_free_from(t), free, "{enabled:02x} at {t}");
+                }
             }
         }
     }
