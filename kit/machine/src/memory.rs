@@ -446,8 +446,17 @@ impl C64Bus {
 
     fn io_read(&mut self, addr: u16) -> u8 {
         let now = self.now;
-        self.next_interrupt_check = now;
-        self.touched |= source_at(addr);
+        // Reads of the SID, colour RAM and most VIC-II registers change no interrupt line
+        // (raster polling loops read $D012 every few cycles).
+        let quiet = match addr {
+            0xD000..=0xD3FF => !Vic::read_affects_interrupts(addr as u8),
+            0xD400..=0xDBFF => true,
+            _ => false,
+        };
+        if !quiet {
+            self.next_interrupt_check = now;
+            self.touched |= source_at(addr);
+        }
         match addr {
             0xD000..=0xD3FF => {
                 if self.vic.read_needs_raster(addr as u8) {

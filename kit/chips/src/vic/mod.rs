@@ -277,6 +277,13 @@ impl Vic {
         drawing && (reg & 0x3F == 0x19 || self.bus_values_full()) || Self::raster_depends_on(reg)
     }
 
+    /// Whether a read of register `reg` can change when the interrupt output next changes:
+    /// only the collision registers' (a read clears the latch, so a new collision raises its
+    /// flag, and makes the chip draw). Other reads leave the output as it was predicted.
+    pub const fn read_affects_interrupts(reg: u8) -> bool {
+        matches!(reg & 0x3F, 0x1E | 0x1F)
+    }
+
     /// Whether a collision can pull the interrupt line ($D01A bits 1 or 2).
     pub fn collision_interrupts(&self) -> bool {
         self.irq_mask & 0x06 != 0
