@@ -8,7 +8,7 @@ use crate::roms::Roms;
 use c64kit_chips::cia::CiaModel;
 use c64kit_chips::sid::pot::{c64_pot_inputs, PotInput};
 use c64kit_chips::sid::SidModel;
-use c64kit_chips::vic::{Picture, VicMemory};
+use c64kit_chips::vic::{FetchedPages, Picture, VicMemory};
 use c64kit_chips::{Cia, Sid, Vic};
 use c64kit_cpu::{Bus, DirectMemory, Interrupts};
 
@@ -128,9 +128,10 @@ pub struct C64Bus {
     /// Bit r set: region r holds a page of `vic_pages` while the VIC-II fetches every cycle,
     /// so a write there is checked against them.
     vic_watch: u16,
-    /// Bit p set: page p of the VIC-II's bank may be fetched before its registers or bank
-    /// change (`Vic::pages_read`), so a write there first brings the VIC up to date.
-    vic_pages: u64,
+    /// The pages of the VIC-II's bank it may fetch before its registers or bank change
+    /// (`Vic::pages_read`): a write there first brings the VIC up to date (the video matrix's
+    /// only if a bad line comes before the write).
+    vic_pages: FetchedPages,
     /// CPU cycles since power-on (every bus access is one).
     pub now: u64,
     pub sid: Sid,
@@ -184,7 +185,7 @@ impl C64Bus {
             ram_writable: 0,
             pla_writable: 0,
             vic_watch: 0,
-            vic_pages: 0,
+            vic_pages: FetchedPages::default(),
             now: 0,
             sid: Sid::new(),
             cia1: Cia::new(),
@@ -313,14 +314,15 @@ impl C64Bus {
     /// Which RAM writes the VIC-II must see first: those to the pages of its bank it may
     /// fetch, while it fetches every cycle.
     fn update_vic_watch(&mut self) {
-        self.vic_pages = 0;
+        self.vic_pages = FetchedPages::default();
         self.vic_watch = 0;
         if self.vic.reads_memory() {
             let bank = self.cia2.vic_bank();
             let base = usize::from(Vic::bank_base(bank));
             self.vic_pages = self.vic.pages_read(bank, &self.ram[base..base + 0x4000]);
+            let pages = self.vic_pages.every_line | self.vic_pages.bad_lines;
             for region in 0..4 {
-                if self.vic_pages >> (16 * region) & 0xFFFF != 0 {
+                if pages >> (16 * region) & 0xFFFF != 0 {
                     self.vic_watch |= 1 << (4 * usize::from(bank) + region);
                 }
             }
@@ -417,8 +419,14 @@ impl C64Bus {
             _ => {
                 let region = 1 << (addr >> 12);
                 if self.pla_writable & region != 0 {
+                    let page = (addr >> 8) & 0x3F;
+                    let FetchedPages {
+                        every_line,
+                        bad_lines,
+                    } = self.vic_pages;
                     if self.vic_watch & region != 0
-                        && self.vic_pages >> ((addr >> 8) & 0x3F) & 1 != 0
+                        && (every_line >> page & 1 != 0
+                            || bad_lines >> page & 1 != 0 && self.vic.matrix_fetch_due(now))
                     {
                         self.catch_up_vic(now);
                         self.ram[addr as usize] = value;
@@ -550,7 +558,7 @@ impl C64Bus {
             }
             0xD400..=0xD7FF => self.sid.write((addr & 0x1F) as u8, value, now),
             0xD800..=0xDBFF => {
-                if self.vic_watch != 0 {
+                if self.vic_watch != 0 && self.vic.matrix_fetch_due(now) {
                     self.catch_up_vic(now);
                 }
                 self.colour[(addr & 0x3FF) as usize] = value & 0x0F;

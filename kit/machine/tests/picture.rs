@@ -325,3 +325,34 @@ fn character_data_the_chip_fetched_shows_though_the_program_changes_it_later() {
         assert_eq!(p.pixel(x, y), INK, "({x}, {y})");
     }
 }
+
+#[test]
+fn colour_ram_the_chip_fetched_shows_though_the_program_changes_it_later() {
+    // Glyph 1 in text row 8, its colour in colour RAM: fetched by the bad line 115 only.
+    let mut m = machine();
+    m.poke(0x0400 + 8 * 40, 1);
+    restore_at_60_spoil_at_130(&mut m, 0xD800 + 8 * 40);
+    frames(&mut m);
+    let (x0, y0) = TEXT_ORIGIN;
+    let p = m.picture();
+    for y in y0 + 64..y0 + 72 {
+        assert_eq!(p.pixel(x0, y), 15, "({x0}, {y})");
+    }
+}
+
+#[test]
+fn the_video_matrix_the_chip_fetched_shows_though_the_program_changes_it_later() {
+    // Text row 8's first cell: glyph $FF (all set, at $37F8) when restored, glyph 0 (blank)
+    // when spoilt; fetched by the bad line 115 only.
+    let mut m = machine();
+    for row in 0..8 {
+        m.poke(0x37F8 + row, 0xFF);
+    }
+    restore_at_60_spoil_at_130(&mut m, 0x0400 + 8 * 40);
+    frames(&mut m);
+    let (x0, y0) = TEXT_ORIGIN;
+    let p = m.picture();
+    for y in y0 + 64..y0 + 72 {
+        assert_eq!(p.pixel(x0 + 7, y), INK, "({}, {y})", x0 + 7);
+    }
+}

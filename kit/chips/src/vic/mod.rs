@@ -47,7 +47,7 @@ mod raster;
 
 pub use picture::Picture;
 use raster::Raster;
-pub use raster::VicMemory;
+pub use raster::{FetchedPages, VicMemory};
 
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 use dma::BusClaims;
@@ -250,11 +250,18 @@ impl Vic {
     }
 
     /// The 256-byte pages of bank `bank` whose RAM the chip may read from now until one of
-    /// its registers or the bank changes (bit p: bank offset $p00-$pFF; `bank_ram` is the
-    /// bank's 16K). A write to another page cannot change what it fetches, so it need not
-    /// bring the chip up to date first.
-    pub fn pages_read(&self, bank: u8, bank_ram: &[u8]) -> u64 {
+    /// its registers or the bank changes, in any line and only in a bad line's matrix
+    /// fetches (`bank_ram` is the bank's 16K). A write to another page cannot change what it
+    /// fetches, so it need not bring the chip up to date first.
+    pub fn pages_read(&self, bank: u8, bank_ram: &[u8]) -> FetchedPages {
         self.raster.pages_read(&self.regs, bank, bank_ram)
+    }
+
+    /// Whether a bad line's matrix fetches (of the video matrix and colour RAM) may come
+    /// between the cycle the chip has reached and `now`: only then must a write there bring
+    /// it up to date first.
+    pub fn matrix_fetch_due(&self, now: u64) -> bool {
+        self.claims.next_bad_line_ba(self.raster.done) <= now
     }
 
     /// Whether an access to register `reg` must find the raster engine up to date: any, while

@@ -64,6 +64,14 @@ const fn char_rom_at(bank: u8, addr: u16) -> bool {
     bank & 1 == 0 && addr & 0x3000 == 0x1000
 }
 
+/// The 256-byte pages of the VIC's bank whose RAM its fetches may read (bit p: bank offset
+/// $p00-$pFF): in any line, and only in a bad line's matrix fetches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FetchedPages {
+    pub every_line: u64,
+    pub bad_lines: u64,
+}
+
 /// What the chip does in the first half (phi1) of a line cycle.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Phi1 {
@@ -965,41 +973,49 @@ impl Raster {
     }
 
     /// The 256-byte pages of the bank (bit p: bank offset $p00-$pFF) whose RAM the fetches
-    /// may read while the registers and the bank stay as they are: the video matrix with
-    /// the sprite pointers, the character set, the bitmap in (or a cycle after) bitmap mode,
-    /// their images under the ECM address mask, the idle and refresh fetches' pages, and the
-    /// sprites' data blocks as the pointers latched and in RAM (`bank_ram`, the bank's 16K)
-    /// say. The character ROM's pages are not RAM the chip reads.
-    pub fn pages_read(&self, regs: &[u8], bank: u8, bank_ram: &[u8]) -> u64 {
+    /// may read while the registers and the bank stay as they are, in two masks: those any
+    /// line may read (the character set, the bitmap in (or a cycle after) bitmap mode, their
+    /// images under the ECM address mask, the idle and refresh fetches' page, the sprite
+    /// pointers' page and the sprites' data blocks as the pointers latched and in RAM
+    /// (`bank_ram`, the bank's 16K) say), and those only a bad line's matrix fetches read
+    /// (the rest of the video matrix). The character ROM's pages are not RAM the chip reads.
+    pub fn pages_read(&self, regs: &[u8], bank: u8, bank_ram: &[u8]) -> FetchedPages {
         let d018 = u16::from(regs[0x18]);
         let modes = regs[0x11] | self.d011_delayed;
         let screen = (d018 & 0xF0) << 6;
-        let mut pages = 0u64;
-        let mut add = |from: u16, len: u16| {
+        let pages_of = |from: u16, len: u16| {
+            let mut pages = 0u64;
             for page in (from >> 8)..((from + len) >> 8) {
                 pages |= 1 << (page & 0x3F);
                 if modes & 0x40 != 0 {
                     pages |= 1 << (page & 0x39);
                 }
             }
+            pages
         };
-        add(screen, 0x400);
-        add((d018 & 0x0E) << 10, 0x800);
+        let pointers = screen + 0x3F8;
+        let mut every_line = pages_of(pointers, 8) | pages_of((d018 & 0x0E) << 10, 0x800);
         if modes & 0x20 != 0 {
-            add((d018 & 0x08) << 10, 0x2000);
+            every_line |= pages_of((d018 & 0x08) << 10, 0x2000);
         }
         // Idle fetches ($3FFF, $39FF with ECM) and refresh ($3F00-$3FFF).
-        add(0x3F00, 0x100);
+        every_line |= pages_of(0x3F00, 0x100);
         for n in 0..8 {
-            let in_ram = bank_ram.get(usize::from(screen + 0x3F8) + n).copied();
+            let in_ram = bank_ram.get(usize::from(pointers) + n).copied();
             for pointer in [Some(self.pointer[n]), in_ram].into_iter().flatten() {
-                pages |= 1 << (pointer >> 2);
+                every_line |= 1 << (pointer >> 2);
             }
         }
+        let mut bad_lines = (0xF_u64 << (screen >> 8)) & !every_line;
         if bank & 1 == 0 {
-            pages &= !(0xFFFF << (0x1000 >> 8));
+            let rom = !(0xFFFF << (0x1000 >> 8));
+            every_line &= rom;
+            bad_lines &= rom;
         }
-        pages
+        FetchedPages {
+            every_line,
+            bad_lines,
+        }
     }
 
     /// The graphics fetch's address in display state. On the 6569 BMM takes effect a cycle
