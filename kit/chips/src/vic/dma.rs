@@ -51,6 +51,15 @@ pub(super) const SPRITE_BA: [u8; 63] = {
     t
 };
 
+/// No sprite's fetches hold BA from MCBASE's update to the first DMA check.
+const _: () = {
+    let mut r = UPDATE_MCBASE as usize;
+    while r < DMA_CHECK_1 as usize {
+        assert!(SPRITE_BA[r] == 0);
+        r += 1;
+    }
+};
+
 /// The line cycles at which the sprite DMA logic acts.
 pub(super) const SPRITE_CRUNCH: u64 = 14;
 pub(super) const UPDATE_MCBASE: u64 = 15;
@@ -371,11 +380,21 @@ impl BusClaims {
         let bad = is_bad_line(self.regs.d011, den, line);
         let mut r = from - line_start;
         while r < PAL_CYCLES_PER_LINE {
-            self.sprites.advance(&self.regs, line_start + r);
             let end = SPRITE_DMA_EVENTS
                 .into_iter()
                 .find(|&e| e > r)
                 .unwrap_or(PAL_CYCLES_PER_LINE);
+            if r == UPDATE_MCBASE && !bad {
+                // No sprite holds BA from MCBASE's update to the first DMA check
+                // (checked at compile time): BA is high there, and the sprite logic can
+                // wait for the next call.
+                if !low {
+                    return Some(line_start + r);
+                }
+                r = end;
+                continue;
+            }
+            self.sprites.advance(&self.regs, line_start + r);
             let on = self.sprites.on;
             for c in r..end {
                 let ba = (bad && BAD_LINE_BA.contains(&c)) || on & SPRITE_BA[c as usize] != 0;
