@@ -191,72 +191,25 @@ impl Raster {
             // Display state: VMLI (0 since VC's update) counts the columns, VC goes on from
             // VCBASE.
             let mut fetched = [0u8; COLUMNS as usize];
-            let (bits, vc) = match (d011 & 0x60, bad_line) {
-                (0x00, false) => display_fetches::<0x00, false>(
-                    self,
-                    regs,
-                    mem,
-                    &quarters,
-                    prefetch,
-                    &mut fetched,
-                ),
-                (0x20, false) => display_fetches::<0x20, false>(
-                    self,
-                    regs,
-                    mem,
-                    &quarters,
-                    prefetch,
-                    &mut fetched,
-                ),
-                (0x40, false) => display_fetches::<0x40, false>(
-                    self,
-                    regs,
-                    mem,
-                    &quarters,
-                    prefetch,
-                    &mut fetched,
-                ),
-                (_, false) => display_fetches::<0x60, false>(
-                    self,
-                    regs,
-                    mem,
-                    &quarters,
-                    prefetch,
-                    &mut fetched,
-                ),
-                (0x00, true) => display_fetches::<0x00, true>(
-                    self,
-                    regs,
-                    mem,
-                    &quarters,
-                    prefetch,
-                    &mut fetched,
-                ),
-                (0x20, true) => display_fetches::<0x20, true>(
-                    self,
-                    regs,
-                    mem,
-                    &quarters,
-                    prefetch,
-                    &mut fetched,
-                ),
-                (0x40, true) => display_fetches::<0x40, true>(
-                    self,
-                    regs,
-                    mem,
-                    &quarters,
-                    prefetch,
-                    &mut fetched,
-                ),
-                (_, true) => display_fetches::<0x60, true>(
-                    self,
-                    regs,
-                    mem,
-                    &quarters,
-                    prefetch,
-                    &mut fetched,
-                ),
+            type Fetches = fn(
+                &mut Raster,
+                &[u8],
+                &VicMemory,
+                &Quarters,
+                u8,
+                &mut [u8; COLUMNS as usize],
+            ) -> (u64, u16);
+            let fetches: Fetches = match (d011 & 0x60, bad_line) {
+                (0x00, false) => display_fetches::<0x00, false>,
+                (0x20, false) => display_fetches::<0x20, false>,
+                (0x40, false) => display_fetches::<0x40, false>,
+                (_, false) => display_fetches::<0x60, false>,
+                (0x00, true) => display_fetches::<0x00, true>,
+                (0x20, true) => display_fetches::<0x20, true>,
+                (0x40, true) => display_fetches::<0x40, true>,
+                (_, true) => display_fetches::<0x60, true>,
             };
+            let (bits, vc) = fetches(self, regs, mem, &quarters, prefetch, &mut fetched);
             gbuf[FIRST_GRAPHICS as usize..=LAST_GRAPHICS as usize].copy_from_slice(&fetched);
             self.vc = vc;
             self.vmli += COLUMNS as usize;
