@@ -118,6 +118,9 @@ pub(super) const fn sprite_fetch_follows(now: u64) -> bool {
     )
 }
 
+/// The cycles of a line, as an array length.
+const CYCLES: usize = PAL_CYCLES_PER_LINE as usize;
+
 /// At most this many deferred bus values wait for the engine: a raster poll reads every
 /// few cycles (16 of a line's cycles are sprite fetches), and the CPU waits for the bus in
 /// each bad line and sprite DMA; about a frame's worth of a polling loop.

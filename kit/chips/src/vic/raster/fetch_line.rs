@@ -12,12 +12,11 @@
 use super::line_memo::LineInputs;
 use super::{
     graphics_address_of, idle_address, matrix_fetch_at, phi1_access, side_border_cycles, Phi1,
-    Raster, VicMemory, MATRIX_CYCLES,
+    Raster, VicMemory, CYCLES, MATRIX_CYCLES,
 };
 use crate::vic::dma::{BAD_LINE_BA, SPRITE_BA, UPDATE_MCBASE};
 use crate::PAL_CYCLES_PER_LINE;
 
-const CYCLES: usize = PAL_CYCLES_PER_LINE as usize;
 /// The line's first cycles, stepped one by one (up to the first matrix fetch's cycle).
 const FIRST_MATRIX: u64 = *MATRIX_CYCLES.start();
 const LAST_MATRIX: u64 = *MATRIX_CYCLES.end();

@@ -22,12 +22,10 @@
 
 use super::sprite_line::LineGraphics;
 use super::{
-    phi1_access, ColourRegisters, GraphicsPipe, Phi1, Pipeline, Raster, VicMemory, FIRST_LINE,
-    HEIGHT,
+    phi1_access, ColourRegisters, GraphicsPipe, Phi1, Pipeline, Raster, VicMemory, CYCLES,
+    FIRST_LINE, HEIGHT,
 };
 use crate::{PAL_CYCLES_PER_LINE, PAL_LINES};
-
-const CYCLES: usize = PAL_CYCLES_PER_LINE as usize;
 
 /// The registers the drawing reads: $D011 (modes), $D016 (modes, XSCROLL, CSEL) and the
 /// sprite priority, multicolour and X expansion the sequencers take every cycle. The rest

@@ -27,13 +27,12 @@
 
 use super::line_memo::LineInputs;
 use super::{
-    phi1_access, sprite_code, Phi1, Pipeline, Raster, BORDER, FIRST_LINE, GROUP_CYCLE, HEIGHT,
-    PICTURE_LEFT, SPRITE_DISPLAY, SPRITE_HALT_PIXEL, SPRITE_LOAD_PIXEL, SPRITE_REGS_PIXEL,
+    phi1_access, sprite_code, Phi1, Pipeline, Raster, BORDER, CYCLES, FIRST_LINE, GROUP_CYCLE,
+    HEIGHT, PICTURE_LEFT, SPRITE_DISPLAY, SPRITE_HALT_PIXEL, SPRITE_LOAD_PIXEL, SPRITE_REGS_PIXEL,
     SPRITE_RESUME_PIXEL, SPRITE_STOP_PIXEL, WIDTH,
 };
 use crate::PAL_CYCLES_PER_LINE;
 
-const CYCLES: usize = PAL_CYCLES_PER_LINE as usize;
 /// The pixels of a line: pixel `8r + i` is pixel i of line cycle r's drawing.
 const PIXELS: usize = 8 * CYCLES;
 
