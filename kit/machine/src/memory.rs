@@ -420,21 +420,18 @@ impl C64Bus {
                 let region = 1 << (addr >> 12);
                 if self.pla_writable & region != 0 {
                     let page = (addr >> 8) & 0x3F;
-                    let FetchedPages {
-                        every_line,
-                        bad_lines,
-                    } = self.vic_pages;
-                    if self.vic_watch & region != 0
-                        && (every_line >> page & 1 != 0
-                            || bad_lines >> page & 1 != 0 && self.vic.matrix_fetch_due(now))
-                    {
+                    let pages = self.vic_pages;
+                    let fetched = self.vic_watch & region != 0
+                        && (pages.every_line >> page & 1 != 0
+                            || pages.bad_lines >> page & 1 != 0 && self.vic.matrix_fetch_due(now));
+                    if fetched {
                         self.catch_up_vic(now);
-                        self.ram[addr as usize] = value;
-                        // The write may have moved a sprite pointer.
-                        self.update_vic_watch();
-                        return;
                     }
                     self.ram[addr as usize] = value;
+                    if fetched {
+                        // The write may have moved a sprite pointer.
+                        self.update_vic_watch();
+                    }
                 }
             }
         }

@@ -217,14 +217,14 @@ impl Vic {
         if self.reads_memory() {
             self.raster.cpu_bus_from(now, value);
         } else {
-            self.raster.cpu_bus_from(0, value);
+            self.raster.set_cpu_bus(value);
         }
     }
 
     /// Whether so many values wait for the engine that it should be brought up to date
     /// before another is added.
     pub fn bus_values_full(&self) -> bool {
-        self.raster.bus_reads_full()
+        self.raster.deferred_bus_full()
     }
 
     /// The first cycle from `from` on in which BA will be low while the registers stay as

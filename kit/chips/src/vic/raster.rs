@@ -124,7 +124,7 @@ const CYCLES: usize = PAL_CYCLES_PER_LINE as usize;
 /// At most this many deferred bus values wait for the engine: a raster poll reads every
 /// few cycles (16 of a line's cycles are sprite fetches), and the CPU waits for the bus in
 /// each bad line and sprite DMA; about a frame's worth of a polling loop.
-const MAX_DEFERRED_BUS_READS: usize = 1024;
+const MAX_DEFERRED_BUS_VALUES: usize = 1024;
 
 /// The cycle a deferred value is taken in: the CPU's from its cycle, a register read's in
 /// the next (its phi2 sprite fetch is stepped with that cycle).
@@ -384,8 +384,8 @@ pub(super) struct Raster {
     cpu_bus: u8,
     /// Values driven on a bus in cycles the engine has not reached yet (cycle, value, bus),
     /// oldest first.
-    bus_reads: std::collections::VecDeque<(u64, u8, DeferredBus)>,
-    /// The cycle the first of `bus_reads` is due in (`u64::MAX`: none waits).
+    deferred_bus: std::collections::VecDeque<(u64, u8, DeferredBus)>,
+    /// The cycle the first of `deferred_bus` is due in (`u64::MAX`: none waits).
     bus_due: u64,
     /// Whether sprite-free lines may be drawn from the memo (off only to test that it
     /// changes nothing).
@@ -446,7 +446,7 @@ impl Raster {
             picture: Box::new(picture),
             line_memos: LineMemos::default(),
             cpu_bus: 0xFF,
-            bus_reads: std::collections::VecDeque::new(),
+            deferred_bus: std::collections::VecDeque::new(),
             bus_due: u64::MAX,
             line_memo: true,
         }
@@ -572,10 +572,15 @@ impl Raster {
     }
 
     fn defer(&mut self, entry: (u64, u8, DeferredBus)) {
-        if self.bus_reads.is_empty() {
-            self.bus_due = due(entry);
-        }
-        self.bus_reads.push_back(entry);
+        self.deferred_bus.push_back(entry);
+        self.update_bus_due();
+    }
+
+    fn update_bus_due(&mut self) {
+        self.bus_due = self
+            .deferred_bus
+            .front()
+            .map_or(u64::MAX, |&entry| due(entry));
     }
 
     /// The CPU drives `value` on the data bus in phi2 from cycle `at` on (an I/O write, or a
@@ -589,14 +594,24 @@ impl Raster {
         }
     }
 
+    /// The CPU drives `value` from now on while the engine does not draw: nothing reads it
+    /// before the drawing starts (which brings the engine up to date first), so it is taken
+    /// at once, and the CPU's older values still waiting are dropped.
+    pub fn set_cpu_bus(&mut self, value: u8) {
+        self.cpu_bus = value;
+        self.deferred_bus
+            .retain(|&(_, _, bus)| bus != DeferredBus::Cpu);
+        self.update_bus_due();
+    }
+
     /// Whether enough values wait that the engine should catch up first.
-    pub fn bus_reads_full(&self) -> bool {
-        self.bus_reads.len() >= MAX_DEFERRED_BUS_READS
+    pub fn deferred_bus_full(&self) -> bool {
+        self.deferred_bus.len() >= MAX_DEFERRED_BUS_VALUES
     }
 
     /// The deferred values due in this cycle: the CPU's from its cycle on, a register read's
     /// in the cycle after it.
-    fn take_bus_read(&mut self) {
+    fn take_deferred_bus(&mut self) {
         if let Some(value) = self.bus_read_for(self.done) {
             self.last_bus_phi2 = value;
         }
@@ -607,7 +622,7 @@ impl Raster {
     /// `now`, returned.
     fn bus_read_for(&mut self, now: u64) -> Option<u8> {
         let mut read = None;
-        while let Some(&entry) = self.bus_reads.front() {
+        while let Some(&entry) = self.deferred_bus.front() {
             if due(entry) > now {
                 break;
             }
@@ -617,9 +632,9 @@ impl Raster {
                 // A read of a cycle skipped (counters only, whole frames) no longer matters.
                 _ => {}
             }
-            self.bus_reads.pop_front();
+            self.deferred_bus.pop_front();
         }
-        self.bus_due = self.bus_reads.front().map_or(u64::MAX, |&entry| due(entry));
+        self.update_bus_due();
         read
     }
 
@@ -641,7 +656,7 @@ impl Raster {
         // Phi2 of the previous cycle: the sprite data fetches that follow a pointer or a
         // second data byte (which see a register read of that cycle on the internal bus).
         if self.done >= self.bus_due {
-            self.take_bus_read();
+            self.take_deferred_bus();
         }
         match phi1_access(previous) {
             Phi1::SpritePointer(n) => self.sprite_phi2_fetch::<PIXELS>(mem, n, 16),
@@ -712,7 +727,7 @@ impl Raster {
         line: u16,
     ) {
         if self.done >= self.bus_due {
-            self.take_bus_read();
+            self.take_deferred_bus();
         }
         self.phi1_fetch::<PIXELS>(regs, mem, r);
         if PIXELS && !DRAW {
@@ -1644,6 +1659,25 @@ fn cell_codes(mode: u8, matrix: u8, colour: u8) -> [u8; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cpu_bus_value_taken_at_once_outlives_older_ones_still_waiting() {
+        // Queued while drawing, then superseded while not: the engine must not take the
+        // older value when it gets to its cycle.
+        let mut r = Raster::default();
+        r.cpu_bus_from(100, 0x11);
+        r.set_cpu_bus(0x22);
+        assert_eq!(r.bus_read_for(200), None);
+        assert_eq!(r.cpu_bus, 0x22);
+        assert_eq!(r.bus_due, u64::MAX);
+        // Left to wait, it is taken at its cycle.
+        r.cpu_bus_from(300, 0x33);
+        assert_eq!(r.bus_due, 300);
+        r.bus_read_for(299);
+        assert_eq!(r.cpu_bus, 0x22);
+        r.bus_read_for(300);
+        assert_eq!(r.cpu_bus, 0x33);
+    }
 
     #[test]
     fn the_cycle_table_matches_the_chip() {

@@ -348,7 +348,7 @@ mod tests {
         check(a.pointer == b.pointer, "pointer");
         check(a.data == b.data, "data");
         check(a.pipe == b.pipe, "pipe");
-        check(a.bus_reads == b.bus_reads, "bus_reads");
+        check(a.deferred_bus == b.deferred_bus, "deferred_bus");
         check(a.bus_due == b.bus_due, "bus_due");
         check(a.cpu_bus == b.cpu_bus, "cpu_bus");
         check(a.picture.frames == b.picture.frames, "frames");
