@@ -1376,14 +1376,8 @@ impl Raster {
             return;
         }
         for s in 0..8 {
-            let m = 1 << s;
-            if candidates & p.pending & m != 0
-                && (p.active | p.halted) & m == 0
-                && x == p.sprite_x[s]
-            {
-                p.x_expand_flops |= m;
-                p.mc_flops |= m;
-                p.active |= m;
+            if candidates & 1 << s != 0 && x == p.sprite_x[s] {
+                p.start(s);
             }
         }
     }
@@ -1407,22 +1401,18 @@ impl Raster {
                 continue;
             }
             if p.halted & m == 0 {
-                if p.x_expand_flops & m != 0 {
-                    if p.multicolour & m != 0 {
-                        if p.mc_flops & m != 0 {
-                            p.sprite_pixel[s] = ((p.shift[s] >> 22) & 3) as u8;
-                        }
-                        p.mc_flops ^= m;
-                    } else {
-                        p.sprite_pixel[s] = (((p.shift[s] >> 23) & 1) << 1) as u8;
-                    }
-                    p.shift[s] = (p.shift[s] << 1) & 0xFF_FFFF;
-                }
-                if p.x_expand & m != 0 {
-                    p.x_expand_flops ^= m;
-                } else {
-                    p.x_expand_flops |= m;
-                }
+                let mut x_flop = p.x_expand_flops & m != 0;
+                let mut mc_flop = p.mc_flops & m != 0;
+                sequencer_pixel(
+                    &mut p.shift[s],
+                    &mut p.sprite_pixel[s],
+                    &mut x_flop,
+                    &mut mc_flop,
+                    p.x_expand & m != 0,
+                    p.multicolour & m != 0,
+                );
+                p.x_expand_flops = p.x_expand_flops & !m | u8::from(x_flop) << s;
+                p.mc_flops = p.mc_flops & !m | u8::from(mc_flop) << s;
             }
             if p.sprite_pixel[s] != 0 {
                 top = Some(s);
@@ -1566,6 +1556,33 @@ fn matrix_fetch_at(regs: &[u8], mem: &VicMemory, vc: u16, prefetch: u8, cpu_bus:
             mem.colour[usize::from(vc & 0x3FF)] & 0x0F,
         )
     }
+}
+
+/// One pixel of a sprite sequencer that is not halted: with its X-expansion flip-flop set
+/// the shift register moves on a bit and the pixel takes its top bit (hires) or, every
+/// other time, its top two (multicolour, paired by `mc_flop`); the flip-flop toggles where
+/// the sprite is X-expanded and stays set where not.
+#[inline(always)]
+fn sequencer_pixel(
+    shift: &mut u32,
+    pixel: &mut u8,
+    x_flop: &mut bool,
+    mc_flop: &mut bool,
+    x_expand: bool,
+    multicolour: bool,
+) {
+    if *x_flop {
+        if multicolour {
+            if *mc_flop {
+                *pixel = ((*shift >> 22) & 3) as u8;
+            }
+            *mc_flop = !*mc_flop;
+        } else {
+            *pixel = ((*shift >> 22) & 2) as u8;
+        }
+        *shift = (*shift << 1) & 0xFF_FFFF;
+    }
+    *x_flop = !x_expand || !*x_flop;
 }
 
 /// The sprites whose X position lies in the 8 pixels from `xpos` (a multiple of 8): only

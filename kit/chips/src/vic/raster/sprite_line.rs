@@ -27,9 +27,9 @@
 
 use super::line_memo::LineInputs;
 use super::{
-    phi1_access, sprite_code, Phi1, Pipeline, Raster, BORDER, CYCLES, FIRST_LINE, GROUP_CYCLE,
-    HEIGHT, PICTURE_LEFT, SPRITE_DISPLAY, SPRITE_HALT_PIXEL, SPRITE_LOAD_PIXEL, SPRITE_REGS_PIXEL,
-    SPRITE_RESUME_PIXEL, SPRITE_STOP_PIXEL, WIDTH,
+    phi1_access, sequencer_pixel, sprite_code, Phi1, Pipeline, Raster, BORDER, CYCLES, FIRST_LINE,
+    GROUP_CYCLE, HEIGHT, PICTURE_LEFT, SPRITE_DISPLAY, SPRITE_HALT_PIXEL, SPRITE_LOAD_PIXEL,
+    SPRITE_REGS_PIXEL, SPRITE_RESUME_PIXEL, SPRITE_STOP_PIXEL, WIDTH,
 };
 use crate::PAL_CYCLES_PER_LINE;
 
@@ -160,7 +160,7 @@ impl Pipeline {
     /// Sprite `n`'s X position has come: it starts if it is pending, neither shown nor
     /// halted.
     #[inline]
-    fn start(&mut self, n: u8) {
+    pub(super) fn start(&mut self, n: usize) {
         let m = 1u8 << n;
         if self.pending & m != 0 && (self.active | self.halted) & m == 0 {
             self.x_expand_flops |= m;
@@ -185,18 +185,14 @@ impl Pipeline {
                 break;
             }
             if !halted {
-                if x_flop {
-                    if multicolour {
-                        if mc_flop {
-                            pixel = ((shift >> 22) & 3) as u8;
-                        }
-                        mc_flop = !mc_flop;
-                    } else {
-                        pixel = ((shift >> 22) & 2) as u8;
-                    }
-                    shift = (shift << 1) & 0xFF_FFFF;
-                }
-                x_flop = !x_expand || !x_flop;
+                sequencer_pixel(
+                    &mut shift,
+                    &mut pixel,
+                    &mut x_flop,
+                    &mut mc_flop,
+                    x_expand,
+                    multicolour,
+                );
             }
             if pixel != 0 {
                 let (r, i) = (t >> 3, t & 7);
@@ -381,7 +377,7 @@ impl Raster {
                 let at = usize::from(starts[k].0);
                 p.show_sprites(t, at, out);
                 t = at;
-                p.start(starts[k].1);
+                p.start(usize::from(starts[k].1));
                 k += 1;
             }
             let at = usize::from(ev.at);
@@ -409,7 +405,7 @@ impl Raster {
             let at = usize::from(starts[k].0);
             p.show_sprites(t, at, out);
             t = at;
-            p.start(starts[k].1);
+            p.start(usize::from(starts[k].1));
             k += 1;
         }
         p.show_sprites(t, PIXELS, out);
