@@ -82,15 +82,41 @@ fn sample_frame<'a>(screen: &'a Screen, pixels: &'a [u8], flags: u32) -> FrameVi
 
 /// Runs a display through a whole (made-up) run; returns what it printed, its notes with
 /// `dir` replaced by "DIR", and the files it wrote.
+/// The options with "DIR" standing for the output folder `dir`.
+fn options_in(options: &[(&str, &str)], dir: &Path) -> Vec<(String, String)> {
+    options
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.replace("DIR", &dir.display().to_string())))
+        .collect()
+}
+
+/// What an output plugin said (the folder written as "DIR") and the files it left in
+/// `dir`, by name.
+fn notes_and_files(mut sink: Collect, dir: &Path) -> (Collect, Vec<(String, Vec<u8>)>) {
+    let dir_text = dir.display().to_string();
+    for n in sink.notes.iter_mut() {
+        *n = n.replace(&dir_text, "DIR");
+    }
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    (sink, files)
+}
+
 fn exercise_display(
     plugin: &Plugin,
     options: &[(&str, &str)],
     dir: &Path,
 ) -> (Collect, Vec<(String, Vec<u8>)>) {
-    let options: Vec<(String, String)> = options
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.replace("DIR", &dir.display().to_string())))
-        .collect();
+    let options = options_in(options, dir);
     let mut sink = Collect::default();
     let mut d = plugin.open_display(&options, &mut sink).unwrap();
     d.chrout(b"HELLO\rWORLD\x93", &mut sink).unwrap();
@@ -114,22 +140,7 @@ fn exercise_display(
     )
     .unwrap();
     drop(d);
-    let dir_text = dir.display().to_string();
-    for n in sink.notes.iter_mut() {
-        *n = n.replace(&dir_text, "DIR");
-    }
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    (sink, files)
+    notes_and_files(sink, dir)
 }
 
 #[test]
@@ -451,10 +462,7 @@ fn exercise_audio(
     options: &[(&str, &str)],
     dir: &Path,
 ) -> (Collect, Vec<(String, Vec<u8>)>) {
-    let options: Vec<(String, String)> = options
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.replace("DIR", &dir.display().to_string())))
-        .collect();
+    let options = options_in(options, dir);
     let mut sink = Collect::default();
     let mut a = plugin.open_audio(&options, &mut sink).unwrap();
     let rate = u64::from(a.sample_rate);
@@ -478,22 +486,7 @@ fn exercise_audio(
     a.finish("returned to BASIC", 0, 123_456, 0xE147, &mut sink)
         .unwrap();
     drop(a);
-    let dir_text = dir.display().to_string();
-    for n in sink.notes.iter_mut() {
-        *n = n.replace(&dir_text, "DIR");
-    }
-    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
-    files.sort();
-    (sink, files)
+    notes_and_files(sink, dir)
 }
 
 #[test]

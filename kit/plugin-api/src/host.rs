@@ -409,7 +409,7 @@ impl Plugin {
             inst,
             sample_rate,
             live: self.live,
-            dead: false,
+            health: Health::default(),
         })
     }
 
@@ -428,7 +428,7 @@ impl Plugin {
             inst,
             flags,
             next_frame,
-            dead: false,
+            health: Health::default(),
         })
     }
 
@@ -522,20 +522,26 @@ pub struct DisplayInstance {
     /// The first cycle at or after which it wants its next frame (see
     /// [`abi::DisplayVTable::next_frame`]); refreshed after each `frame` call.
     pub next_frame: u64,
-    /// A call panicked: no further calls but destroy.
+    /// Whether a call panicked.
+    health: Health,
+}
+
+/// Whether an instance's plugin panicked in a call: then no further calls but destroy.
+#[derive(Default)]
+struct Health {
     dead: bool,
 }
 
-impl DisplayInstance {
+impl Health {
+    /// Passes a call's result on, remembering a panic.
     fn check(&mut self, r: Result<(), CallError>) -> Result<(), CallError> {
-        if let Err(e) = &r {
-            if e.panicked {
-                self.dead = true;
-            }
+        if r.as_ref().is_err_and(|e| e.panicked) {
+            self.dead = true;
         }
         r
     }
 
+    /// An error if the plugin panicked earlier.
     fn alive(&self) -> Result<(), CallError> {
         if self.dead {
             Err(CallError {
@@ -546,15 +552,17 @@ impl DisplayInstance {
             Ok(())
         }
     }
+}
 
+impl DisplayInstance {
     pub fn chrout(&mut self, bytes: &[u8], sink: &mut dyn HostSink) -> Result<(), CallError> {
-        self.alive()?;
+        self.health.alive()?;
         let (f, inst) = (self.fns.chrout, self.inst);
         let r = call(sink, |host| {
             // SAFETY: live instance, valid slice and host.
             unsafe { f(inst, RSlice::new(bytes), host) }
         });
-        self.check(r)
+        self.health.check(r)
     }
 
     /// Whether it wants a frame at `cycles`: every frame, or the one it asked for.
@@ -563,15 +571,15 @@ impl DisplayInstance {
     }
 
     pub fn frame(&mut self, frame: &FrameView, sink: &mut dyn HostSink) -> Result<(), CallError> {
-        self.alive()?;
+        self.health.alive()?;
         let (f, inst) = (self.fns.frame, self.inst);
         let raw = frame.to_raw();
         let r = call(sink, |host| {
             // SAFETY: live instance, valid frame (borrowed from `frame`) and host.
             unsafe { f(inst, &raw, host) }
         });
-        let r = self.check(r);
-        if !self.dead {
+        let r = self.health.check(r);
+        if !self.health.dead {
             // SAFETY: live instance.
             self.next_frame = unsafe { (self.fns.next_frame)(self.inst) };
         }
@@ -579,13 +587,13 @@ impl DisplayInstance {
     }
 
     pub fn poll_input(&mut self, sink: &mut dyn HostSink) -> Result<(), CallError> {
-        self.alive()?;
+        self.health.alive()?;
         let (f, inst) = (self.fns.poll_input, self.inst);
         let r = call(sink, |host| {
             // SAFETY: live instance and host.
             unsafe { f(inst, host) }
         });
-        self.check(r)
+        self.health.check(r)
     }
 
     pub fn finish(
@@ -597,7 +605,7 @@ impl DisplayInstance {
         frame: &FrameView,
         sink: &mut dyn HostSink,
     ) -> Result<(), CallError> {
-        self.alive()?;
+        self.health.alive()?;
         let end = RunEnd {
             reason: RSlice::new(reason.as_bytes()),
             exit_code,
@@ -610,7 +618,7 @@ impl DisplayInstance {
             // SAFETY: live instance, valid end, frame and host.
             unsafe { f(inst, &end, &raw, host) }
         });
-        self.check(r)
+        self.health.check(r)
     }
 }
 
@@ -629,43 +637,25 @@ pub struct AudioInstance {
     pub sample_rate: u32,
     /// It plays the sound as it comes: the run is paced to real time.
     pub live: bool,
-    /// A call panicked: no further calls but destroy.
-    dead: bool,
+    /// Whether a call panicked.
+    health: Health,
 }
 
 impl AudioInstance {
-    fn check(&mut self, r: Result<(), CallError>) -> Result<(), CallError> {
-        if r.as_ref().is_err_and(|e| e.panicked) {
-            self.dead = true;
-        }
-        r
-    }
-
-    fn alive(&self) -> Result<(), CallError> {
-        if self.dead {
-            Err(CallError {
-                message: "the plugin panicked earlier in this run".into(),
-                panicked: true,
-            })
-        } else {
-            Ok(())
-        }
-    }
-
     /// The next block of sound.
     pub fn samples(
         &mut self,
         block: &SoundBlock,
         sink: &mut dyn HostSink,
     ) -> Result<(), CallError> {
-        self.alive()?;
+        self.health.alive()?;
         let (f, inst) = (self.fns.samples, self.inst);
         let raw = block.to_raw();
         let r = call(sink, |host| {
             // SAFETY: live instance, valid block (borrowed from `block`) and host.
             unsafe { f(inst, &raw, host) }
         });
-        self.check(r)
+        self.health.check(r)
     }
 
     pub fn finish(
@@ -676,7 +666,7 @@ impl AudioInstance {
         pc: u16,
         sink: &mut dyn HostSink,
     ) -> Result<(), CallError> {
-        self.alive()?;
+        self.health.alive()?;
         let end = RunEnd {
             reason: RSlice::new(reason.as_bytes()),
             exit_code,
@@ -688,7 +678,7 @@ impl AudioInstance {
             // SAFETY: live instance, valid end and host.
             unsafe { f(inst, &end, host) }
         });
-        self.check(r)
+        self.health.check(r)
     }
 }
 
