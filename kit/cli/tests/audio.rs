@@ -288,21 +288,22 @@ fn a_panicking_audio_plugin_ends_the_run_naming_it() {
     let panicky = library("c64kit-plugin-panicky");
     let p = panicky.to_str().unwrap();
     let label = format!("audio plugin panicky-audio ({p})");
-    for (call, code) in [("create", 1), ("samples", 1), ("finish", 1)] {
+    // A run with the plugin told to panic in `call`.
+    let panicking_in = |call: &str| {
         let option = format!("panicky-audio.panic_in={call}");
-        let (got, err) = run(
-            &dir,
-            &[
-                "--plugin",
-                p,
-                "run",
-                "hi.prg",
-                "--audio",
-                "panicky-audio",
-                "-O",
-                &option,
-            ],
-        );
+        let args = [
+            "--plugin",
+            p,
+            "run",
+            "hi.prg",
+            "--audio",
+            "panicky-audio",
+            "-O",
+        ];
+        run(&dir, &[&args[..], &[option.as_str()]].concat())
+    };
+    for (call, code) in [("create", 1), ("samples", 1), ("finish", 1)] {
+        let (got, err) = panicking_in(call);
         assert_eq!(got, code, "{call}: {err}");
         assert!(
             err.contains(&format!(
@@ -312,19 +313,7 @@ fn a_panicking_audio_plugin_ends_the_run_naming_it() {
         );
     }
     // A panic when asked its rate leaves it without one: refused, naming it.
-    let (code, err) = run(
-        &dir,
-        &[
-            "--plugin",
-            p,
-            "run",
-            "hi.prg",
-            "--audio",
-            "panicky-audio",
-            "-O",
-            "panicky-audio.panic_in=sample_rate",
-        ],
-    );
+    let (code, err) = panicking_in("sample_rate");
     assert_eq!(code, 1, "{err}");
     assert!(
         err.contains(&format!("c64kit: {label}: sample rate 0 Hz")),
