@@ -526,6 +526,17 @@ pub struct DisplayInstance {
     health: Health,
 }
 
+/// How the run ended, for an output's `finish` (the reason borrowed from `reason`, which
+/// must outlive the call).
+fn run_end(reason: &str, exit_code: i32, cycles: u64, pc: u16) -> RunEnd {
+    RunEnd {
+        reason: RSlice::new(reason.as_bytes()),
+        exit_code,
+        cycles,
+        pc,
+    }
+}
+
 /// Whether an instance's plugin panicked in a call: then no further calls but destroy.
 #[derive(Default)]
 struct Health {
@@ -606,12 +617,7 @@ impl DisplayInstance {
         sink: &mut dyn HostSink,
     ) -> Result<(), CallError> {
         self.health.alive()?;
-        let end = RunEnd {
-            reason: RSlice::new(reason.as_bytes()),
-            exit_code,
-            cycles,
-            pc,
-        };
+        let end = run_end(reason, exit_code, cycles, pc);
         let (f, inst) = (self.fns.finish, self.inst);
         let raw = frame.to_raw();
         let r = call(sink, |host| {
@@ -667,12 +673,7 @@ impl AudioInstance {
         sink: &mut dyn HostSink,
     ) -> Result<(), CallError> {
         self.health.alive()?;
-        let end = RunEnd {
-            reason: RSlice::new(reason.as_bytes()),
-            exit_code,
-            cycles,
-            pc,
-        };
+        let end = run_end(reason, exit_code, cycles, pc);
         let (f, inst) = (self.fns.finish, self.inst);
         let r = call(sink, |host| {
             // SAFETY: live instance, valid end and host.
