@@ -172,6 +172,9 @@ fn test_bit_fills_the_noise_register_and_release_shifts_once() {
     reference.set_control(0x88);
     let before = reference.noise();
     assert_eq!(sid.read(0x1B, 60_001), before, "not filled yet");
+    // A real 6581 kept its register through 34,811 cycles of the test bit
+    // (SID/resid-test oscsample's reference).
+    assert_eq!(sid.read(0x1B, 60_000 + 34_811), before, "not filled yet");
     assert_eq!(sid.read(0x1B, 60_000 + LFSR_FILL_6581), 0xFF, "all ones");
     // Sawtooth reads the accumulator: held at 0.
     sid.write(0x12, 0x28, 2_000_000);
@@ -553,6 +556,25 @@ fn osc3_shows_the_8580s_triangle_and_sawtooth_a_cycle_after_the_6581s() {
             );
         }
     }
+}
+
+#[test]
+fn osc3_shows_noise_in_the_same_cycle_on_both_models() {
+    // SID/resid-test oscsample's noise references: both chips show a shift of
+    // the register in the same cycle (the 8580's latch holds the other waveforms).
+    // +$1000 a cycle: bit 19 rises after 128 cycles, then every 256.
+    let mut changes = 0;
+    for k in 1..1200 {
+        let old = osc3_after_release(SidModel::Mos6581, 0x80, 0x1000, 0, k);
+        assert_eq!(
+            osc3_after_release(SidModel::Mos8580, 0x80, 0x1000, 0, k),
+            old,
+            "{k} cycles after the release"
+        );
+        changes +=
+            usize::from(old != osc3_after_release(SidModel::Mos6581, 0x80, 0x1000, 0, k - 1));
+    }
+    assert!(changes >= 2, "the noise changed {changes} times");
 }
 
 #[test]

@@ -67,8 +67,8 @@
 //! the 6581's sawtooth combined with another waveform are stepped cycle by
 //! cycle over the time they are selected (those are rare); all else jumps.
 //!
-//! **OSC3's latch**: OSC3 shows the 8580's whole waveform output one cycle
-//! late, and the 6581's pulse (its comparator's latched output) one cycle
+//! **OSC3's latch**: OSC3 shows the 8580's waveform output one cycle late
+//! (its noise bits excepted), and the 6581's pulse (its comparator's latched output) one cycle
 //! late with its other waveforms as they are now (see `SidModel::osc3_latch`).
 //!
 //! **POTX/POTY** ([`pot`]): what [`Sid::set_pot_inputs`] says is connected,
@@ -111,7 +111,7 @@ pub use noise::{
     NOISE_ALL_ONES, NOISE_SEED,
 };
 use noise::{pre_write_back, writes_back, NOISE_PERIOD};
-use voice::{Inputs, Voice, ACC_MASK, GATE, SYNC, TEST};
+use voice::{Inputs, Voice, ACC_MASK, GATE, NOISE, SYNC, TEST};
 
 /// The two SID chips of the C64.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -131,8 +131,12 @@ pub const BUS_VALUE_TTL_8580: u64 = 0xA_2000;
 pub const FLOATING_TTL_6581: u64 = 200_000;
 /// Cycles an 8580's deselected waveform output lingers (about 5 s).
 pub const FLOATING_TTL_8580: u64 = 5_000_000;
-/// Cycles the test bit takes to fill a 6581's noise register with ones.
-pub const LFSR_FILL_6581: u64 = 0x8000;
+/// Cycles the test bit takes to fill a 6581's noise register with ones:
+/// more than 34,811, as the real 6581 behind VICE testprogs
+/// SID/resid-test/oscsample's reference kept its register through 34,678 to
+/// 34,811 cycles of the test bit (the program's comments guess $8000); the
+/// round figure just above that.
+pub const LFSR_FILL_6581: u64 = 35_000;
 /// Cycles the test bit takes to fill an 8580's noise register with ones (~10 s).
 pub const LFSR_FILL_8580: u64 = 0x95_0000;
 
@@ -160,7 +164,9 @@ impl SidModel {
     }
 
     /// What OSC3 shows one cycle late, through a latch: the 8580's whole
-    /// waveform output; on the 6581 only the pulse, whose comparator output is
+    /// waveform output but the noise bits (they change in the same cycle as
+    /// on a 6581: SID/resid-test oscsample's noise references, sampled on
+    /// both chips); on the 6581 only the pulse, whose comparator output is
     /// latched before the waveform selector. (SID_schematics wiki, "Wave
     /// Selector": the pulse inputs take the pulse adder's latched output, the
     /// 8580's sawtooth MSB passes a latch; measured on real chips by VICE's
@@ -581,6 +587,10 @@ impl Sid {
         self.flush_noise();
         let control = self.control(2);
         match self.model.osc3_latch() {
+            // The noise bits pass the latch (see `osc3`): it holds the rest.
+            Osc3Latch::Output if control & NOISE != 0 => {
+                voice::waveform(self.model, &self.inputs(2, control & !NOISE))
+            }
             Osc3Latch::Output => self.output_with(2, control, now),
             Osc3Latch::Pulse => u16::from(voice::pulse_high(&self.inputs(2, control))),
         }
@@ -593,6 +603,9 @@ impl Sid {
         self.flush_noise();
         let control = self.control(2);
         let out = match (latched, self.model.osc3_latch()) {
+            (Some(tone), Osc3Latch::Output) if control & NOISE != 0 => {
+                voice::with_noise(self.model, control >> 4, tone, self.voices[2].lfsr)
+            }
             (Some(out), Osc3Latch::Output) => out,
             (Some(pulse), Osc3Latch::Pulse) if control >> 4 != 0 => {
                 voice::waveform_with_pulse(self.model, &self.inputs(2, control), pulse != 0)

@@ -14,6 +14,8 @@ pub(crate) const GATE: u8 = 0x01;
 pub(crate) const SYNC: u8 = 0x02;
 pub(crate) const RING: u8 = 0x04;
 pub(crate) const TEST: u8 = 0x08;
+/// The noise waveform's select bit.
+pub(crate) const NOISE: u8 = 0x80;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Voice {
@@ -98,7 +100,14 @@ pub(crate) fn waveform_with_pulse(model: SidModel, v: &Inputs, pulse_high: bool)
     if wave & 8 == 0 {
         return tone;
     }
-    let out = tone & (u16::from(noise_output(v.lfsr)) << 4);
+    with_noise(model, wave, tone, v.lfsr)
+}
+
+/// The selector's output for waveform selection `wave` (noise among it):
+/// the other selected waveforms' output `tone` (0xFFF for noise alone) ANDed
+/// with the noise bits, then noise+pulse's pull-down.
+pub(crate) fn with_noise(model: SidModel, wave: u8, tone: u16, lfsr: u32) -> u16 {
+    let out = tone & (u16::from(noise_output(lfsr)) << 4);
     if wave & 4 != 0 {
         noise_pulse(model, out)
     } else {
