@@ -26,7 +26,7 @@
 //! [`MIXER_DC_6581`], ...): a full volume sweep moves a 6581 by about one
 //! voice's full swing, an 8580 by about 3% of that.
 
-use super::voice::{waveform, Inputs};
+use super::voice::{waveform_with_pulse, Inputs};
 use super::SidModel;
 use std::sync::OnceLock;
 
@@ -125,9 +125,11 @@ pub(crate) struct Tables {
     /// centred on the DAC's middle).
     pub(crate) wave: Box<[i32; 4096]>,
     /// For each triangle/sawtooth/pulse selection (control bits 4-6), the
-    /// level by the accumulator's top 12 bits, with the pulse high (a low
-    /// pulse makes every such selection output 0).
+    /// level by the accumulator's top 12 bits, with the pulse high...
     pub(crate) shapes: Box<[[i32; 4096]; 8]>,
+    /// ...and with the pulse low (pulse alone then outputs 0; combined, not
+    /// always: see [`super::combined`]).
+    pub(crate) shapes_pulse_low: Box<[[i32; 4096]; 8]>,
     /// Noise alone: the level of each 8-bit noise output.
     pub(crate) noise: Box<[i32; 256]>,
     /// The envelope DAC's output for each counter value, 0..1.
@@ -146,26 +148,25 @@ impl Tables {
         for (level, dac) in wave.iter_mut().zip(&wave_dac) {
             *level = ((dac - 0.5) * f64::from(LEVEL_ONE)).round() as i32;
         }
-        let mut shapes = Box::new([[0i32; 4096]; 8]);
-        for (selection, shape) in shapes.iter_mut().enumerate() {
-            for (top, level) in shape.iter_mut().enumerate() {
-                let out = if selection == 0 {
-                    0
-                } else {
-                    waveform(
-                        model,
-                        &Inputs {
-                            control: (selection as u8) << 4,
-                            acc: (top as u32) << 12,
-                            ring_acc: 0,
-                            pulse_width: 0,
-                            lfsr: 0,
-                        },
-                    )
-                };
-                *level = wave[usize::from(out)];
+        let shape_table = |pulse_high: bool| {
+            let mut shapes = Box::new([[0i32; 4096]; 8]);
+            for (selection, shape) in shapes.iter_mut().enumerate().skip(1) {
+                for (top, level) in shape.iter_mut().enumerate() {
+                    let inputs = Inputs {
+                        control: (selection as u8) << 4,
+                        acc: (top as u32) << 12,
+                        ring_acc: 0,
+                        pulse_width: 0,
+                        lfsr: 0,
+                    };
+                    *level = wave[usize::from(waveform_with_pulse(model, &inputs, pulse_high))];
+                }
             }
-        }
+            shapes[0] = [wave[0]; 4096];
+            shapes
+        };
+        let shapes = shape_table(true);
+        let shapes_pulse_low = shape_table(false);
         let mut noise = Box::new([0i32; 256]);
         for (out, level) in noise.iter_mut().enumerate() {
             *level = wave[out << 4];
@@ -181,6 +182,7 @@ impl Tables {
         Tables {
             wave,
             shapes,
+            shapes_pulse_low,
             noise,
             envelope,
             cutoff,

@@ -50,10 +50,9 @@
 //! **Waveforms** for OSC3: triangle, sawtooth, pulse and noise alone are
 //! exact; noise with others is the AND of noise and the rest, noise with
 //! pulse then pulled down from the grounded low bits per model. Triangle,
-//! sawtooth and pulse combined are approximated by the AND of the outputs
-//! (6581: 0 for pulse with sawtooth); the real chips' values come from
-//! analogue interactions sampled per chip, so reads of combined waveforms
-//! are not exact (see [`voice`]). On the 6581, with sawtooth combined with
+//! sawtooth and pulse combined come from a model of the selector's bit
+//! lines fitted per chip model to real chips' samples ([`combined`]: close,
+//! not exact; real chips differ among themselves). On the 6581, with sawtooth combined with
 //! another waveform, an output MSB of 0 pulls the accumulator's MSB down.
 //! No waveform selected: OSC3 keeps the last output until it fades to 0
 //! after [`FLOATING_TTL_6581`] / [`FLOATING_TTL_8580`] cycles.
@@ -93,10 +92,11 @@
 //!
 //! Not modelled: in the sound, the 6581 filter's distortion and
 //! signal-dependent cutoff, the 6581 waveform's true zero level (envelope
-//! thumps), combined waveforms' analogue values (the same AND as OSC3), the
+//! thumps), combined waveforms' analogue values (the same model as OSC3), the
 //! external audio input.
 
 pub mod audio;
+pub mod combined;
 pub mod dac;
 pub mod envelope;
 pub mod filter;

@@ -192,7 +192,7 @@ fn render_voice(
             0 // no pulse: the table's "pulse high" values throughout
         };
         let shape = &t.shapes[usize::from(wave & 7)];
-        let low = t.wave[0];
+        let low = &t.shapes_pulse_low[usize::from(wave & 7)];
         let args = (shape, low, acc, freq, pulse_width, src);
         match (ring, sync) {
             (false, false) => shaped::<false, false>(args, pieces, out),
@@ -228,7 +228,14 @@ fn render_voice(
 /// `SYNC`).
 #[inline(never)]
 fn shaped<const RING_MOD: bool, const HARD_SYNC: bool>(
-    (shape, low, mut acc, freq, pulse_width, mut src): (&[i32; 4096], i32, u32, u32, u32, Source),
+    (shape, low, mut acc, freq, pulse_width, mut src): (
+        &[i32; 4096],
+        &[i32; 4096],
+        u32,
+        u32,
+        u32,
+        Source,
+    ),
     pieces: &[Piece],
     out: &mut Sums,
 ) {
@@ -249,11 +256,8 @@ fn shaped<const RING_MOD: bool, const HARD_SYNC: bool>(
             } else {
                 top
             };
-            let level = if top >= pulse_width {
-                shape[(index & 0xFFF) as usize]
-            } else {
-                low
-            };
+            let shape = if top >= pulse_width { shape } else { low };
+            let level = shape[(index & 0xFFF) as usize];
             run += s0;
             s0 += i64::from(level);
         }

@@ -1,6 +1,7 @@
 //! One voice's waveform generator: the 24-bit phase accumulator and the
 //! waveform outputs, as OSC3 reads them.
 
+use super::combined::combined;
 use super::noise::{noise_output, noise_pulse, NOISE_SEED};
 use super::SidModel;
 
@@ -95,7 +96,7 @@ pub(crate) fn waveform_with_pulse(model: SidModel, v: &Inputs, pulse_high: bool)
         1 => triangle(),
         2 => sawtooth(),
         4 => pulse(),
-        w => combined(model, w, triangle(), sawtooth(), pulse()),
+        w => combined(model, w, triangle(), sawtooth(), pulse_high),
     };
     if wave & 8 == 0 {
         return tone;
@@ -113,27 +114,4 @@ pub(crate) fn with_noise(model: SidModel, wave: u8, tone: u16, lfsr: u32) -> u16
     } else {
         out
     }
-}
-
-/// Two or three of triangle, sawtooth and pulse at once. The real chips'
-/// outputs are analogue fights between the selected waveforms' bit lines,
-/// sampled from individual chips; this model is the logical AND of the
-/// selected outputs, which is exact where the AND is 0 or where the outputs
-/// agree, and too high elsewhere. On the 6581, pulse with sawtooth (with or
-/// without triangle) reads 0 in practice.
-fn combined(model: SidModel, wave: u8, triangle: u16, sawtooth: u16, pulse: u16) -> u16 {
-    if model == SidModel::Mos6581 && wave & 6 == 6 {
-        return 0;
-    }
-    let mut out = 0xFFF;
-    if wave & 1 != 0 {
-        out &= triangle;
-    }
-    if wave & 2 != 0 {
-        out &= sawtooth;
-    }
-    if wave & 4 != 0 {
-        out &= pulse;
-    }
-    out
 }
