@@ -30,9 +30,7 @@
 //!
 //! **Approximations** beyond those of the DAC and filter modules: the
 //! envelope multiplies a piece's waveform sum as its mean over the piece
-//! (exact when either is constant over the piece); voices 1
-//! and 2's noise registers are clocked only while noise is selected (their
-//! state is invisible, so only the noise's phase differs); if audio starts
+//! (exact when either is constant over the piece); if audio starts
 //! mid-run, voices 1 and 2's envelopes start released (or attacking, if the
 //! gate is on).
 //!
@@ -42,9 +40,8 @@
 use super::dac::{tables, LEVEL_ONE};
 use super::envelope::Envelope;
 use super::filter::{OutputStage, Svf};
-use super::noise::{noise_clock_test_release, NOISE_ALL_ONES};
-use super::render::{render, Noise, Piece, Sums};
-use super::voice::{GATE, TEST};
+use super::render::{render, Piece, Sums};
+use super::voice::GATE;
 use super::Sid;
 use crate::PAL_CYCLES_PER_SECOND;
 
@@ -106,8 +103,6 @@ struct Signals {
 struct Synth {
     /// Voices 1 and 2's envelopes (voice 3's is the chip's ENV3).
     envelopes: [Envelope; 2],
-    /// Voices 1 and 2's noise registers (voice 3's is the chip's).
-    noise: Noise,
     /// The current sample's cycles: [seg_start, seg_end).
     seg_start: u64,
     seg_end: u64,
@@ -148,7 +143,7 @@ impl PartialEq for Scratch {
 impl Eq for Synth {}
 
 impl Synth {
-    fn new(sample_rate: u32, start: u64, regs: &[u8; 0x19], noise: Noise) -> Self {
+    fn new(sample_rate: u32, start: u64, regs: &[u8; 0x19]) -> Self {
         let envelopes = std::array::from_fn(|voice| {
             let mut env = Envelope::default();
             let base = voice * 7;
@@ -160,7 +155,6 @@ impl Synth {
         });
         let mut synth = Synth {
             envelopes,
-            noise,
             seg_start: start,
             seg_end: start,
             next_floor: 0,
@@ -266,12 +260,7 @@ impl Sid {
             cycle: start,
             samples: 0,
             start,
-            synth: Box::new(Synth::new(
-                sample_rate,
-                start,
-                &self.regs,
-                std::array::from_fn(|v| (self.voices[v].lfsr, 0)),
-            )),
+            synth: Box::new(Synth::new(sample_rate, start, &self.regs)),
         });
         Ok(())
     }
@@ -329,7 +318,7 @@ impl Sid {
         })
     }
 
-    /// A register is about to be written (audio on, the chip up to date): voices 1 and 2's envelopes and noise registers follow their
+    /// A register is about to be written (audio on, the chip up to date): voices 1 and 2's envelopes follow their
     /// registers (voice 3's are the chip's; the rest is read per sample).
     pub(super) fn audio_register_written(&mut self, reg: usize, value: u8) {
         let Some(audio) = self.audio.as_mut() else {
@@ -343,25 +332,7 @@ impl Sid {
         let env = &mut synth.envelopes[voice];
         let old = self.regs[reg];
         match reg % 7 {
-            4 => {
-                if (old ^ value) & GATE != 0 {
-                    env.set_gate(value & GATE != 0, self.regs[reg + 1]);
-                }
-                // The test bit: the shift under way stops; held long enough,
-                // the register fills with ones (the chip says when);
-                // released, it shifts once. (The write-back of a combined
-                // waveform at the release is voice 3's only.)
-                let noise = &mut synth.noise[voice];
-                if value & TEST != 0 && old & TEST == 0 {
-                    noise.1 = 0;
-                } else if value & TEST == 0 && old & TEST != 0 {
-                    // The chip fills its copy when the time is up (it
-                    // never clocks voices 1 and 2's: all ones means filled).
-                    let filled = self.voices[voice].lfsr == NOISE_ALL_ONES;
-                    let lfsr = if filled { NOISE_ALL_ONES } else { noise.0 };
-                    noise.0 = noise_clock_test_release(lfsr);
-                }
-            }
+            4 if (old ^ value) & GATE != 0 => env.set_gate(value & GATE != 0, self.regs[reg + 1]),
             5 => env.write_ad(value),
             6 => env.write_sr(value),
             _ => {}
@@ -386,7 +357,7 @@ impl AudioState {
         let synth = &mut *self.synth;
         synth.envelope_gains(sid, reached - sid.cycle);
         let scratch = &mut synth.scratch;
-        render(sid, &mut synth.noise, &scratch.pieces, &mut scratch.sums);
+        render(sid, &scratch.pieces, &mut scratch.sums);
         // Mix per piece, finishing samples.
         let t = tables(sid.model);
         let regs = sid.regs;

@@ -33,7 +33,8 @@
 //! itself synced in that cycle. Ring modulation (bit 2, without sawtooth):
 //! the triangle's MSB is XORed with the inverted MSB of the source.
 //!
-//! **Noise** (voice 3): the 23-bit LFSR (taps 22 and 17) shifts 2 cycles
+//! **Noise** (every voice: voices 1 and 2 reach OSC3 through sync and ring
+//! modulation when the 6581's sawtooth combinations pull their MSB): the 23-bit LFSR (taps 22 and 17) shifts 2 cycles
 //! after accumulator bit 19 rises; OSC3 shows bits 20,18,14,11,9,5,2,0 (the
 //! die-photo positions VICE's reSID and reSIDfp use). At power-on it reads
 //! $FE. While the test bit is on, the register's bits charge up to 1 (all at
@@ -62,7 +63,7 @@
 //! (see [`envelope`]), advanced by jumps between rate counter matches.
 //!
 //! **Cost.** Everything is advanced lazily when a register is read or
-//! written. Hard sync, noise combined with other waveforms on voice 3, and
+//! written. Hard sync, noise combined with other waveforms, and
 //! the 6581's sawtooth combined with another waveform are stepped cycle by
 //! cycle over the time they are selected (those are rare); all else jumps.
 //!
@@ -396,18 +397,17 @@ impl Sid {
     }
 
     fn flush_noise(&mut self) {
-        let v = &mut self.voices[2];
-        if v.pending != 0 {
-            v.lfsr = noise_clock_n(v.lfsr, v.pending);
-            v.pending = 0;
+        for v in &mut self.voices {
+            if v.pending != 0 {
+                v.lfsr = noise_clock_n(v.lfsr, v.pending);
+                v.pending = 0;
+            }
         }
     }
 
     fn write_control(&mut self, voice: usize, value: u8, now: u64) {
         let old = self.control(voice);
-        if voice == 2 {
-            self.flush_noise();
-        }
+        self.flush_noise();
         if value >> 4 == 0 && old >> 4 != 0 {
             // No waveform: the output floats, holding its last value.
             let held = self.output_with(voice, old, now);
@@ -447,11 +447,11 @@ impl Sid {
     }
 
     /// Whether `voice`'s output feeds back into its state cycle by cycle:
-    /// voice 3's noise write-back, the 6581's sawtooth combinations pulling
-    /// the accumulator's MSB.
+    /// combined noise writing back into the noise register, the 6581's
+    /// sawtooth combinations pulling the accumulator's MSB.
     fn feeds_back(&self, voice: usize) -> bool {
         let wave = self.control(voice) >> 4;
-        (voice == 2 && writes_back(self.model, wave))
+        writes_back(self.model, wave)
             || (self.model == SidModel::Mos6581 && wave & 2 != 0 && wave & 0xD != 0)
     }
 
@@ -500,7 +500,7 @@ impl Sid {
         let v = &mut self.voices[voice];
         let start = u64::from(v.acc);
         let acc_after = |n: u64| start + freq * n;
-        if voice == 2 {
+        {
             // Rises of bit 19 = crossings of 2^19 + k*2^20; a rise in cycle j
             // shifts the LFSR in cycle j + 2. Rises are >= 16 cycles apart.
             let rises = |n: u64| ((acc_after(n) + (1 << 19)) >> 20) - ((start + (1 << 19)) >> 20);
@@ -537,14 +537,12 @@ impl Sid {
             let set = !v.acc & next;
             v.acc = next;
             *rose = set & 0x80_0000 != 0;
-            if voice == 2 {
-                if set & 0x08_0000 != 0 {
-                    v.shift_pipeline = 2;
-                } else if v.shift_pipeline > 0 {
-                    v.shift_pipeline -= 1;
-                    if v.shift_pipeline == 0 {
-                        v.lfsr = noise_clock(v.lfsr);
-                    }
+            if set & 0x08_0000 != 0 {
+                v.shift_pipeline = 2;
+            } else if v.shift_pipeline > 0 {
+                v.shift_pipeline -= 1;
+                if v.shift_pipeline == 0 {
+                    v.lfsr = noise_clock(v.lfsr);
                 }
             }
         }
@@ -563,9 +561,8 @@ impl Sid {
                 continue;
             }
             let pull_msb = self.model == SidModel::Mos6581 && wave & 2 != 0 && wave & 0xD != 0;
-            let write_back = voice == 2
-                && writes_back(self.model, wave)
-                && self.voices[voice].shift_pipeline != 1;
+            let write_back =
+                writes_back(self.model, wave) && self.voices[voice].shift_pipeline != 1;
             if !pull_msb && !write_back {
                 continue;
             }
@@ -613,5 +610,33 @@ impl Sid {
             _ => self.output_with(2, control, now),
         };
         (out >> 4) as u8
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_voice_clocks_its_noise_register() {
+        // Voices 1 and 2 reach OSC3 through sync and ring modulation (their
+        // MSB pulled by the 6581's sawtooth+noise), so their noise registers
+        // must run as voice 3's does, with audio off too.
+        for model in [SidModel::Mos6581, SidModel::Mos8580] {
+            let mut sid = Sid::with_model(model);
+            for (t, wave) in [(0, 0x80), (50_000, 0xA0), (90_000, 0x88), (140_000, 0x80)] {
+                for voice in 0..3u8 {
+                    let base = voice * 7;
+                    sid.write(base, 0x31, t);
+                    sid.write(base + 1, 0x2A, t);
+                    sid.write(base + 4, wave, t);
+                }
+            }
+            sid.catch_up(200_000);
+            sid.flush_noise();
+            let lfsr = sid.voices.map(|v| v.lfsr);
+            assert_ne!(lfsr[2], NOISE_SEED, "{model:?}: voice 3's noise ran");
+            assert_eq!(lfsr, [lfsr[2]; 3], "{model:?}");
+        }
     }
 }

@@ -14,20 +14,14 @@
 //! accumulator when the source's MSB rises, the source followed in closed
 //! form), noise re-reads its table when the LFSR shifts, noise combined
 //! with other waveforms computes the waveform selector's output each cycle.
-//! Outputs that feed back into their voice cycle by cycle (noise write-back
-//! on voice 3, the 6581's sawtooth combinations) and sources that are
+//! Outputs that feed back into their voice cycle by cycle (combined noise's
+//! write-back, the 6581's sawtooth combinations) and sources that are
 //! themselves synced are rendered by stepping a copy of the chip; a unit
-//! test holds the two ways equal.
-//!
-//! The chip does not clock voices 1 and 2's noise registers (programs see
-//! only voice 3's); the synthesis keeps its own, clocked while noise is
-//! selected (with write-back for combined noise), and passes them in. They
-//! stay out of the chip's state: on the 6581 a sawtooth combined with noise
-//! pulls the accumulator's MSB, which other voices' sync and ring
-//! modulation (and so OSC3) can see.
+//! test holds the two ways equal. The noise registers are the chip's, all
+//! three; the renderer follows them in local copies.
 
 use super::dac::{tables, Tables};
-use super::noise::{noise_clock, noise_output, noise_write_back, writes_back, NOISE_ALL_ONES};
+use super::noise::{noise_clock, noise_output, noise_write_back, writes_back};
 use super::voice::{waveform, Inputs, ACC_MASK, RING, SYNC, TEST};
 use super::{source, Sid};
 
@@ -50,9 +44,6 @@ const NOISE_CLOCK_BIT: u32 = 0x08_0000;
 /// Per-piece sums `(S0, T)` of one voice.
 pub(crate) type Sums = Vec<(i64, i64)>;
 
-/// Voices 1 and 2's noise registers: (LFSR, shift pipeline) each.
-pub(crate) type Noise = [(u32, u8); 2];
-
 /// `T` from the running sums: `run` = sum over i of (levels before i).
 #[inline]
 fn weighted(len: u32, s0: i64, run: i64) -> i64 {
@@ -61,23 +52,17 @@ fn weighted(len: u32, s0: i64, run: i64) -> i64 {
 
 /// Renders all three voices over `pieces` from the chip's state (stepping a
 /// copy when the chip itself steps), into `sums`.
-pub(crate) fn render(sid: &mut Sid, noise: &mut Noise, pieces: &[Piece], sums: &mut [Sums; 3]) {
+pub(crate) fn render(sid: &mut Sid, pieces: &[Piece], sums: &mut [Sums; 3]) {
     for s in sums.iter_mut() {
         s.clear();
     }
-    for (voice, n) in noise.iter_mut().enumerate() {
-        // The test bit held long enough: the chip has filled its copy with
-        // ones (the chip never clocks voices 1 and 2's: only that fills it).
-        if sid.control(voice) & TEST != 0 && sid.voices[voice].lfsr == NOISE_ALL_ONES {
-            *n = (NOISE_ALL_ONES, 0);
-        }
-    }
+    sid.flush_noise();
     if must_step(sid) {
-        render_stepped(sid, noise, pieces, sums);
+        render_stepped(sid, pieces, sums);
     } else {
         let t = tables(sid.model);
         for (voice, s) in sums.iter_mut().enumerate() {
-            render_voice(sid, t, voice, noise, pieces, s);
+            render_voice(sid, t, voice, pieces, s);
         }
     }
 }
@@ -132,20 +117,10 @@ impl Source {
     }
 }
 
-/// A voice's inputs with its noise register: the synthesis's for voices 1
-/// and 2, the chip's (brought up to date) for voice 3.
-fn inputs_with_noise(sid: &mut Sid, voice: usize, control: u8, noise: &Noise) -> (Inputs, u8) {
-    if voice == 2 {
-        sid.flush_noise();
-    }
-    let mut inputs = sid.inputs(voice, control);
-    let pipeline = if voice < 2 {
-        inputs.lfsr = noise[voice].0;
-        noise[voice].1
-    } else {
-        sid.voices[voice].shift_pipeline
-    };
-    (inputs, pipeline)
+/// A voice's inputs and its noise register's shift pipeline (the chip's
+/// noise is up to date: `render` flushed it).
+fn inputs_with_noise(sid: &Sid, voice: usize, control: u8) -> (Inputs, u8) {
+    (sid.inputs(voice, control), sid.voices[voice].shift_pipeline)
 }
 
 fn constant(level: i32, pieces: &[Piece], out: &mut Sums) {
@@ -157,14 +132,7 @@ fn constant(level: i32, pieces: &[Piece], out: &mut Sums) {
 }
 
 /// One voice without sync or write-back into voice 3's noise register.
-fn render_voice(
-    sid: &mut Sid,
-    t: &Tables,
-    voice: usize,
-    noise: &mut Noise,
-    pieces: &[Piece],
-    out: &mut Sums,
-) {
+fn render_voice(sid: &Sid, t: &Tables, voice: usize, pieces: &[Piece], out: &mut Sums) {
     let control = sid.control(voice);
     let wave = control >> 4;
     if wave == 0 {
@@ -177,7 +145,7 @@ fn render_voice(
     let test = control & TEST != 0;
     let ring = control & RING != 0 && wave & 3 == 1;
     if test && !ring {
-        let (inputs, _) = inputs_with_noise(sid, voice, control, noise);
+        let (inputs, _) = inputs_with_noise(sid, voice, control);
         let level = t.wave[usize::from(waveform(sid.model, &inputs))];
         return constant(level, pieces, out);
     }
@@ -202,8 +170,8 @@ fn render_voice(
         }
         return;
     }
-    let (inputs, pipeline) = inputs_with_noise(sid, voice, control, noise);
-    let after = if wave == 8 {
+    let (inputs, pipeline) = inputs_with_noise(sid, voice, control);
+    if wave == 8 {
         noise_alone(
             t,
             acc,
@@ -215,10 +183,6 @@ fn render_voice(
         )
     } else {
         combined_noise(sid, t, inputs, freq, src, pipeline, pieces, out)
-    };
-    if voice < 2 {
-        // Voice 3's register is the chip's: it advances it itself.
-        noise[voice] = after;
     }
 }
 
@@ -267,7 +231,7 @@ fn shaped<const RING_MOD: bool, const HARD_SYNC: bool>(
 
 /// Noise alone: the level changes only when the LFSR shifts (2 cycles after
 /// accumulator bit 19 rises), the accumulator cleared by the source when
-/// `sync`. Returns the LFSR and its shift pipeline.
+/// `sync`.
 fn noise_alone(
     t: &Tables,
     mut acc: u32,
@@ -276,7 +240,7 @@ fn noise_alone(
     mut sync: Option<Source>,
     pieces: &[Piece],
     out: &mut Sums,
-) -> (u32, u8) {
+) {
     let mut level = t.noise[usize::from(noise_output(lfsr))];
     for p in pieces {
         let (mut s0, mut run) = (0i64, 0i64);
@@ -302,7 +266,6 @@ fn noise_alone(
         }
         out.push((s0, weighted(p.len, s0, run)));
     }
-    (lfsr, pipeline)
 }
 
 /// Noise combined with other waveforms, cycle by cycle (with write-back
@@ -318,7 +281,7 @@ fn combined_noise(
     mut pipeline: u8,
     pieces: &[Piece],
     out: &mut Sums,
-) -> (u32, u8) {
+) {
     // The test bit stops the accumulator and the noise clock and write-back.
     let test = inputs.control & TEST != 0;
     let write_back = writes_back(sid.model, inputs.control >> 4) && !test;
@@ -348,53 +311,22 @@ fn combined_noise(
         }
         out.push((s0, weighted(p.len, s0, run)));
     }
-    (inputs.lfsr, pipeline)
 }
 
 /// All three voices by stepping a copy of the chip cycle by cycle (the chip
-/// steps itself over the same cycles afterwards), with voices 1 and 2's
-/// noise registers put in.
-fn render_stepped(sid: &mut Sid, noise: &mut Noise, pieces: &[Piece], sums: &mut [Sums; 3]) {
+/// steps itself over the same cycles afterwards).
+fn render_stepped(sid: &Sid, pieces: &[Piece], sums: &mut [Sums; 3]) {
     let t = tables(sid.model);
     let mut copy = sid.clone();
-    copy.flush_noise();
-    for (voice, &(lfsr, pipeline)) in noise.iter().enumerate() {
-        copy.voices[voice].lfsr = lfsr;
-        copy.voices[voice].shift_pipeline = pipeline;
-    }
     let mut now = copy.cycle;
     for p in pieces {
         let mut s0 = [0i64; 3];
         let mut run = [0i64; 3];
         for _ in 0..p.len {
-            let before = [copy.voices[0].acc, copy.voices[1].acc];
             copy.step();
             now += 1;
             for voice in 0..3 {
-                let control = copy.control(voice);
-                let wave = control >> 4;
-                let own_noise = voice < 2 && wave & 8 != 0 && control & TEST == 0;
-                if own_noise {
-                    // Voices 1-2's noise registers, as `step` does voice 3's.
-                    let next = (before[voice] + copy.freq(voice)) & ACC_MASK;
-                    let v = &mut copy.voices[voice];
-                    if !before[voice] & next & NOISE_CLOCK_BIT != 0 {
-                        v.shift_pipeline = 2;
-                    } else if v.shift_pipeline > 0 {
-                        v.shift_pipeline -= 1;
-                        if v.shift_pipeline == 0 {
-                            v.lfsr = noise_clock(v.lfsr);
-                        }
-                    }
-                }
-                let output = copy.output_with(voice, control, now);
-                if own_noise
-                    && writes_back(copy.model, wave)
-                    && copy.voices[voice].shift_pipeline != 1
-                {
-                    let v = &mut copy.voices[voice];
-                    v.lfsr = noise_write_back(v.lfsr, output);
-                }
+                let output = copy.output_with(voice, copy.control(voice), now);
                 run[voice] += s0[voice];
                 s0[voice] += i64::from(t.wave[usize::from(output)]);
             }
@@ -402,9 +334,6 @@ fn render_stepped(sid: &mut Sid, noise: &mut Noise, pieces: &[Piece], sums: &mut
         for voice in 0..3 {
             sums[voice].push((s0[voice], weighted(p.len, s0[voice], run[voice])));
         }
-    }
-    for (voice, n) in noise.iter_mut().enumerate() {
-        *n = (copy.voices[voice].lfsr, copy.voices[voice].shift_pipeline);
     }
 }
 
@@ -464,18 +393,12 @@ mod tests {
                     }
                 })
                 .collect();
-            let noise: Noise = std::array::from_fn(|voice| {
-                let test = sid.regs[voice * 7 + 4] & TEST != 0;
-                (rand(1 << 23), if test { 0 } else { rand(3) as u8 })
-            });
-            let (mut fast_noise, mut stepped_noise) = (noise, noise);
             let (mut fast, mut stepped): ([Sums; 3], [Sums; 3]) = Default::default();
-            let mut a = sid.clone();
             let t = tables(model);
             for (voice, out) in fast.iter_mut().enumerate() {
-                render_voice(&mut a, t, voice, &mut fast_noise, &pieces, out);
+                render_voice(&sid, t, voice, &pieces, out);
             }
-            render_stepped(&mut sid.clone(), &mut stepped_noise, &pieces, &mut stepped);
+            render_stepped(&sid, &pieces, &mut stepped);
             for voice in 0..3 {
                 let first = fast[voice]
                     .iter()
@@ -489,7 +412,6 @@ mod tests {
                     sid.voices.map(|v| v.acc)
                 );
             }
-            assert_eq!(fast_noise, stepped_noise, "round {round}");
             compared += 1;
         }
         assert!(compared > 1000, "{compared}");

@@ -21,7 +21,7 @@ pub(crate) const NOISE: u8 = 0x80;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Voice {
     pub(crate) acc: u32,
-    /// The noise shift register (kept for voice 3 only: only OSC3 shows it).
+    /// The noise shift register.
     pub(crate) lfsr: u32,
     /// LFSR clocks owed, applied before the LFSR is looked at (mod its period).
     pub(crate) pending: u64,
