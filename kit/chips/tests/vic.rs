@@ -250,3 +250,62 @@ fn sprite_crunching_keeps_the_dma_going_for_the_cpu_too() {
         assert_eq!(vic.bus_free_from(l * line + 55), l * line + 59, "line {l}");
     }
 }
+
+/// `Vic::phi1_bus` worked out from the counters alone (a chip that does not draw) gives, in
+/// every cycle of two frames, what a drawing chip's phi1 fetch read: character and bitmap
+/// rows, idle and refresh reads, sprite pointers and sprite data (two sprites, one Y-expanded
+/// and crossing the frame's bad lines).
+#[test]
+fn phi1_bus_without_drawing_matches_the_drawing_fetch() {
+    use c64kit_chips::vic::VicMemory;
+    // Every byte different from its neighbours (a fetch from the wrong address shows).
+    let mut ram = Box::new([0u8; 0x10000]);
+    for (a, b) in ram.iter_mut().enumerate() {
+        *b = (a as u32).wrapping_mul(2_654_435_761).rotate_left(7) as u8;
+    }
+    ram[0x07F8] = 0x80; // sprite 0's data at $2000
+    ram[0x07FB] = 0x81; // sprite 3's at $2040
+    let char_rom = Box::new([0x3Cu8; 0x1000]);
+    let colour = Box::new([0x0Eu8; 0x400]);
+    let mem = VicMemory {
+        ram: &ram,
+        char_rom: &char_rom,
+        colour: &colour,
+        bank: 0,
+    };
+    let setup = |vic: &mut Vic| {
+        // Screen $0400, characters at $2000 (RAM): text mode, then a bitmap part below.
+        for (reg, value) in [
+            (0x11, 0x1B),
+            (0x18, 0x18),
+            (0x15, 0x09),
+            (0x17, 0x08),
+            (0x01, 0x40),
+            (0x07, 0x70),
+            (0x00, 0x60),
+            (0x06, 0x90),
+        ] {
+            vic.write(reg, value, 0);
+        }
+    };
+    let mut drawing = Vic::new();
+    let mut lazy = Vic::new();
+    setup(&mut drawing);
+    setup(&mut lazy);
+    drawing.last_fetch(); // fetch every cycle from now on
+    let bitmap_from = PAL_CYCLES_PER_FRAME + 150 * PAL_CYCLES_PER_LINE;
+    for now in 1..2 * PAL_CYCLES_PER_FRAME {
+        if now == bitmap_from {
+            drawing.write(0x11, 0x3B, now);
+            lazy.write(0x11, 0x3B, now);
+        }
+        let expected = drawing.phi1_bus(now, &mem);
+        assert_eq!(
+            lazy.phi1_bus(now, &mem),
+            expected,
+            "cycle {now} (line {}, cycle {})",
+            Vic::raster_line(now),
+            Vic::line_cycle(now)
+        );
+    }
+}

@@ -117,6 +117,9 @@ pub struct C64Bus {
     port_out: u8,
     /// Bits 6 and 7's charges (see `PORT_FALL_OFF_CYCLES`).
     port_charge: [PortCharge; 2],
+    /// RAM $0000/$0001, under the port: `ram` holds the port's registers there for the CPU's
+    /// reads, the VIC-II reads these (`with_vic_memory`).
+    ram_under_port: [u8; 2],
     read_map: [Region; 16],
     /// Bit r set: reads of region r ($r000-$rFFF) are plain RAM reads (the fast path).
     ram_readable: u16,
@@ -180,6 +183,7 @@ impl C64Bus {
             port_data: PORT_DATA_POWER_ON,
             port_out: PORT_DATA_POWER_ON & PORT_DDR_POWER_ON,
             port_charge: [PortCharge::default(); 2],
+            ram_under_port: [power_on_ram(0), power_on_ram(1)],
             read_map: [Region::Ram; 16],
             ram_readable: 0,
             ram_writable: 0,
@@ -307,8 +311,27 @@ impl C64Bus {
 
     /// Brings the VIC-II's fetching and drawing up to cycle `now`.
     fn catch_up_vic(&mut self, now: u64) {
+        self.with_vic_memory(|vic, mem| vic.run_to(now, mem));
+    }
+
+    /// Runs `f` on the VIC-II and memory as it sees it: the RAM under the port at $0000/$0001.
+    fn with_vic_memory<R>(&mut self, f: impl FnOnce(&mut Vic, &VicMemory) -> R) -> R {
+        self.swap_ram_under_port();
         let mem = vic_memory!(self);
-        self.vic.run_to(now, &mem);
+        let result = f(&mut self.vic, &mem);
+        self.swap_ram_under_port();
+        result
+    }
+
+    fn swap_ram_under_port(&mut self) {
+        for (cell, under) in self.ram.iter_mut().zip(&mut self.ram_under_port) {
+            std::mem::swap(cell, under);
+        }
+    }
+
+    /// RAM $0000 and $0001 under the port, which only the VIC-II can read.
+    pub fn ram_under_port(&self) -> [u8; 2] {
+        self.ram_under_port
     }
 
     /// Which RAM writes the VIC-II must see first: those to the pages of its bank it may
@@ -349,7 +372,12 @@ impl C64Bus {
     /// draws from its state and today's memory up to the end of the next whole frame, without
     /// the CPU. The machine itself is untouched (its VIC-II may keep only its counters).
     pub fn still_picture(&self) -> Picture {
-        let mem = vic_memory!(self);
+        let mut ram = self.ram.clone();
+        ram[..2].copy_from_slice(&self.ram_under_port);
+        let mem = VicMemory {
+            ram: &ram,
+            ..vic_memory!(self)
+        };
         let mut vic = self.vic.clone();
         vic.run_to(self.now, &mem);
         vic.enable_picture();
@@ -413,8 +441,19 @@ impl C64Bus {
 
     fn write_at(&mut self, addr: u16, value: u8, now: u64) {
         match addr {
-            0 => self.port_write(value, self.port_data, now),
-            1 => self.port_write(self.port_ddr, value, now),
+            0 | 1 => {
+                // The 6510 leaves the data bus undriven on a write to its port, but R/W is
+                // low: the RAM under it takes the byte the VIC-II read in this cycle's phi1
+                // (C. Bauer's VIC-II article on RAM addresses 0 and 1; M. Mäkelä on
+                // cbm-hackers, 1998: "the same that would be read from $de00-$dfff").
+                let bus = self.with_vic_memory(|vic, mem| vic.phi1_bus(now, mem));
+                self.ram_under_port[usize::from(addr)] = bus;
+                if addr == 0 {
+                    self.port_write(value, self.port_data, now);
+                } else {
+                    self.port_write(self.port_ddr, value, now);
+                }
+            }
             0xD000..=0xDFFF if self.read_map[0xD] == Region::Io => self.io_write(addr, value, now),
             _ => {
                 let region = 1 << (addr >> 12);

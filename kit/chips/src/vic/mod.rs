@@ -325,6 +325,24 @@ impl Vic {
         self.raster.last_phi1
     }
 
+    /// Brings the chip up to cycle `now` (inclusive) and returns what its phi1 fetch in that
+    /// cycle read: the data bus value when nothing drives it in phi2. Unlike
+    /// [`Vic::last_fetch`] it leaves the chip as lazy as it was.
+    pub fn phi1_bus(&mut self, now: u64, mem: &VicMemory) -> u8 {
+        // (A cycle stepped already without drawing has lost its fetch: the last one kept
+        // stands in. The CPU's bus accesses come in order, so it does not happen.)
+        if self.raster.needs_pixels() || self.raster.done > now {
+            self.run_to(now, mem);
+            return self.raster.last_phi1;
+        }
+        if now > 0 {
+            self.run_to(now - 1, mem);
+        }
+        let value = self.raster.phi1_value(&self.regs, mem);
+        self.run_to(now, mem);
+        value
+    }
+
     /// Brings the fetching and drawing up to cycle `now` (inclusive), reading `mem`.
     pub fn run_to(&mut self, now: u64, mem: &VicMemory) {
         self.raster.run_to(&self.regs, mem, now);

@@ -705,8 +705,8 @@ impl Raster {
         self.check_bad_line(d011, counted);
         self.update_counters(r);
         self.update_ba(r);
-        // Nothing reads the matrix buffer while nothing is drawn.
-        if PIXELS && self.bad_line && MATRIX_CYCLES.contains(&r) {
+        // Fetched even while nothing is drawn: `phi1_value` reads the buffer.
+        if self.bad_line && MATRIX_CYCLES.contains(&r) {
             self.matrix_fetch(regs, mem);
         }
         self.last_bus_phi2 = 0xFF;
@@ -741,9 +741,7 @@ impl Raster {
         self.check_bad_line(d011, line);
         if self.bad_line {
             self.prefetch = self.prefetch.saturating_sub(1);
-            if PIXELS {
-                self.matrix_fetch(regs, mem);
-            }
+            self.matrix_fetch(regs, mem);
         } else {
             self.prefetch = 4;
         }
@@ -949,11 +947,30 @@ impl Raster {
         self.last_phi1 = value;
     }
 
+    /// What the phi1 fetch of cycle `done` (not stepped yet) will read, worked out from the
+    /// counters alone, so that it holds while nothing is drawn (the pointers and the last
+    /// fetch are then not kept). The phi2 before it (the previous cycle's, stepped with it)
+    /// may still add one to a sprite's MC. A sprite's pointer is read again: the CPU has had
+    /// no bus since its fetch.
+    pub fn phi1_value(&self, regs: &[u8], mem: &VicMemory) -> u8 {
+        let addr = match phi1_access(self.done % PAL_CYCLES_PER_LINE) {
+            Phi1::Graphics if self.idle => idle_address(regs[0x11]),
+            Phi1::Graphics => self.graphics_address(regs, mem),
+            Phi1::SpritePointer(n) => sprite_pointer_address(regs, n),
+            Phi1::SpriteData(n) if self.dma & (1 << n) != 0 => {
+                let pointer = mem.read(sprite_pointer_address(regs, n)).0;
+                (u16::from(pointer) << 6) + u16::from((self.mc[n] + 1) & 0x3F)
+            }
+            Phi1::SpriteData(_) | Phi1::Idle => 0x3FFF,
+            Phi1::Refresh => 0x3F00 | u16::from(self.refresh),
+        };
+        mem.read(addr).0
+    }
+
     /// Sprite n's pointer fetch (phi1), from the end of the video matrix.
     #[inline(always)]
     fn sprite_pointer_fetch(&mut self, regs: &[u8], mem: &VicMemory, n: usize) -> u8 {
-        let base = u16::from(regs[0x18] & 0xF0) << 6;
-        self.pointer[n] = mem.read(base + 0x3F8 + n as u16).0;
+        self.pointer[n] = mem.read(sprite_pointer_address(regs, n)).0;
         self.pointer[n]
     }
 
@@ -1514,6 +1531,12 @@ const fn side_border_cycles(d016: u8) -> (u64, u64) {
     } else {
         (BORDER_LEFT_38, BORDER_RIGHT_38)
     }
+}
+
+/// Where sprite n's pointer is: the last 8 bytes of the video matrix.
+#[inline(always)]
+fn sprite_pointer_address(regs: &[u8], n: usize) -> u16 {
+    (u16::from(regs[0x18] & 0xF0) << 6) + 0x3F8 + n as u16
 }
 
 /// The graphics fetch's address in idle state (ECM forces address bits 9 and 10 low).
