@@ -113,25 +113,25 @@ const PARAMS_8580: [Params; 4] = [
         pulse_one: 1.7709,
         own: 1.0,
     },
-    // 4,737 / 23,435 over 8,184.
+    // 3,546 / 23,435 over 8,184.
     Params {
-        decay: 2.7271,
-        threshold: 0.7507,
-        saw_zero: 0.03461,
-        tri_zero: 2.9079,
-        pulse_zero: 0.2172,
-        pulse_one: 0.1753,
-        own: 1.0,
+        decay: 2.8172,
+        threshold: 0.8946,
+        saw_zero: 6.5874,
+        tri_zero: 2.9807,
+        pulse_zero: 18.463,
+        pulse_one: 0.5191,
+        own: 7.0119,
     },
-    // 4,205 / 23,821 over 8,184.
+    // 3,073 / 23,821 over 8,184.
     Params {
-        decay: 2.5729,
-        threshold: 0.8416,
-        saw_zero: 2.6290,
-        tri_zero: 10.806,
-        pulse_zero: 0.04936,
-        pulse_one: 1.6301,
-        own: 1.0,
+        decay: 3.8794,
+        threshold: 0.8718,
+        saw_zero: 26.905,
+        tri_zero: 16.786,
+        pulse_zero: 4.6310,
+        pulse_one: 0.03375,
+        own: 8.5767,
     },
     // 940 / 17,989 over 8,184.
     Params {
