@@ -29,6 +29,7 @@
 
 use std::sync::OnceLock;
 
+use super::voice::triangle_output;
 use super::SidModel;
 
 /// One combination's fitted parameters.
@@ -148,8 +149,7 @@ const PARAMS_8580: [Params; 4] = [
 /// The 12-bit triangle output for a 12-bit accumulator value (no ring
 /// modulation: it applies only without the sawtooth).
 fn triangle_of(acc12: u16) -> u16 {
-    let folded = if acc12 & 0x800 != 0 { !acc12 } else { acc12 };
-    (folded << 1) & 0xFFE
+    triangle_output(u32::from(acc12) << 12, acc12 & 0x800 != 0)
 }
 
 /// The model's output for one set of selector inputs.

@@ -34,8 +34,9 @@
 //! the triangle's MSB is XORed with the inverted MSB of the source.
 //!
 //! **Noise** (every voice: voices 1 and 2 reach OSC3 through sync and ring
-//! modulation when the 6581's sawtooth combinations pull their MSB): the 23-bit LFSR (taps 22 and 17) shifts 2 cycles
-//! after accumulator bit 19 rises; OSC3 shows bits 20,18,14,11,9,5,2,0 (the
+//! modulation when the 6581's sawtooth combinations pull their MSB): the
+//! 23-bit LFSR (taps 22 and 17) shifts 2 cycles after accumulator bit 19
+//! rises; OSC3 shows bits 20,18,14,11,9,5,2,0 (the
 //! die-photo positions VICE's reSID and reSIDfp use). At power-on it reads
 //! $FE. While the test bit is on, the register's bits charge up to 1 (all at
 //! once after [`LFSR_FILL_6581`] / [`LFSR_FILL_8580`] cycles); releasing the
@@ -53,8 +54,8 @@
 //! pulse then pulled down from the grounded low bits per model. Triangle,
 //! sawtooth and pulse combined come from a model of the selector's bit
 //! lines fitted per chip model to real chips' samples ([`combined`]: close,
-//! not exact; real chips differ among themselves). On the 6581, with sawtooth combined with
-//! another waveform, an output MSB of 0 pulls the accumulator's MSB down.
+//! not exact; real chips differ among themselves). On the 6581, with
+//! sawtooth combined with another waveform, an output MSB of 0 pulls the accumulator's MSB down.
 //! No waveform selected: OSC3 keeps the last output until it fades to 0
 //! after [`FLOATING_TTL_6581`] / [`FLOATING_TTL_8580`] cycles.
 //!
@@ -68,8 +69,8 @@
 //! cycle over the time they are selected (those are rare); all else jumps.
 //!
 //! **OSC3's latch**: OSC3 shows the 8580's waveform output one cycle late
-//! (its noise bits excepted), and the 6581's pulse (its comparator's latched output) one cycle
-//! late with its other waveforms as they are now (see `SidModel::osc3_latch`).
+//! (its noise bits excepted), and the 6581's pulse (its comparator's
+//! latched output) one cycle late with its other waveforms as they are now (see `SidModel::osc3_latch`).
 //!
 //! **POTX/POTY** ([`pot`]): what [`Sid::set_pot_inputs`] says is connected,
 //! sampled by the SID's 512-cycle measuring cycle: a value shows at the end of
@@ -111,7 +112,7 @@ pub use noise::{
     noise_clock, noise_clock_n, noise_clock_test_release, noise_output, noise_write_back,
     NOISE_ALL_ONES, NOISE_SEED,
 };
-use noise::{pre_write_back, writes_back, NOISE_PERIOD};
+use noise::{pre_write_back, writes_back, NOISE_CLOCK_BIT, NOISE_PERIOD};
 use voice::{Inputs, Voice, ACC_MASK, GATE, NOISE, SYNC, TEST};
 
 /// The two SID chips of the C64.
@@ -500,26 +501,27 @@ impl Sid {
         let v = &mut self.voices[voice];
         let start = u64::from(v.acc);
         let acc_after = |n: u64| start + freq * n;
-        {
-            // Rises of bit 19 = crossings of 2^19 + k*2^20; a rise in cycle j
-            // shifts the LFSR in cycle j + 2. Rises are >= 16 cycles apart.
-            let rises = |n: u64| ((acc_after(n) + (1 << 19)) >> 20) - ((start + (1 << 19)) >> 20);
-            let mut shifts = 0;
-            if v.shift_pipeline != 0 {
-                if u64::from(v.shift_pipeline) <= cycles {
-                    shifts += 1;
-                    v.shift_pipeline = 0;
-                } else {
-                    v.shift_pipeline -= cycles as u8;
-                }
+        // Rises of bit 19 = crossings of 2^19 + k*2^20; a rise in cycle j
+        // shifts the LFSR in cycle j + 2. Rises are >= 16 cycles apart.
+        let clock_bit = u64::from(NOISE_CLOCK_BIT);
+        let rises = |n: u64| {
+            (acc_after(n) + clock_bit) / (2 * clock_bit) - (start + clock_bit) / (2 * clock_bit)
+        };
+        let mut shifts = 0;
+        if v.shift_pipeline != 0 {
+            if u64::from(v.shift_pipeline) <= cycles {
+                shifts += 1;
+                v.shift_pipeline = 0;
+            } else {
+                v.shift_pipeline -= cycles as u8;
             }
-            let done = if cycles >= 2 { rises(cycles - 2) } else { 0 };
-            shifts += done;
-            if rises(cycles) > done {
-                v.shift_pipeline = if rises(cycles - 1) > done { 1 } else { 2 };
-            }
-            v.pending = (v.pending + shifts % NOISE_PERIOD) % NOISE_PERIOD;
         }
+        let done = if cycles >= 2 { rises(cycles - 2) } else { 0 };
+        shifts += done;
+        if rises(cycles) > done {
+            v.shift_pipeline = if rises(cycles - 1) > done { 1 } else { 2 };
+        }
+        v.pending = (v.pending + shifts % NOISE_PERIOD) % NOISE_PERIOD;
         v.acc = (acc_after(cycles) & u64::from(ACC_MASK)) as u32;
     }
 
@@ -537,7 +539,7 @@ impl Sid {
             let set = !v.acc & next;
             v.acc = next;
             *rose = set & 0x80_0000 != 0;
-            if set & 0x08_0000 != 0 {
+            if set & NOISE_CLOCK_BIT != 0 {
                 v.shift_pipeline = 2;
             } else if v.shift_pipeline > 0 {
                 v.shift_pipeline -= 1;

@@ -11,6 +11,8 @@ pub const NOISE_SEED: u32 = 0x7F_FFFE;
 pub const NOISE_ALL_ONES: u32 = 0x7F_FFFF;
 
 const NOISE_MASK: u32 = 0x7F_FFFF;
+/// Bit 19 of the accumulator: its rise clocks the noise LFSR 2 cycles later.
+pub(crate) const NOISE_CLOCK_BIT: u32 = 0x08_0000;
 /// Period of the (maximal-length) 23-bit noise LFSR.
 pub(crate) const NOISE_PERIOD: u64 = (1 << 23) - 1;
 /// Characteristic polynomial of the LFSR step map: x^23 + x^5 + 1.

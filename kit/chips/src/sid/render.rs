@@ -21,7 +21,7 @@
 //! three; the renderer follows them in local copies.
 
 use super::dac::{tables, Tables};
-use super::noise::{noise_clock, noise_output, noise_write_back, writes_back};
+use super::noise::{noise_clock, noise_output, noise_write_back, writes_back, NOISE_CLOCK_BIT};
 use super::voice::{waveform, Inputs, ACC_MASK, RING, SYNC, TEST};
 use super::{source, Sid};
 
@@ -37,9 +37,6 @@ pub(crate) struct Piece {
     /// The piece ends its sample.
     pub(crate) completes: bool,
 }
-
-/// Bit 19 of the accumulator: its rise clocks the noise LFSR 2 cycles later.
-const NOISE_CLOCK_BIT: u32 = 0x08_0000;
 
 /// Per-piece sums `(S0, T)` of one voice.
 pub(crate) type Sums = Vec<(i64, i64)>;

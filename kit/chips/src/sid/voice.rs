@@ -72,6 +72,13 @@ pub(crate) fn pulse_high(v: &Inputs) -> bool {
     v.control & TEST != 0 || (v.acc >> 12) as u16 >= v.pulse_width
 }
 
+/// The triangle's 12-bit output: the accumulator's bits 22-12, inverted
+/// when `msb` (the accumulator's MSB, or the ring-modulated one) is set.
+pub(crate) fn triangle_output(acc: u32, msb: bool) -> u16 {
+    let folded = if msb { !acc } else { acc };
+    ((folded >> 11) & 0xFFE) as u16
+}
+
 /// [`waveform`] with the pulse comparator's output given (a 6581's OSC3 sees it
 /// through a latch, one cycle late).
 pub(crate) fn waveform_with_pulse(model: SidModel, v: &Inputs, pulse_high: bool) -> u16 {
@@ -86,8 +93,7 @@ pub(crate) fn waveform_with_pulse(model: SidModel, v: &Inputs, pulse_high: bool)
         } else {
             v.acc & 0x80_0000
         };
-        let folded = if msb != 0 { !v.acc } else { v.acc };
-        ((folded >> 11) & 0xFFE) as u16
+        triangle_output(v.acc, msb != 0)
     };
     let sawtooth = || (v.acc >> 12) as u16;
     let pulse = || if pulse_high { 0xFFF } else { 0 };
