@@ -23,9 +23,9 @@
 mod flat;
 mod py65;
 
+use crate::{cargo, workspace_root};
 use c64kit_machine::{Machine, Prg, StopReason, PAL_CYCLES_PER_FRAME, PAL_HZ};
 use comfy_table::{CellAlignment, Table};
-use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
@@ -192,15 +192,6 @@ pub fn run(args: BenchArgs) -> ExitCode {
     } else {
         ExitCode::SUCCESS
     }
-}
-
-fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-/// The cargo that runs us (so the same toolchain), else the one on PATH.
-fn cargo() -> String {
-    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
 /// Cores and load average, as `uptime` would say.

@@ -40,7 +40,11 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let cli = Cli::parse();
+    if let Some(code) = measure_in_release(&cli.command) {
+        return code;
+    }
+    match cli.command {
         Command::Conform(args) => conform::run(args),
         Command::Build => match build() {
             Ok(()) => ExitCode::SUCCESS,
@@ -60,6 +64,40 @@ fn main() -> ExitCode {
             }
         },
     }
+}
+
+/// `bench` and `testbench` measure speed and run hundreds of programs: they run in the
+/// optimised (release) build. `cargo xtask` itself runs the tests' (dev) build, so that the
+/// README's two commands, `cargo xtask conform` and `cargo test --workspace`, build the
+/// workspace once between them; from there these two start the release build of xtask with
+/// the same arguments (cargo builds it the first time) and end with its exit code.
+fn measure_in_release(command: &Command) -> Option<ExitCode> {
+    if !cfg!(debug_assertions) || !matches!(command, Command::Bench(_) | Command::Testbench(_)) {
+        return None;
+    }
+    eprintln!("cargo xtask: this command runs in the release build (cargo run --release -p xtask)");
+    let status = std::process::Command::new(cargo())
+        .args(["run", "--release", "--package", "xtask", "--"])
+        .args(std::env::args_os().skip(1))
+        .current_dir(workspace_root())
+        .status();
+    Some(match status {
+        Ok(s) => ExitCode::from(s.code().map_or(1, |c| c.clamp(0, 255) as u8)),
+        Err(e) => {
+            eprintln!("cargo xtask: cannot start cargo: {e}");
+            ExitCode::FAILURE
+        }
+    })
+}
+
+/// The workspace's folder.
+pub fn workspace_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The cargo that runs us (so the same toolchain), else the one on PATH.
+pub fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".into())
 }
 
 /// target/ of the workspace.
