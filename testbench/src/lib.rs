@@ -529,6 +529,87 @@ pub fn known_differences() -> Result<Vec<(String, String)>, String> {
     Ok(known)
 }
 
+/// Per area: c64kit's verdicts (as their words: "ok", "ok-rom", "error", "timeout", "n/a")
+/// beside x64sc's, as a Markdown table with a line for all; for screenshot tests both of
+/// c64kit's verdict sets, by VICE's rule (ok) and allowing for the character ROM (ok or
+/// ok-rom). The one place these figures are worked out: the full run prints it, and the
+/// README shows it for the recorded results (tests/summary.rs keeps the two equal).
+pub fn area_table(kind: Kind, verdicts: &[(&Test, &str)]) -> String {
+    let lenient = kind == Kind::Screenshot;
+    let mut areas: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
+    for (t, verdict) in verdicts {
+        let x64sc_ok = t.x64sc == "ok";
+        let ok = *verdict == "ok";
+        let ok_rom = ok || *verdict == "ok-rom";
+        let mut row = vec![1, x64sc_ok as usize, ok as usize, (x64sc_ok && ok) as usize];
+        if lenient {
+            row.extend([ok_rom as usize, (x64sc_ok && ok_rom) as usize]);
+        }
+        row.extend([
+            (*verdict == "n/a") as usize,
+            fails_where_x64sc_passes(t, verdict) as usize,
+        ]);
+        let a = areas
+            .entry(t.area().to_string())
+            .or_insert_with(|| vec![0; row.len()]);
+        for (sum, n) in a.iter_mut().zip(row) {
+            *sum += n;
+        }
+    }
+    let mut header = vec!["area", "tests", "x64sc ok", "c64kit ok", "both ok"];
+    if lenient {
+        header.extend(["c64kit ok/ok-rom", "both ok/ok-rom"]);
+    }
+    header.extend(["c64kit n/a", "x64sc ok, c64kit fails"]);
+    let mut lines = vec![
+        format!("| {} |", header.join(" | ")),
+        format!("|{}", "---|".repeat(header.len())),
+    ];
+    let mut total: Vec<usize> = Vec::new();
+    let mut row = |name: &str, counts: &[usize]| {
+        let cells: Vec<String> = counts.iter().map(usize::to_string).collect();
+        lines.push(format!("| {name} | {} |", cells.join(" | ")));
+    };
+    for (area, a) in &areas {
+        row(area, a);
+        total.resize(a.len(), 0);
+        for (sum, n) in total.iter_mut().zip(a) {
+            *sum += n;
+        }
+    }
+    row("all", &total);
+    lines.join("\n") + "\n"
+}
+
+/// x64sc passes the test and c64kit reports the other result or times out (n/a is not a
+/// failure).
+pub fn fails_where_x64sc_passes(t: &Test, verdict: &str) -> bool {
+    t.x64sc == "ok" && matches!(verdict, "error" | "timeout")
+}
+
+/// [`area_table`] of the recorded results of one type (testbench/results).
+pub fn recorded_area_table(kind: Kind) -> Result<String, String> {
+    let tests = tests()?;
+    let recorded: std::collections::HashMap<String, String> = read_results(&results_file(kind))
+        .into_iter()
+        .map(|(name, verdict, _)| (name, verdict))
+        .collect();
+    let mut verdicts = Vec::new();
+    for t in tests.iter().filter(|t| t.kind == kind) {
+        match recorded.get(&t.name()) {
+            Some(v) => verdicts.push((t, v.as_str())),
+            None => {
+                return Err(format!(
+                    "{} has no verdict for {} (a full `cargo xtask testbench` records one)",
+                    results_file(kind).display(),
+                    t.name()
+                ))
+            }
+        }
+    }
+    Ok(area_table(kind, &verdicts))
+}
+
 /// The results file's text for these outcomes (all of one type).
 pub fn results_text(kind: Kind, results: &[(Test, Outcome)]) -> String {
     let mut s = String::from(match kind {

@@ -4,7 +4,6 @@
 //! review).
 
 use c64kit_testbench::{self as bench, Kind, Outcome, Test, Verdict};
-use comfy_table::{presets::ASCII_MARKDOWN, Table};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -83,7 +82,9 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
             continue;
         }
         println!("{} tests:", kind.word());
-        println!("{}", area_table(kind, &of_kind));
+        let verdicts: Vec<(&Test, &str)> =
+            of_kind.iter().map(|(t, o)| (t, o.verdict.word())).collect();
+        println!("{}", bench::area_table(kind, &verdicts));
         print_differences(&of_kind, &known);
         print_changes(kind, &of_kind);
     }
@@ -127,58 +128,10 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
     }
 }
 
-/// Per area: c64kit's verdicts beside x64sc's; for screenshot tests both of c64kit's
-/// verdict sets, by VICE's rule (ok) and allowing for the character ROM (ok or ok-rom).
-fn area_table(kind: Kind, results: &[&(Test, Outcome)]) -> Table {
-    let lenient = kind == Kind::Screenshot;
-    let mut areas: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    for (t, o) in results {
-        let x64sc_ok = t.x64sc == "ok";
-        let ok = o.verdict == Verdict::Ok;
-        let ok_rom = matches!(o.verdict, Verdict::Ok | Verdict::OkRom);
-        let mut row = vec![1, x64sc_ok as usize, ok as usize, (x64sc_ok && ok) as usize];
-        if lenient {
-            row.extend([ok_rom as usize, (x64sc_ok && ok_rom) as usize]);
-        }
-        row.extend([
-            matches!(o.verdict, Verdict::NotApplicable(_)) as usize,
-            fails_where_x64sc_passes(t, o) as usize,
-        ]);
-        let a = areas
-            .entry(t.area().to_string())
-            .or_insert_with(|| vec![0; row.len()]);
-        for (sum, n) in a.iter_mut().zip(row) {
-            *sum += n;
-        }
-    }
-    let mut table = Table::new();
-    table.load_preset(ASCII_MARKDOWN);
-    let mut header = vec!["area", "tests", "x64sc ok", "c64kit ok", "both ok"];
-    if lenient {
-        header.extend(["c64kit ok/ok-rom", "both ok/ok-rom"]);
-    }
-    header.extend(["c64kit n/a", "x64sc ok, c64kit fails"]);
-    table.set_header(header);
-    let mut total: Vec<usize> = Vec::new();
-    for (area, a) in &areas {
-        let mut row = vec![area.clone()];
-        row.extend(a.iter().map(|n| n.to_string()));
-        table.add_row(row);
-        total.resize(a.len(), 0);
-        for (sum, n) in total.iter_mut().zip(a) {
-            *sum += n;
-        }
-    }
-    let mut row = vec!["all".to_string()];
-    row.extend(total.iter().map(|n| n.to_string()));
-    table.add_row(row);
-    table
-}
-
 /// x64sc passes the test and c64kit reports the other result or times out (n/a is not a
 /// failure).
 fn fails_where_x64sc_passes(t: &Test, o: &Outcome) -> bool {
-    t.x64sc == "ok" && matches!(o.verdict, Verdict::Error | Verdict::Timeout)
+    bench::fails_where_x64sc_passes(t, o.verdict.word())
 }
 
 /// Each test x64sc passes and c64kit fails, with the reason testbench/known-differences.tsv
