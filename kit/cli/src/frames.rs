@@ -1,7 +1,7 @@
 //! What displays are shown of the machine: the text screen (from `Machine::text_screen`) and
 //! the VIC-II's picture, and when the machine draws it.
 //!
-//! Drawing costs about 30 times the run's speed, so the machine draws all the time only if a
+//! Drawing every frame costs far more than running, so the machine draws all the time only if a
 //! display needs every frame's pixels (`FLAG_FRAMES` and `FLAG_PIXELS`: a live terminal
 //! picture, a recording). A display that wants pixels now and then (a screenshot at a cycle,
 //! at the end) gets a *still* picture instead: a copy of the VIC-II redraws one whole frame

@@ -104,13 +104,18 @@ pub struct RunArgs {
     /// it (or drive_dir in c64kit.toml) drive 8 reads the current folder and refuses writes.
     #[arg(long)]
     drive_dir: Option<PathBuf>,
-    #[arg(long)]
+    /// Commodore's BASIC ROM image (8 KiB, $A000-$BFFF) instead of c64kit's own; goes with
+    /// --kernal-rom. c64kit ships no Commodore ROM.
+    #[arg(long, value_name = "FILE")]
     basic_rom: Option<PathBuf>,
-    #[arg(long)]
+    /// Commodore's KERNAL ROM image (8 KiB, $E000-$FFFF) instead of c64kit's trap KERNAL.
+    #[arg(long, value_name = "FILE")]
     kernal_rom: Option<PathBuf>,
-    #[arg(long)]
+    /// Commodore's character ROM image (4 KiB) for the VIC-II's text instead of c64kit's own.
+    #[arg(long, value_name = "FILE")]
     chargen_rom: Option<PathBuf>,
-    /// How to show the run: transcript (default), terminal, png, html, or a loaded display.
+    /// How to show the run: transcript (default), terminal, png, html, gif, or a loaded
+    /// display (`c64kit plugins` lists them).
     /// Repeatable, or comma-separated.
     #[arg(long, value_delimiter = ',')]
     display: Vec<String>,
@@ -127,7 +132,7 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     html: Option<PathBuf>,
     /// Record the run's frames as an animated GIF to FILE (adds the gif display). The machine
-    /// then draws every frame, about 30 times slower than a plain run.
+    /// then draws every frame, which makes the run slower (still far faster than real time).
     #[arg(long, value_name = "FILE")]
     record: Option<PathBuf>,
     /// With --record: keep every Nth frame (default 1: all 50 a second).
