@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 /// Emulation speed of c64kit on the RYG3 engine, side by side with the `mos6502` crate and
 /// py65 (Python, in a throw-away venv under the target folder; skipped with a reason if it
 /// cannot be installed), and the wall time of `cargo xtask conform`. The criterion
-/// micro-benchmarks (`cargo bench -p c64kit-cpu -p c64kit-machine`) run only with
+/// micro-benchmarks (`cargo bench -p c64kit-benches --features criterion`) run only with
 /// --criterion.
 #[derive(clap::Args)]
 pub struct BenchArgs {
@@ -177,9 +177,9 @@ pub fn run(args: BenchArgs) -> ExitCode {
     }
     println!("\nAt the end: {}", machine_load());
     if args.criterion {
-        println!("\ncriterion: cargo bench -p c64kit-cpu -p c64kit-machine");
+        println!("\ncriterion: cargo bench -p c64kit-benches --features criterion");
         let status = Command::new(cargo())
-            .args(["bench", "-p", "c64kit-cpu", "-p", "c64kit-machine"])
+            .args(["bench", "-p", "c64kit-benches", "--features", "criterion"])
             .current_dir(workspace_root())
             .status();
         if !status.is_ok_and(|s| s.success()) {
