@@ -194,11 +194,7 @@ impl DisplayBackend for TerminalDisplay {
             other => return Err(format!("option mode: {other:?} is not auto, live or final")),
         };
         if live && !tty {
-            return Err(
-                "live display needs a terminal: standard input and output are not both a \
-                 terminal (use --display transcript, or -O terminal.mode=final)"
-                    .into(),
-            );
+            return Err(no_terminal(play, options.get("program")));
         }
         let colour = match options.flag("colour")? {
             Some(c) => c,
@@ -291,6 +287,36 @@ impl DisplayBackend for TerminalDisplay {
         }
         host.write_stdout(&out);
         Ok(())
+    }
+}
+
+/// Why a live display cannot start without a terminal, and what to run instead.
+fn no_terminal(play: bool, program: Option<&str>) -> String {
+    if play {
+        // `run` ends when the program returns or its cycle budget is spent, then prints
+        // the final screen: what `play` can do without a person at a terminal.
+        let program = program.map_or("PROGRAM".into(), shell_word);
+        format!(
+            "play needs a terminal, and standard input and output are not both one; to see \
+             the screen without one, run the program and print its final screen: \
+             c64kit run {program} --display terminal (it stops when the program ends, or at \
+             --max-cycles N: 10 minutes of C64 time unless given)"
+        )
+    } else {
+        "live display needs a terminal: standard input and output are not both a terminal \
+         (use --display transcript, or -O terminal.mode=final)"
+            .into()
+    }
+}
+
+/// `word` as one word for a POSIX shell: as it is when nothing in it is special, else in
+/// single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._-/+,:@%=".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -406,5 +432,17 @@ mod tests {
         paint::add_at(&mut rows, 0, 3, "note");
         paint::add_at(&mut rows, 2, 0, "under");
         assert_eq!(lines(&rows), ["ab\x1b[4Gnote", "", "under"]);
+    }
+
+    #[test]
+    fn play_without_a_terminal_suggests_a_command_that_shell_reads_as_given() {
+        let advice = no_terminal(true, Some("my game's.prg"));
+        assert!(
+            advice.contains("c64kit run 'my game'\\''s.prg' --display terminal ("),
+            "{advice}"
+        );
+        assert!(no_terminal(true, Some("programs/hi.prg"))
+            .contains(": c64kit run programs/hi.prg --display terminal ("));
+        assert!(!no_terminal(true, None).contains("mode=final"));
     }
 }
