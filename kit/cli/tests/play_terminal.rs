@@ -15,9 +15,8 @@ use std::time::{Duration, Instant};
 const LIGHT_BLUE: [u8; 3] = PEPTO[14];
 const BLUE: [u8; 3] = PEPTO[6];
 
-/// A tmux server of our own (its own socket), ended when dropped.
+/// A tmux server of our own (its socket in the test's folder), ended when dropped.
 struct Tmux {
-    socket: String,
     dir: PathBuf,
 }
 
@@ -46,10 +45,7 @@ impl Tmux {
             "env {colour} '{}' {args} 2>c64kit.err; echo $? >c64kit.exit; exec sleep 600",
             bin.display()
         );
-        let tmux = Tmux {
-            socket: format!("c64kit-test-{}-{name}", std::process::id()),
-            dir,
-        };
+        let tmux = Tmux { dir };
         let started = tmux
             .run(&["-f", "/dev/null", "new-session", "-d", "-s", "play"])
             .args(["-x", "80", "-y", "24", "-c"])
@@ -69,7 +65,10 @@ impl Tmux {
 
     fn run(&self, args: &[&str]) -> Command {
         let mut c = Command::new("tmux");
-        c.env_remove("TMUX").args(["-L", &self.socket]).args(args);
+        c.env_remove("TMUX")
+            .arg("-S")
+            .arg(self.dir.join("tmux.socket"))
+            .args(args);
         c
     }
 
