@@ -637,7 +637,7 @@ fn bad_plugins_fail_the_run_without_aborting() {
     let out = run(&dir, &["play", "hi.prg"]);
     assert_eq!(out.code, 1);
     assert!(
-        out.stderr.contains("live display needs a terminal"),
+        out.stderr.contains("play needs a terminal"),
         "{}",
         out.stderr
     );

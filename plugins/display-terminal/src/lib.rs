@@ -3,227 +3,65 @@
 //! pixel's colour on the lower one's) or as the 40x25 text (*text*: graphics as their
 //! Unicode look-alikes, inside a border).
 //!
-//! Live (for `c64kit play`, or `c64kit run --display terminal` in a terminal): the screen is
-//! redrawn at frame boundaries when it changed, the run is paced to 50 frames a second, and
-//! keys typed go into the C64's keyboard buffer as PETSCII (letters unshifted, Shift+letter
-//! shifted, arrows, Home/Shift+Home, Insert, Backspace/Delete, F1-F8). Esc or Ctrl-C quits.
-//! Otherwise (output not a terminal) the final screen is printed once at the end.
+//! Live (for `c64kit play`, or `c64kit run --display terminal` in a terminal): the screen
+//! fills the terminal as it is and as it changes (`layout`), redrawn at frame boundaries
+//! where it changed, by cursor positioning (never scrolling); the run is paced to 50 frames
+//! a second, and keys typed go into the C64's keyboard buffer as PETSCII (letters
+//! unshifted, Shift+letter shifted, arrows, Home/Shift+Home, Insert, Backspace/Delete,
+//! F1-F8). Esc or Ctrl-C quits. Otherwise the final screen is printed once at the end, as
+//! wide as the terminal if the output is one.
 //!
 //! Options: `mode` (`auto` default, `live`, `final`), `view` (`auto` default: pixels when
 //! the terminal says it shows 24-bit colour, `COLORTERM=truecolor` or `24bit`, else text;
-//! `pixels`, `text`), `scale` (pixels: 1-4 C64 pixels a column, default the largest picture
-//! the terminal holds, 2 off a terminal), `colour` (text: true/false, default true), `border`
-//! (true/false, default true).
+//! `pixels`, `text`), `scale` (pixels: 1-4 C64 pixels a column, when the terminal holds
+//! that; default the largest picture the terminal holds, 2 off a terminal), `colour` (text:
+//! true/false, default true), `border` (true/false, default true).
 
-use c64kit_basic::petscii::screen_code_to_char;
-use c64kit_plugin_api::abi::{
-    Screen, TextCell, FLAG_FRAMES, FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME,
-};
-use c64kit_plugin_api::palette::PEPTO;
-use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, Picture, RunEndInfo};
-use crossterm::event::{self, Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
-use crossterm::style::{Color, ResetColor, SetBackgroundColor, SetForegroundColor};
+use c64kit_plugin_api::abi::{FLAG_FRAMES, FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME};
+use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, RunEndInfo};
+use crossterm::event::{self, Event};
+use crossterm::style::ResetColor;
 use crossterm::{cursor, queue, terminal};
 use std::io::{IsTerminal, Write};
 use std::time::Duration;
 
-/// What a key press does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyAction {
-    Petscii(u8),
-    Quit,
-    Ignore,
+mod keys;
+mod layout;
+mod paint;
+mod pixels;
+mod resample;
+mod text;
+
+pub use keys::{map_key, KeyAction};
+use layout::{fit_picture, fit_text, Note, PictureFit, Size, TextFit};
+
+/// How the screen was laid out in the terminal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Layout {
+    Picture(PictureFit),
+    Text(TextFit),
 }
 
-/// A terminal key as the C64 keyboard would give it.
-pub fn map_key(key: &KeyEvent) -> KeyAction {
-    if !matches!(key.kind, KeyEventKind::Press | KeyEventKind::Repeat) {
-        return KeyAction::Ignore;
-    }
-    let shift = key.modifiers.contains(KeyModifiers::SHIFT);
-    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    use KeyAction::*;
-    match key.code {
-        KeyCode::Esc => Quit,
-        KeyCode::Char('c') | KeyCode::Char('C') if ctrl => Quit,
-        _ if ctrl => Ignore,
-        KeyCode::Enter => Petscii(13),
-        KeyCode::Backspace | KeyCode::Delete => Petscii(20),
-        KeyCode::Insert => Petscii(148),
-        KeyCode::Home if shift => Petscii(147),
-        KeyCode::Home => Petscii(19),
-        KeyCode::Up => Petscii(145),
-        KeyCode::Down => Petscii(17),
-        KeyCode::Left => Petscii(157),
-        KeyCode::Right => Petscii(29),
-        KeyCode::F(n @ 1..=8) => Petscii([133, 137, 134, 138, 135, 139, 136, 140][n as usize - 1]),
-        KeyCode::Char(c) => match c {
-            'a'..='z' => Petscii(c as u8 - 0x20),
-            'A'..='Z' => Petscii(c as u8 + 0x80),
-            '£' | '\\' => Petscii(0x5C),
-            '↑' | '^' => Petscii(0x5E),
-            '←' | '_' => Petscii(0x5F),
-            'π' | '~' => Petscii(0xFF),
-            ' '..='@' | '[' | ']' => Petscii(c as u8),
-            _ => Ignore,
-        },
-        _ => Ignore,
-    }
-}
-
-fn rgb(c: u8) -> Color {
-    let [r, g, b] = PEPTO[(c & 15) as usize];
-    Color::Rgb { r, g, b }
-}
-
-/// The screen as terminal text: with colour, 24-bit escape codes and a border of two columns
-/// and one row; without, plain lines.
-pub fn render(s: &Screen, colour: bool, border: bool, newline: &str) -> Vec<u8> {
-    let mut out: Vec<u8> = Vec::with_capacity(16_000);
-    let lower = s.lowercase != 0;
-    let blank = s.vic[0x11] & 0x10 == 0;
-    if !colour {
-        for row in 0..25 {
-            let line: String = (0..40)
-                .map(|col| {
-                    let code = s.chars[row * 40 + col];
-                    if code == 0xA0 {
-                        '█'
-                    } else {
-                        screen_code_to_char(code, lower)
-                    }
-                })
-                .collect();
-            out.extend_from_slice(line.trim_end().as_bytes());
-            out.extend_from_slice(newline.as_bytes());
-        }
-        return out;
-    }
-    let mut p = Painter { out, cur: None };
-    let b = s.border & 15;
-    if border {
-        for _ in 0..44 {
-            p.put(b, b, ' ');
-        }
-        p.end_line(newline);
-    }
-    for row in 0..25 {
-        if border {
-            p.put(b, b, ' ');
-            p.put(b, b, ' ');
-        }
-        for col in 0..40 {
-            let i = row * 40 + col;
-            if blank {
-                p.put(b, b, ' ');
-                continue;
-            }
-            let TextCell {
-                glyph,
-                fg,
-                bg,
-                reversed,
-            } = s.text_cell(i);
-            let (f, g) = if reversed { (bg, fg) } else { (fg, bg) };
-            p.put(f, g, screen_code_to_char(glyph, lower));
-        }
-        if border {
-            p.put(b, b, ' ');
-            p.put(b, b, ' ');
-        }
-        p.end_line(newline);
-    }
-    if border {
-        for _ in 0..44 {
-            p.put(b, b, ' ');
-        }
-        p.end_line(newline);
-    }
-    p.out
-}
-
-/// The picture with half blocks: each character is one column of `scale` C64 pixels and two
-/// rows, `▀` in the upper pixel's colour on the lower one's (a pixel every `scale` in each
-/// direction). The whole picture, or its 320x200 text area without `border`.
-pub fn render_pixels(picture: &Picture, scale: usize, border: bool, newline: &str) -> Vec<u8> {
-    let img = picture.image(border, 1);
-    let scale = scale.max(1);
-    let mut p = Painter {
-        out: Vec::with_capacity(img.width * img.height),
-        cur: None,
-    };
-    let at = |x: usize, y: usize| img.pixels[y * img.width + x];
-    let rows: Vec<usize> = (0..img.height).step_by(scale).collect();
-    for pair in rows.chunks(2) {
-        for x in (0..img.width).step_by(scale) {
-            let top = at(x, pair[0]);
-            // An odd last row: its lower half is the terminal's own background.
-            match pair.get(1) {
-                Some(&y) => p.put(top, at(x, y), '▀'),
-                None => p.put_fg(top, '▀'),
-            }
-        }
-        p.end_line(newline);
-    }
-    p.out
-}
-
-/// The largest picture (smallest scale, 1-4) that fits `cols` x `rows` characters.
-pub fn fitting_scale(cols: usize, rows: usize, border: bool) -> usize {
-    let (w, h): (usize, usize) = if border { (384, 272) } else { (320, 200) };
-    (1..=4)
-        .find(|s| w.div_ceil(*s) <= cols && h.div_ceil(*s).div_ceil(2) <= rows)
-        .unwrap_or(4)
-}
-
-/// Writes cells, changing colours only when they change.
-struct Painter {
-    out: Vec<u8>,
-    cur: Option<(u8, u8)>,
-}
-
-impl Painter {
-    fn put(&mut self, fg: u8, bg: u8, ch: char) {
-        if self.cur != Some((fg, bg)) {
-            let _ = queue!(
-                self.out,
-                SetForegroundColor(rgb(fg)),
-                SetBackgroundColor(rgb(bg))
-            );
-            self.cur = Some((fg, bg));
-        }
-        let mut buf = [0u8; 4];
-        self.out
-            .extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-    }
-
-    /// A cell on the terminal's own background.
-    fn put_fg(&mut self, fg: u8, ch: char) {
-        let _ = queue!(self.out, ResetColor, SetForegroundColor(rgb(fg)));
-        self.cur = None;
-        let mut buf = [0u8; 4];
-        self.out
-            .extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-    }
-
-    fn end_line(&mut self, newline: &str) {
-        let _ = queue!(self.out, ResetColor);
-        self.cur = None;
-        self.out.extend_from_slice(newline.as_bytes());
-    }
+/// The screen as terminal rows, each drawn from column 0 of its row, and their layout.
+struct Shown {
+    layout: Layout,
+    rows: Vec<Vec<u8>>,
 }
 
 pub struct TerminalDisplay {
     live: bool,
     /// The picture (else the text).
     pixels: bool,
-    scale: usize,
+    /// The picture's size asked for: C64 pixels a column.
+    scale: Option<usize>,
     colour: bool,
     border: bool,
     /// Raw mode and the alternate screen are on (restored on finish or drop).
     entered: bool,
-    /// What was drawn last, to redraw only on a change.
-    last: Vec<u8>,
+    /// The terminal's size as last heard (live).
+    size: Size,
+    /// What was drawn last, to redraw only the rows that changed (all after a new layout).
+    last: Option<Shown>,
 }
 
 /// Whether the terminal says it shows 24-bit colour.
@@ -232,6 +70,18 @@ fn truecolor() -> bool {
         let v = v.to_ascii_lowercase();
         v == "truecolor" || v == "24bit"
     })
+}
+
+/// A terminal's size as it reports it. A pseudo-terminal nobody sized says 0x0: taken as
+/// 80x24, the size terminals start at, so the screen shows at all.
+fn terminal_size(reported: (u16, u16)) -> Size {
+    match reported {
+        (0, _) | (_, 0) => Size { cols: 80, rows: 24 },
+        (cols, rows) => Size {
+            cols: cols.into(),
+            rows: rows.into(),
+        },
+    }
 }
 
 impl TerminalDisplay {
@@ -265,30 +115,64 @@ impl TerminalDisplay {
         }
     }
 
-    /// What this display shows of a frame, with `newline` between lines.
-    fn render(&self, frame: &FrameView, newline: &str) -> Result<Vec<u8>, String> {
-        if self.pixels {
-            let picture = frame.need_picture()?;
-            Ok(render_pixels(&picture, self.scale, self.border, newline))
+    /// What this display shows of a frame in `room` (any size where none is known).
+    fn show(&self, frame: &FrameView, room: Option<Size>) -> Result<Shown, String> {
+        let (layout, mut rows, note) = if self.pixels {
+            let img = frame.need_picture()?.image(self.border, 1);
+            let fit = match room {
+                Some(room) => fit_picture(room, (img.width, img.height), self.scale),
+                None => PictureFit::fixed((img.width, img.height), self.scale.unwrap_or(2)),
+            };
+            let rows = pixels::picture_rows(&img, &fit);
+            let note = fit.note.clone();
+            (Layout::Picture(fit), rows, note)
         } else {
-            Ok(render(frame.screen, self.colour, self.border, newline))
+            let s = frame.screen;
+            let fit = match room {
+                Some(room) => fit_text(
+                    room,
+                    self.border,
+                    (s.cursor_row.into(), s.cursor_col.into()),
+                ),
+                None => TextFit::whole(self.border),
+            };
+            let rows = text::text_rows(s, self.colour, &fit);
+            let note = fit.note.clone();
+            (Layout::Text(fit), rows, note)
+        };
+        if let Some(Note { text, row, col }) = note {
+            paint::add_at(&mut rows, row, col, &text);
         }
+        Ok(Shown { layout, rows })
     }
 
+    /// Draws the frame over what is on the terminal: the rows that changed, each by moving
+    /// the cursor to its start (a newline on the last row would scroll); everything, on a
+    /// cleared terminal, when the layout changed.
     fn draw(&mut self, frame: &FrameView) -> Result<(), String> {
-        let shown = self.render(frame, "\r\n")?;
-        if shown == self.last {
+        let shown = self.show(frame, Some(self.size))?;
+        let mut buf = Vec::new();
+        let before = match self.last.take() {
+            Some(last) if last.layout == shown.layout => last.rows,
+            _ => {
+                let _ = queue!(buf, terminal::Clear(terminal::ClearType::All));
+                Vec::new()
+            }
+        };
+        for (r, row) in shown.rows.iter().enumerate() {
+            if before.get(r) != Some(row) {
+                let _ = queue!(buf, cursor::MoveTo(0, r as u16));
+                buf.extend_from_slice(row);
+            }
+        }
+        self.last = Some(shown);
+        if buf.is_empty() {
             return Ok(());
         }
-        let mut buf = Vec::new();
-        let _ = queue!(buf, cursor::MoveTo(0, 0));
-        buf.extend_from_slice(&shown);
         let mut out = std::io::stdout();
         out.write_all(&buf)
             .and_then(|_| out.flush())
-            .map_err(|e| format!("cannot write to the terminal: {e}"))?;
-        self.last = shown;
-        Ok(())
+            .map_err(|e| format!("cannot write to the terminal: {e}"))
     }
 }
 
@@ -310,11 +194,7 @@ impl DisplayBackend for TerminalDisplay {
             other => return Err(format!("option mode: {other:?} is not auto, live or final")),
         };
         if live && !tty {
-            return Err(
-                "live display needs a terminal: standard input and output are not both a \
-                 terminal (use --display transcript, or -O terminal.mode=final)"
-                    .into(),
-            );
+            return Err(no_terminal(play, options.get("program")));
         }
         let colour = match options.flag("colour")? {
             Some(c) => c,
@@ -332,12 +212,9 @@ impl DisplayBackend for TerminalDisplay {
         };
         let border = options.flag("border")?.unwrap_or(true);
         let scale = match options.number("scale")? {
-            Some(s @ 1..=4) => s as usize,
+            Some(s @ 1..=4) => Some(s as usize),
             Some(s) => return Err(format!("option scale: {s} is not 1-4")),
-            None if live => terminal::size()
-                .map(|(c, r)| fitting_scale(c.into(), usize::from(r).saturating_sub(1), border))
-                .unwrap_or(2),
-            None => 2,
+            None => None,
         };
         let mut t = TerminalDisplay {
             live,
@@ -346,7 +223,8 @@ impl DisplayBackend for TerminalDisplay {
             colour,
             border,
             entered: false,
-            last: Vec::new(),
+            size: terminal_size(terminal::size().unwrap_or((0, 0))),
+            last: None,
         };
         if live {
             t.enter()?;
@@ -372,13 +250,19 @@ impl DisplayBackend for TerminalDisplay {
 
     fn poll_input(&mut self, host: &HostRef) -> Result<(), String> {
         while event::poll(Duration::ZERO).map_err(|e| format!("cannot read the keyboard: {e}"))? {
-            let ev = event::read().map_err(|e| format!("cannot read the keyboard: {e}"))?;
-            if let Event::Key(key) = ev {
-                match map_key(&key) {
+            match event::read().map_err(|e| format!("cannot read the keyboard: {e}"))? {
+                Event::Key(key) => match map_key(&key) {
                     KeyAction::Petscii(p) => host.push_key(p),
                     KeyAction::Quit => host.quit(),
                     KeyAction::Ignore => {}
+                },
+                // The next frame is laid out for the new size and drawn whole: a terminal
+                // may have cropped or rewrapped what was there.
+                Event::Resize(cols, rows) => {
+                    self.size = terminal_size((cols, rows));
+                    self.last = None;
                 }
+                _ => {}
             }
         }
         Ok(())
@@ -390,10 +274,49 @@ impl DisplayBackend for TerminalDisplay {
         frame: &FrameView,
         host: &HostRef,
     ) -> Result<(), String> {
-        // Leave the alternate screen, then print the final screen where it stays visible.
+        // Leave the alternate screen, then print the final screen where it stays visible:
+        // as wide as the terminal, if that is where it goes (lines any longer would wrap).
         self.leave();
-        host.write_stdout(&self.render(frame, "\n")?);
+        let room = std::io::stdout()
+            .is_terminal()
+            .then(|| Size::width_only(terminal_size(terminal::size().unwrap_or((0, 0))).cols));
+        let mut out = Vec::new();
+        for row in self.show(frame, room)?.rows {
+            out.extend_from_slice(&row);
+            out.push(b'\n');
+        }
+        host.write_stdout(&out);
         Ok(())
+    }
+}
+
+/// Why a live display cannot start without a terminal, and what to run instead.
+fn no_terminal(play: bool, program: Option<&str>) -> String {
+    if play {
+        // `run` ends when the program returns or its cycle budget is spent, then prints
+        // the final screen: what `play` can do without a person at a terminal.
+        let program = program.map_or("PROGRAM".into(), shell_word);
+        format!(
+            "play needs a terminal, and standard input and output are not both one; to see \
+             the screen without one, run the program and print its final screen: \
+             c64kit run {program} --display terminal (it stops when the program ends, or at \
+             --max-cycles N: 10 minutes of C64 time unless given)"
+        )
+    } else {
+        "live display needs a terminal: standard input and output are not both a terminal \
+         (use --display transcript, or -O terminal.mode=final)"
+            .into()
+    }
+}
+
+/// `word` as one word for a POSIX shell: as it is when nothing in it is special, else in
+/// single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._-/+,:@%=".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 
@@ -407,42 +330,13 @@ c64kit_plugin_api::export_display!(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use c64kit_plugin_api::abi::Screen;
+    use c64kit_plugin_api::{Image, Picture, PictureKind};
 
-    fn key(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
-        KeyEvent::new(code, modifiers)
-    }
-
-    #[test]
-    fn keys_become_petscii() {
-        let k = |c| map_key(&key(KeyCode::Char(c), KeyModifiers::NONE));
-        assert_eq!(k('a'), KeyAction::Petscii(0x41));
-        assert_eq!(k('A'), KeyAction::Petscii(0xC1));
-        assert_eq!(k('1'), KeyAction::Petscii(0x31));
-        assert_eq!(k('£'), KeyAction::Petscii(0x5C));
-        assert_eq!(
-            map_key(&key(KeyCode::Enter, KeyModifiers::NONE)),
-            KeyAction::Petscii(13)
-        );
-        assert_eq!(
-            map_key(&key(KeyCode::F(3), KeyModifiers::NONE)),
-            KeyAction::Petscii(134)
-        );
-        assert_eq!(
-            map_key(&key(KeyCode::Home, KeyModifiers::SHIFT)),
-            KeyAction::Petscii(147)
-        );
-        assert_eq!(
-            map_key(&key(KeyCode::Esc, KeyModifiers::NONE)),
-            KeyAction::Quit
-        );
-        assert_eq!(
-            map_key(&key(KeyCode::Char('c'), KeyModifiers::CONTROL)),
-            KeyAction::Quit
-        );
-        assert_eq!(
-            map_key(&key(KeyCode::Char('x'), KeyModifiers::CONTROL)),
-            KeyAction::Ignore
-        );
+    fn lines(rows: &[Vec<u8>]) -> Vec<String> {
+        rows.iter()
+            .map(|r| String::from_utf8(r.clone()).unwrap())
+            .collect()
     }
 
     #[test]
@@ -451,21 +345,36 @@ mod tests {
         s.vic[0x11] = 0x1B;
         s.chars[0] = 0x08;
         s.chars[1] = 0x09;
-        let plain = String::from_utf8(render(&s, false, false, "\n")).unwrap();
-        assert!(plain.starts_with("HI\n\n"), "{plain:?}");
-        assert_eq!(plain.lines().count(), 25);
-        let coloured = String::from_utf8(render(&s, true, true, "\n")).unwrap();
-        assert_eq!(coloured.lines().count(), 27);
+        let plain = lines(&text::text_rows(&s, false, &TextFit::whole(false)));
+        assert_eq!(plain.len(), 25);
+        assert_eq!((plain[0].as_str(), plain[1].as_str()), ("HI", ""));
+        let coloured = lines(&text::text_rows(&s, true, &TextFit::whole(true)));
+        assert_eq!(coloured.len(), 27);
         assert!(
-            coloured.contains("\x1b[38;2;108;94;181m"),
+            coloured[1].contains("\x1b[38;2;108;94;181m"),
             "light blue text"
         );
-        assert!(coloured.contains("HI"));
+        assert!(coloured[1].contains("HI"));
+    }
+
+    #[test]
+    fn the_text_view_shows_the_rows_around_the_cursor() {
+        let mut s = Screen::blank();
+        s.vic[0x11] = 0x1B;
+        for row in 0..25 {
+            s.chars[row * 40] = 0x01 + row as u8; // A, B, C ...
+        }
+        let first = |cursor_row| {
+            let fit = fit_text(Size { cols: 80, rows: 24 }, true, (cursor_row, 0));
+            let shown = lines(&text::text_rows(&s, false, &fit));
+            (shown.len(), shown[0].clone())
+        };
+        assert_eq!(first(0), (24, "A".to_string()));
+        assert_eq!(first(24), (24, "B".to_string()));
     }
 
     #[test]
     fn renders_pixels_as_half_blocks() {
-        use c64kit_plugin_api::PictureKind;
         // Red above, cyan below at the top-left; the rest blue.
         let mut px = vec![6u8; 384 * 272];
         px[0] = 2;
@@ -477,18 +386,63 @@ mod tests {
             kind: PictureKind::Live,
             cycles: 0,
         };
-        let out = String::from_utf8(render_pixels(&p, 1, true, "\n")).unwrap();
-        assert_eq!(out.lines().count(), 136);
+        let img: Image = p.image(true, 1);
+        let out = lines(&pixels::picture_rows(
+            &img,
+            &PictureFit::fixed((384, 272), 1),
+        ));
+        assert_eq!(out.len(), 136);
         assert!(
-            out.starts_with("\x1b[38;2;104;55;43m\x1b[48;2;112;164;178m▀\x1b[38;2;53;40;121m\x1b[48;2;53;40;121m▀"),
-            "{out:?}"
+            out[0].starts_with("\x1b[38;2;104;55;43m\x1b[48;2;112;164;178m▀\x1b[38;2;53;40;121m\x1b[48;2;53;40;121m▀"),
+            "{:?}",
+            out[0]
         );
-        assert_eq!(out.lines().next().unwrap().matches('▀').count(), 384);
-        let small = String::from_utf8(render_pixels(&p, 2, false, "\n")).unwrap();
-        assert_eq!(small.lines().count(), 50);
-        assert_eq!(small.lines().next().unwrap().matches('▀').count(), 160);
-        assert_eq!(fitting_scale(200, 60, true), 3);
-        assert_eq!(fitting_scale(400, 140, true), 1);
-        assert_eq!(fitting_scale(10, 10, true), 4);
+        assert_eq!(out[0].matches('▀').count(), 384);
+        let text_area = p.image(false, 1);
+        let small = lines(&pixels::picture_rows(
+            &text_area,
+            &PictureFit::fixed((320, 200), 2),
+        ));
+        assert_eq!(small.len(), 50);
+        assert_eq!(small[0].matches('▀').count(), 160);
+        // An odd number of dots: the last row's lower half is the terminal's own.
+        let odd = lines(&pixels::picture_rows(
+            &img,
+            &PictureFit::fixed((384, 272), 3),
+        ));
+        assert_eq!(odd.len(), 46);
+        assert!(
+            odd[45].contains("\x1b[0m\x1b[38;2;53;40;121m▀"),
+            "{:?}",
+            odd[45]
+        );
+    }
+
+    #[test]
+    fn an_unsized_terminal_is_taken_as_80x24() {
+        let size = |cols, rows| Size { cols, rows };
+        assert_eq!(terminal_size((0, 0)), size(80, 24));
+        assert_eq!(terminal_size((0, 50)), size(80, 24));
+        assert_eq!(terminal_size((132, 43)), size(132, 43));
+    }
+
+    #[test]
+    fn a_note_goes_where_the_layout_puts_it() {
+        let mut rows = vec![b"ab".to_vec()];
+        paint::add_at(&mut rows, 0, 3, "note");
+        paint::add_at(&mut rows, 2, 0, "under");
+        assert_eq!(lines(&rows), ["ab\x1b[4Gnote", "", "under"]);
+    }
+
+    #[test]
+    fn play_without_a_terminal_suggests_a_command_that_shell_reads_as_given() {
+        let advice = no_terminal(true, Some("my game's.prg"));
+        assert!(
+            advice.contains("c64kit run 'my game'\\''s.prg' --display terminal ("),
+            "{advice}"
+        );
+        assert!(no_terminal(true, Some("programs/hi.prg"))
+            .contains(": c64kit run programs/hi.prg --display terminal ("));
+        assert!(!no_terminal(true, None).contains("mode=final"));
     }
 }
