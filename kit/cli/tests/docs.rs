@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 const SKIPPED: &[(&str, &str)] = &[
     (
         "c64kit play",
-        "play is for a person at a terminal (tests/terminal.rs runs it under tmux)",
+        "play is for a person at a terminal (tests/play_terminal.rs runs it under tmux)",
     ),
     (
         "c64kit --plugin target/release/libc64kit_audio_cpal.so",
