@@ -10,13 +10,13 @@ use crate::GlobalArgs;
 use anyhow::{bail, Result};
 use c64kit::config::{CiaModel, Config, SidModel};
 use c64kit::parse_address;
-use c64kit::{limits, print_out, stdout_error, usage, StdoutClosed};
-use c64kit_basic::parse_key_script;
+use c64kit::{limits, print_out, stdout_error, usage, NotProvided, StdoutClosed};
+use c64kit_basic::{parse_key_script, NoSys};
 use c64kit_cpu::{Cpu, FlatRam};
 use c64kit_files::io_reason;
 use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::roms::RomError;
-use c64kit_machine::{trace_line, Machine, Prg, RomPaths, Roms, StopReason, PAL_HZ};
+use c64kit_machine::{trace_line, Machine, Prg, RomPaths, Roms, StartError, StopReason, PAL_HZ};
 use c64kit_plugin_api::host::{Collect, Kind};
 use c64kit_plugin_api::{Options, Program, Start};
 use std::io::Write;
@@ -564,7 +564,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
             }
             (None, Start::Run) => {
                 m.run_loaded_prg(&first)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                    .map_err(|e| cannot_start(file, &e))?;
             }
         }
     }
@@ -913,6 +913,36 @@ fn key_script(args: &RunArgs) -> Result<Option<Vec<c64kit_basic::KeyEvent>>> {
         .unwrap_or_else(|| "--input".into());
     let events = parse_key_script(&text).map_err(|e| anyhow::anyhow!("{source}: {e}"))?;
     Ok(Some(events))
+}
+
+/// Why RUN cannot start `file`, with advice that works for `run` (each has been tried).
+/// A program that would run BASIC first is one c64kit cannot run: exit code 9.
+fn cannot_start(file: &Path, e: &StartError) -> anyhow::Error {
+    let advice = match e {
+        StartError::Text {
+            as_basic: Some(Ok(())),
+            ..
+        } => Some("run it with --loader basic (or name it .bas)".to_string()),
+        StartError::MachineCode { load_address } => {
+            Some(format!("start it with --start ${load_address:04X}"))
+        }
+        StartError::NoSys(NoSys::Missing) => {
+            Some("if the file holds machine code, start it with --start ADDR".to_string())
+        }
+        StartError::NoSys(NoSys::Argument { .. }) => {
+            Some("to call the address the SYS would, start there with --start ADDR".to_string())
+        }
+        StartError::Text { .. } | StartError::Empty { .. } | StartError::NoSys(_) => None,
+    };
+    let message = match advice {
+        Some(advice) => format!("{}: {e}: {advice}", file.display()),
+        None => format!("{}: {e}", file.display()),
+    };
+    if e.needs_basic() {
+        NotProvided(message).into()
+    } else {
+        anyhow::anyhow!(message)
+    }
 }
 
 /// The stop reason, with the label of a breakpoint's address: "breakpoint at $0820 (.main)".

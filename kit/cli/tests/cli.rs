@@ -124,6 +124,90 @@ fn malformed_files_give_errors_naming_them() {
     assert!(stderr.contains("bad.asm:3"), "{stderr}");
 }
 
+/// A file RUN cannot start says what it is, and the advice it gives works: run as told, the
+/// program runs.
+#[test]
+fn files_run_cannot_start_get_advice_that_works() {
+    let dir = temp_dir("cannot-start");
+    let fails = |file: &str| {
+        let out = c64kit().args(["run", file]).assert().code(1);
+        let stderr = stderr_of(&out);
+        assert!(stderr.starts_with(&format!("c64kit: {file}: ")), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        stderr.trim_end().to_string()
+    };
+    // Text is not a PRG, whatever its first two characters make of a load address.
+    let notes = write(&dir, "notes.txt", b"Things to try:\n- depth 8\n");
+    let e = fails(&notes);
+    assert!(e.contains("it reads as text, not a PRG"), "{e}");
+    assert!(!e.contains("--start"), "{e}");
+    // Numbered BASIC text that RUN would start: read as BASIC, it runs. SYS 65490 is
+    // CHROUT, which prints A ($030C, 0 here) and returns to BASIC.
+    let basic = write(&dir, "basic.txt", b"10 SYS 65490\n");
+    let e = fails(&basic);
+    assert!(
+        e.ends_with("run it with --loader basic (or name it .bas)"),
+        "{e}"
+    );
+    c64kit()
+        .args(["run", &basic, "--loader", "basic"])
+        .assert()
+        .code(0);
+    // ... and BASIC text that runs BASIC first gets no advice: nothing would run it.
+    let e = fails(&write(&dir, "print.txt", b"10 PRINT \"HI\"\n"));
+    assert!(
+        e.ends_with(
+            "line 10 runs BASIC (PRINT) before any SYS, and c64kit has no BASIC interpreter"
+        ),
+        "{e}"
+    );
+    // Nothing after the load address.
+    let e = fails(&write(&dir, "empty.prg", &[0x00, 0xC0]));
+    assert!(
+        e.ends_with("the PRG has no bytes after its load address ($C000): nothing to run"),
+        "{e}"
+    );
+    // Machine code away from $0801 is started where it loads, as SYS 49152 would.
+    // LDA #'M'; JSR CHROUT; RTS at $C000.
+    let code = write(
+        &dir,
+        "code.prg",
+        &[0x00, 0xC0, 0xA9, b'M', 0x20, 0xD2, 0xFF, 0x60],
+    );
+    let e = fails(&code);
+    assert!(
+        e.contains("machine code at $C000, not a BASIC program"),
+        "{e}"
+    );
+    let advice = e.rsplit_once("start it with ").expect("advice").1;
+    let out = c64kit()
+        .args(["run", &code])
+        .args(advice.split(' '))
+        .assert()
+        .code(0);
+    assert_eq!(stdout_of(&out), "M\n");
+}
+
+/// A BASIC program that runs BASIC before its SYS is one c64kit cannot run (it has no BASIC
+/// interpreter): exit code 9, as the README says, and no advice that would run its tokens as
+/// machine code.
+#[test]
+fn basic_before_the_sys_exits_9_without_start_advice() {
+    let dir = temp_dir("basic-first");
+    let mut prg = stub_prg(&[0x60]);
+    prg[6] = 0x99; // "10 PRINT2080"
+    let prg = write(&dir, "basic.prg", &prg);
+    let out = c64kit().args(["run", &prg]).assert().code(9);
+    let stderr = stderr_of(&out);
+    assert!(
+        stderr.contains(
+            "line 10 runs BASIC (PRINT) before any SYS, and c64kit has no BASIC interpreter"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--start"), "{stderr}");
+}
+
 #[test]
 fn tokenize_then_list_round_trips() {
     let dir = tempfile::tempdir().unwrap();

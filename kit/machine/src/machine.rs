@@ -10,8 +10,9 @@ use crate::loader::Prg;
 use crate::memory::C64Bus;
 use crate::pla::Region;
 use crate::roms::Roms;
+use crate::start::{basic_start, StartError};
 use crate::stop::StopReason;
-use c64kit_basic::{KeyEvent, NoSys};
+use c64kit_basic::KeyEvent;
 use c64kit_chips::PAL_CYCLES_PER_FRAME;
 use c64kit_cpu::{flag, Cpu, IRQ_VECTOR, NMI_VECTOR};
 
@@ -85,21 +86,19 @@ impl Machine {
     }
 
     /// LOAD then RUN: follow the BASIC stub's SYS. Errors if RUN would not go straight to a
-    /// SYS (c64kit has no BASIC interpreter).
-    pub fn load_and_run_prg(&mut self, prg: &Prg) -> Result<u16, String> {
+    /// SYS (c64kit has no BASIC interpreter), saying why.
+    pub fn load_and_run_prg(&mut self, prg: &Prg) -> Result<u16, StartError> {
         self.load_prg(prg);
         self.run_loaded_prg(prg)
     }
 
     /// RUN for a program already loaded: the SYS its first statement makes, with its argument
     /// evaluated against memory as RUN leaves it (`SYS PEEK(43)+256*PEEK(44)+26` works).
-    pub fn run_loaded_prg(&mut self, prg: &Prg) -> Result<u16, String> {
+    pub fn run_loaded_prg(&mut self, prg: &Prg) -> Result<u16, StartError> {
         let end = prg.end_address();
         boot::set_run_pointers(&mut self.bus, end);
         let bus = &self.bus;
-        let sys = c64kit_basic::find_sys(&prg.to_bytes(), |a| bus.peek(a))
-            .map_err(|e| no_sys_message(&e, prg.load_address))?
-            .address;
+        let sys = basic_start(prg, |a| bus.peek(a))?.address;
         boot::enter_sys(&mut self.cpu, &mut self.bus, sys, end);
         Ok(sys)
     }
@@ -454,13 +453,4 @@ pub fn trace_line(cpu: &Cpu, peek: impl Fn(u16) -> u8, cycles: u64) -> String {
         cpu.s,
         cycles
     )
-}
-
-/// Why a program cannot be RUN, and what to do instead.
-fn no_sys_message(e: &NoSys, load_address: u16) -> String {
-    let what = match e {
-        NoSys::Missing => format!("no SYS in the BASIC program at ${load_address:04X}"),
-        _ => format!("the BASIC program at ${load_address:04X}: {e}"),
-    };
-    format!("{what}; give the start address with --start")
 }

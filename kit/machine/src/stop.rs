@@ -30,8 +30,13 @@ pub enum StopReason {
     DebugCart { value: u8 },
 }
 
+/// The exit code for a program that needs what c64kit does not provide (a KERNAL routine,
+/// a BASIC interpreter), whether the run stops on it or RUN cannot start the program.
+pub const NOT_PROVIDED_EXIT_CODE: i32 = 9;
+
 impl StopReason {
-    /// Process exit codes, one per reason (documented in the README; 0 is a normal end).
+    /// Process exit codes, one per reason (the README's table, which a test holds to this;
+    /// 0 is a normal end).
     pub fn exit_code(&self) -> i32 {
         match self {
             StopReason::ReturnedToBasic => 0,
@@ -41,7 +46,9 @@ impl StopReason {
             StopReason::StuckLoop { .. } => 6,
             StopReason::Jammed { .. } => 7,
             StopReason::BrkNoHandler { .. } => 8,
-            StopReason::Unimplemented { .. } | StopReason::NeedsBasic { .. } => 9,
+            StopReason::Unimplemented { .. } | StopReason::NeedsBasic { .. } => {
+                NOT_PROVIDED_EXIT_CODE
+            }
             StopReason::Reset => 10,
             StopReason::DebugCart { value: 0 } => 0,
             StopReason::DebugCart { .. } => 11,
