@@ -194,21 +194,62 @@ fn a_missing_program_fails_at_once_with_one_message() {
     assert!(stderr.contains("nosuch.prg"), "{stderr}");
 }
 
+/// Usage errors exit with 2, as documented; `--as` names only the programs scenarios run
+/// (not our VIC-II mode and sprite programs).
 #[test]
 fn an_unknown_or_missing_name_lists_the_valid_ones() {
     let dir = temp_dir("conform-names");
     let prg = write(&dir, "x.prg", &stub_prg(&[0x60]));
-    for args in [vec!["--as", "ryg3-v99"], vec![]] {
+    for args in [vec!["--as", "ryg3-v99"], vec!["--as", "sprites"], vec![]] {
         let out = c64kit()
             .args(["conform", &prg])
             .args(&args)
             .assert()
-            .code(1);
+            .code(2);
         let stderr = stderr_of(&out);
+        assert!(stderr.starts_with("c64kit: "), "{stderr}");
         assert!(
-            stderr.contains("ryg3-v09, ryg3-v10, ryg3-v11"),
+            stderr.contains(
+                "ramunder, ryg-v15, ryg-v16, ryg-v17, ryg-v18, ryg-v19, ryg3-v09, ryg3-v10, \
+                 ryg3-v11"
+            ),
             "{args:?}: {stderr}"
         );
+        assert!(
+            !stderr.contains("modes") && !stderr.contains(", sprites"),
+            "{args:?}: {stderr}"
+        );
+    }
+    for args in [&["--jobs", "0"][..], &["--fact", "F99"], &["-l", "x.lbl"]] {
+        let out = c64kit().arg("conform").args(args).assert().code(2);
+        assert!(stderr_of(&out).starts_with("c64kit: "), "{args:?}");
+        assert_eq!(stdout_of(&out), "", "{args:?}: nothing runs");
+    }
+}
+
+/// A build RUN cannot start (text, or machine code with no BASIC stub) fails once, at once,
+/// saying why, with advice conform can follow (it has no --start).
+#[test]
+fn a_build_run_cannot_start_fails_once_at_once() {
+    let dir = temp_dir("conform-cannot-start");
+    let notes = write(&dir, "notes.txt", b"10 PRINT \"MY RYG3\"\n");
+    let code = write(&dir, "code.prg", &[0x00, 0xC0, 0x60]);
+    for (file, says) in [
+        (&notes, "it reads as text, not a PRG"),
+        (&code, "machine code at $C000, not a BASIC program"),
+    ] {
+        let out = c64kit()
+            .args(["conform", file, "--as", "ryg3-v10"])
+            .assert()
+            .code(1);
+        assert_eq!(stdout_of(&out), "", "nothing runs, nothing is claimed");
+        let stderr = stderr_of(&out);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("c64kit: {file}: {says}")),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("--start"), "{stderr}");
     }
 }
 
