@@ -355,9 +355,7 @@ fn run_until_stop(
         match stop {
             StopReason::CycleBudget { .. } if machine.cycles() - start < max_cycles => {}
             StopReason::CycleBudget { .. } => {
-                return StopReason::CycleBudget {
-                    cycles: machine.cycles() - start,
-                }
+                return StopReason::CycleBudget { budget: max_cycles }
             }
             other => return other,
         }

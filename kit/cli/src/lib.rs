@@ -18,6 +18,25 @@ pub fn parse_number(s: &str) -> Result<u64> {
     parsed.with_context(|| format!("not a number: {s:?} (use $hex, %binary or decimal)"))
 }
 
+/// A cycle budget (`--max-cycles`, `max_cycles`): a positive count of cycles, written as
+/// [`parse_number`] reads numbers.
+pub fn parse_budget(s: &str) -> Result<u64> {
+    let refused = || {
+        anyhow::anyhow!(
+            "a cycle budget is a positive count of cycles (985248 is one second of PAL C64 \
+             time), not {}",
+            s.trim()
+        )
+    };
+    if s.trim().starts_with('-') {
+        return Err(refused());
+    }
+    match parse_number(s)? {
+        0 => Err(refused()),
+        n => Ok(n),
+    }
+}
+
 /// ANE's and LXA's magic constants: "$EF,$EE" (ANE, LXA) or one value for both ("$00", the
 /// netlist's).
 pub fn parse_cpu_magic(s: &str) -> Result<(u8, u8)> {

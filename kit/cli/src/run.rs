@@ -42,7 +42,7 @@ pub struct RunArgs {
     #[arg(long)]
     input_file: Option<PathBuf>,
     /// Stop after this many cycles (default: 10 minutes of PAL C64 time).
-    #[arg(long, value_parser = parse_cycles)]
+    #[arg(long, value_parser = parse_budget, allow_negative_numbers = true)]
     max_cycles: Option<u64>,
     /// Start here instead of following the BASIC stub's SYS: ADDR, or LABEL of the --labels
     /// file.
@@ -153,6 +153,10 @@ pub struct RunArgs {
 
 fn parse_cycles(s: &str) -> Result<u64, String> {
     c64kit::parse_number(s).map_err(|e| e.to_string())
+}
+
+fn parse_budget(s: &str) -> Result<u64, String> {
+    c64kit::parse_budget(s).map_err(|e| e.to_string())
 }
 
 fn parse_audio_rate(s: &str) -> Result<u32, String> {
@@ -1009,7 +1013,7 @@ fn run_bare(
             cpu.run_direct(&mut ram, max_cycles);
         }
         if ram.cycles >= max_cycles {
-            break StopReason::CycleBudget { cycles: ram.cycles };
+            break StopReason::CycleBudget { budget: max_cycles };
         }
         let pc = cpu.pc;
         if breaks.contains(&pc) && ram.cycles > 0 {

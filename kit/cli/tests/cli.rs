@@ -99,10 +99,47 @@ fn the_cycle_budget_ends_a_runaway_program_with_exit_code_4() {
         "loop.prg",
         &stub_prg(&[0xEE, 0x20, 0xD0, 0x4C, 0x20, 0x08]),
     );
-    c64kit()
+    let out = c64kit()
         .args(["run", &prg, "--max-cycles", "100000"])
         .assert()
         .code(4);
+    // The budget and the cycles run are told apart: an instruction is never cut, so the run
+    // ends a few cycles past the budget.
+    let stderr = stderr_of(&out);
+    let after = stderr
+        .strip_prefix("c64kit: cycle budget of 100000 cycles reached after ")
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let cycles: u64 = after.split(' ').next().unwrap().parse().unwrap();
+    assert!((100_000..100_010).contains(&cycles), "{stderr}");
+    let out = c64kit()
+        .args(["run", &prg, "--max-cycles", "1"])
+        .assert()
+        .code(4);
+    assert_stderr_has(&out, "cycle budget of 1 cycle reached after ");
+    // The same on a bare 6502.
+    let bin = write(dir.path(), "loop.bin", &[0xE8, 0x4C, 0x00, 0x04]);
+    let out = c64kit()
+        .args([
+            "run",
+            "--bare",
+            "--load",
+            "$0400",
+            &bin,
+            "--max-cycles",
+            "$100",
+        ])
+        .assert()
+        .code(4);
+    assert_stderr_has(&out, "cycle budget of 256 cycles reached after ");
+    // A budget is a positive count: said so, for negative numbers too.
+    for (budget, code) in [("-5", 2), ("0", 2)] {
+        let out = c64kit()
+            .args(["run", &prg, "--max-cycles", budget])
+            .assert()
+            .code(code);
+        assert_stderr_has(&out, "a cycle budget is a positive count of cycles");
+        assert!(!stderr_of(&out).contains("-- -5"), "{}", stderr_of(&out));
+    }
 }
 
 #[test]

@@ -122,7 +122,7 @@ fn cases(dir: &std::path::Path) -> Vec<(&'static str, Vec<String>, Ends)> {
                 "10000",
                 &prg("loop.prg", &[0xEE, 0x20, 0xD0, 0x4C, 0x20, 0x08]),
             ]),
-            Stop(StopReason::CycleBudget { cycles: 10000 }),
+            Stop(StopReason::CycleBudget { budget: 10000 }),
         ),
         (
             "breakpoint",

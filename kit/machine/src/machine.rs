@@ -165,11 +165,13 @@ impl Machine {
                 .unwrap_or(self.bus.now + PAL_CYCLES_PER_FRAME)
                 .clamp(self.bus.now + 1, limit.max(self.bus.now + 1));
             match self.run_to(until.min(limit)) {
-                StopReason::CycleBudget { .. } if self.bus.now < limit => {}
-                stop => return stop,
+                Some(stop) => return stop,
+                None if self.bus.now >= limit => break,
+                None => {}
             }
         }
         self.run_to(limit)
+            .unwrap_or(StopReason::CycleBudget { budget: max_cycles })
     }
 
     /// Starts and ends the script's joystick and RESTORE holds due now: CIA 1 reads
@@ -193,8 +195,8 @@ impl Machine {
         next
     }
 
-    /// Runs until a stop reason, or until the cycle `limit`.
-    fn run_to(&mut self, limit: u64) -> StopReason {
+    /// Runs until a stop reason, or until the cycle `limit` (`None`).
+    fn run_to(&mut self, limit: u64) -> Option<StopReason> {
         loop {
             let checked = self.any_breakpoint
                 || self.count_instructions
@@ -202,7 +204,7 @@ impl Machine {
                 || (self.stop_on_stuck_loop && !self.direct_path);
             if checked {
                 if let Some(stop) = self.run_checked(limit) {
-                    return stop;
+                    return Some(stop);
                 }
             } else if !self.direct_path {
                 self.cpu.run_while(&mut self.bus, |bus| {
@@ -220,7 +222,7 @@ impl Machine {
                     let pc = self.cpu.pc;
                     self.cpu.step(&mut self.bus);
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
-                        return StopReason::StuckLoop { pc };
+                        return Some(StopReason::StuckLoop { pc });
                     }
                     // I/O is never lent to the direct path: the write was this step's.
                     if self.bus.debug_cart_value.is_some() {
@@ -229,15 +231,13 @@ impl Machine {
                 }
             }
             if let Some(value) = self.bus.debug_cart_value {
-                return StopReason::DebugCart { value };
+                return Some(StopReason::DebugCart { value });
             }
             if !self.cpu.jammed {
-                return StopReason::CycleBudget {
-                    cycles: self.bus.now,
-                };
+                return None;
             }
             if let Some(stop) = self.handle_jam() {
-                return stop;
+                return Some(stop);
             }
         }
     }

@@ -8,8 +8,9 @@ pub enum StopReason {
     ReturnedToBasic,
     /// The program asked for a key after the key script ran out.
     InputExhausted,
-    /// The cycle budget was used up.
-    CycleBudget { cycles: u64 },
+    /// The run's cycle budget, `budget` cycles, was used up (the last instruction may end a
+    /// few cycles past it: an instruction is never cut).
+    CycleBudget { budget: u64 },
     /// The PC reached a breakpoint.
     Breakpoint { pc: u16 },
     /// The PC is stuck in a one-instruction loop (`JMP *` or a branch to itself), the usual
@@ -61,9 +62,11 @@ impl fmt::Display for StopReason {
         match self {
             StopReason::ReturnedToBasic => write!(f, "returned to BASIC"),
             StopReason::InputExhausted => write!(f, "input exhausted"),
-            StopReason::CycleBudget { cycles } => {
-                write!(f, "cycle budget reached ({cycles} cycles)")
-            }
+            StopReason::CycleBudget { budget } => write!(
+                f,
+                "cycle budget of {budget} cycle{} reached",
+                if *budget == 1 { "" } else { "s" }
+            ),
             StopReason::Breakpoint { pc } => write!(f, "breakpoint at ${pc:04X}"),
             StopReason::StuckLoop { pc } => {
                 write!(f, "PC stuck in a one-instruction loop at ${pc:04X}")
