@@ -334,7 +334,7 @@ fn plugin_options(
 type Spec = (String, Vec<(String, String)>);
 
 /// The audio outputs asked for and their options: `--audio` (a plugin's name, else a file
-/// for the wav output; `none` for no sound), else the settings' `audio` (names), else, under
+/// with an extension or a folder for the wav output; `none` for no sound), else the settings' `audio` (names), else, under
 /// `play`, the live output loaded last (a sound card), if any. The second value is true for
 /// that last case: an output nobody named, which the run does without if it cannot open.
 fn audio_specs(
@@ -350,7 +350,17 @@ fn audio_specs(
         for a in &args.audio {
             if registry.find(Kind::Audio, a).is_some() {
                 chosen.push((a.clone(), None));
-            } else if a != "none" {
+            } else if a == "none" {
+            } else if is_bare_word(a) {
+                // A plugin's name, most likely, whose library is not loaded: a WAV file
+                // named after it would hide the mistake.
+                bail!(
+                    "--audio {a}: no audio output is named {a:?} (there are: {}); load \
+                     another with --plugin LIBRARY (or plugins = [...] in c64kit.toml); a file \
+                     to write needs an extension or a folder: {a}.wav, ./{a}",
+                    registry.names(Kind::Audio)
+                );
+            } else {
                 chosen.push((DEFAULT_AUDIO.to_string(), Some(a.clone())));
             }
         }
@@ -392,6 +402,12 @@ fn audio_specs(
         })
         .collect();
     Ok((specs, implicit))
+}
+
+/// A word with no extension and no folder (`cpal`): a name, not a file to write.
+fn is_bare_word(a: &str) -> bool {
+    let path = Path::new(a);
+    path.extension().is_none() && path.parent().is_none_or(|p| p.as_os_str().is_empty())
 }
 
 /// Opens the audio outputs. Without a rate asked for, the first output's own rate is passed
