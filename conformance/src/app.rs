@@ -4,7 +4,7 @@
 //! not (or a scenario could not run, or the program cannot be read), 2 for usage errors.
 
 use crate::check::Verdict;
-use crate::report::{self, DIFF_LINES};
+use crate::report::{self, Standing, DIFF_LINES};
 use crate::{Outcome, Program, Programs, Scenario};
 use comfy_table::{Cell, Color, Table};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
@@ -300,10 +300,10 @@ fn print_table(outcomes: &[(Scenario, Outcome)], colour: bool, max_diff: usize) 
     table.set_header(report::HEADER);
     for (_, o) in outcomes {
         let cells = report::row(o);
-        let facts = Cell::new(&cells[3]).fg(if o.facts_hold() {
-            Color::Green
-        } else {
-            Color::Red
+        let facts = Cell::new(&cells[3]).fg(match Standing::of(o) {
+            Standing::Fails => Color::Red,
+            Standing::Unchecked => Color::Yellow,
+            Standing::Holds => Color::Green,
         });
         let mut row: Vec<Cell> = cells.iter().map(Cell::new).collect();
         row[3] = facts;

@@ -375,6 +375,7 @@ fn judge(
         let got = stop.to_string();
         outcome.checks.push(
             Check::new(Kind::Fact, "the run ends", want.clone())
+                .ours()
                 .measured(got.clone(), got.starts_with(want.as_str())),
         );
     }
@@ -417,6 +418,11 @@ fn compare_transcript(
     missing: &str,
 ) -> Check {
     let c = Check::new(kind, what, "identical");
+    let c = if kind == Kind::GoldenTranscript {
+        c.ours()
+    } else {
+        c
+    };
     let Some(expected) = expected else {
         return c.not_checked(missing);
     };
@@ -483,6 +489,7 @@ fn call_routine(
                 format!("{}: the routine returns", call.routine),
                 "RTS",
             )
+            .ours()
             .measured(stop.to_string(), false),
         );
         return;

@@ -332,6 +332,38 @@ fn routine_checks_use_the_label_file_and_say_when_there_is_none() {
         "{stdout}"
     );
     assert!(stdout.contains("checks could not be made"), "{stdout}");
+    // The reason shared by every routine-level check is said once, in the terminal and in
+    // the reports; and a scenario none of whose facts could be checked never looks like a
+    // pass.
+    let reason = "no labels for this program";
+    assert_eq!(stdout.matches(reason).count(), 1, "{stdout}");
+    let unchecked = stdout
+        .lines()
+        .find(|l| l.contains("f11-eval-routines-v10"))
+        .unwrap_or_else(|| panic!("no row for f11-eval-routines-v10:\n{stdout}"));
+    assert!(unchecked.contains("not checked: 12 of 12"), "{unchecked}");
+    c64kit()
+        .current_dir(&dir)
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--fact", "F11", "--report", "r.md"])
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(dir.join("r.md")).unwrap();
+    assert_eq!(md.matches(reason).count(), 1, "{md}");
+    c64kit()
+        .current_dir(&dir)
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--fact", "F11", "--report", "r.html"])
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    assert_eq!(html.matches(reason).count(), 1, "{html}");
+    assert!(
+        html.contains("<tr class=\"unchecked\"><td>f11-eval-routines-v10</td>"),
+        "{html}"
+    );
     // With the label file `c64kit asm --labels` wrote, every check is made and holds.
     let out = c64kit()
         .arg("conform")
@@ -347,6 +379,100 @@ fn routine_checks_use_the_label_file_and_say_when_there_is_none() {
         "{stdout}"
     );
     assert!(!stdout.contains("could not be made"), "{stdout}");
+}
+
+/// The "published" column holds what the blog published: a bound the scenario sets (a cycle
+/// count the blog never gave) and how we expect a run to end are labelled ours.
+#[test]
+fn bounds_of_ours_are_labelled_ours_in_every_report() {
+    let dir = temp_dir("conform-ours");
+    c64kit()
+        .current_dir(&dir)
+        .args([
+            "conform",
+            "--scenario",
+            "f11-eval-routines-v10",
+            "--report",
+            "r.html",
+        ])
+        .args(["--json", "r.json"])
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    // f11-eval-routines-v10's "one pass over the board" must take fewer than 3,000 cycles:
+    // our bound (its note says so), not the blog's.
+    assert!(
+        html.contains("one pass over the board</td><td>ours: fewer than 3,000</td>"),
+        "{html}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    let checks = json["scenarios"][0]["checks"].as_array().unwrap();
+    let bound = checks
+        .iter()
+        .find(|c| {
+            c["what"]
+                .as_str()
+                .unwrap()
+                .ends_with("one pass over the board")
+        })
+        .expect("the cycle bound's check");
+    assert_eq!(bound["ours"], true);
+    assert!(
+        checks
+            .iter()
+            .filter(|c| c["ours"] == false)
+            .all(|c| !c["published"].as_str().unwrap().starts_with("fewer than")),
+        "no bound is shown as published"
+    );
+    // The published facts are shown whole, however long.
+    let published =
+        c64kit_conformance::published_facts(&c64kit_conformance::all_scenarios().unwrap());
+    assert!(
+        published.iter().any(|f| f.text.len() > 300),
+        "a long fact to show"
+    );
+    c64kit()
+        .current_dir(&dir)
+        .args(["conform", "--fact", "F11", "--report", "r.md"])
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(dir.join("r.md")).unwrap();
+    for f in &published {
+        assert!(
+            md.contains(&f.text.replace('|', "\\|")),
+            "{} is cut:\n{md}",
+            f.id
+        );
+    }
+}
+
+/// A sequence of lines not printed shows what the program printed instead.
+#[test]
+fn a_sequence_check_shows_what_was_printed_instead() {
+    let dir = temp_dir("conform-sequence");
+    let prg = build_v10(
+        &dir,
+        "shouting",
+        "tables.asm",
+        "S_ILLEGAL    byte $49,$4C,$4C,$45,$47,$41,$4C,$0D,$00",
+        "S_ILLEGAL    byte $49,$4C,$4C,$45,$47,$41,$4C,$21,$0D,$00",
+    );
+    let out = c64kit()
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--scenario", "f10-start-position-v10"])
+        .assert()
+        .code(1);
+    let stdout = stdout_of(&out);
+    assert!(
+        stdout.contains(
+            "a cat move at the start is refused: published [\"? B8A7\", \"ILLEGAL\"], \
+             measured \"? B8A7\" printed, then \"ILLEGAL!\" where \"ILLEGAL\" is published - \
+             DOES NOT HOLD"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]
