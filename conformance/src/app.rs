@@ -6,7 +6,7 @@
 use crate::check::Verdict;
 use crate::report::{self, Standing, DIFF_LINES};
 use crate::{Outcome, Program, Programs, Scenario};
-use comfy_table::{Cell, Color, Table};
+use comfy_table::{Cell, Color, ContentArrangement, Table};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -294,6 +294,12 @@ pub fn run_parallel(
 fn print_table(outcomes: &[(Scenario, Outcome)], colour: bool, max_diff: usize) {
     let mut table = Table::new();
     table.load_preset(comfy_table::presets::ASCII_BORDERS_ONLY_CONDENSED);
+    // On a terminal the table fits its width, wrapping cells; elsewhere (a pipe, a CI log)
+    // each row stays one line, whatever its length, so the output greps and diffs well.
+    if let Some(width) = table.width() {
+        table.set_width(width);
+        table.set_content_arrangement(ContentArrangement::Dynamic);
+    }
     if !colour {
         table.force_no_tty();
     }

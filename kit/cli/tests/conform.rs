@@ -303,6 +303,55 @@ fn colour_only_on_a_terminal_and_never_with_no_color() {
     assert!(!has_colour(&on_terminal(true)), "NO_COLOR=1: no colour");
 }
 
+/// On a terminal the table fits its width (80 columns here); off a terminal each row is one
+/// line, however long.
+#[test]
+fn the_table_fits_the_terminal() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("no `script` command here: the terminal case is not tested");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("c64kit");
+    let command = format!("stty cols 80; {} conform --fact F11", bin.display());
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let table: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with('|') || l.starts_with('+'))
+        .collect();
+    assert!(table.len() > 3, "no table in:\n{stdout}");
+    for line in &table {
+        assert!(
+            line.trim_end_matches('\r').chars().count() <= 80,
+            "wider than the terminal: {line:?}"
+        );
+    }
+    let out = c64kit()
+        .args(["conform", "--fact", "F11"])
+        .assert()
+        .success();
+    let stdout = stdout_of(&out);
+    let rows = stdout.lines().filter(|l| l.starts_with("| f11-")).count();
+    let scenarios = c64kit_conformance::all_scenarios()
+        .unwrap()
+        .iter()
+        .filter(|s| s.fact == "F11")
+        .count();
+    assert_eq!(
+        rows, scenarios,
+        "one line per row off a terminal:\n{stdout}"
+    );
+}
+
 /// An SGR colour sequence (`ESC [ 3x m` / `ESC [ 38;5;n m`) anywhere in `s`.
 fn has_colour(s: &str) -> bool {
     s.match_indices("\x1b[").any(|(i, _)| {
