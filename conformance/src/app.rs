@@ -4,9 +4,9 @@
 //! not (or a scenario could not run, or the program cannot be read), 2 for usage errors.
 
 use crate::check::Verdict;
-use crate::report::{self, DIFF_LINES};
+use crate::report::{self, Standing, DIFF_LINES};
 use crate::{Outcome, Program, Programs, Scenario};
-use comfy_table::{Cell, Color, Table};
+use comfy_table::{Cell, Color, ContentArrangement, Table};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -52,7 +52,7 @@ pub struct ConformArgs {
     #[arg(long)]
     pub full_diff: bool,
     /// Scenarios run at once (default: the number of cores).
-    #[arg(long)]
+    #[arg(long, value_parser = parse_jobs)]
     pub jobs: Option<usize>,
 }
 
@@ -79,10 +79,32 @@ pub fn fact_number(fact: &str) -> u32 {
         .unwrap_or(u32::MAX)
 }
 
+/// `--jobs`: 1 or more.
+fn parse_jobs(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("the number of scenarios to run at once is 1 or more".into()),
+    }
+}
+
 /// An error before any scenario runs: printed once, exit 1.
 fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("conform: {message}");
+    eprintln!("c64kit: {message}");
     ExitCode::FAILURE
+}
+
+/// A mistake in how the command was called: printed once, exit 2, as the argument parser's.
+fn usage(message: impl std::fmt::Display) -> ExitCode {
+    eprintln!("c64kit: {message}\n\nFor more information, try '--help'.");
+    ExitCode::from(2)
+}
+
+/// The programs a build can be judged as: those the scenarios run, each once.
+fn judgeable(scenarios: &[Scenario]) -> Vec<&str> {
+    let mut names: Vec<&str> = scenarios.iter().map(|s| s.program.as_str()).collect();
+    names.sort();
+    names.dedup();
+    names
 }
 
 /// Runs the command; `tool` names it in the reports' title ("c64kit conform").
@@ -91,11 +113,12 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
         Ok(s) => s,
         Err(e) => return fail(e),
     };
-    let names = Programs::names();
+    let names = judgeable(&scenarios);
     if let Some(name) = &args.as_name {
         if !names.contains(&name.as_str()) {
-            return fail(format!(
-                "--as {name:?}: no such program; judge a build as one of: {}",
+            return usage(format!(
+                "--as {name:?}: no scenario runs a program of that name; judge a build as \
+                 one of: {}",
                 names.join(", ")
             ));
         }
@@ -104,7 +127,7 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
     let judged = args.judged();
     if let Some(path) = judged {
         let Some(name) = &args.as_name else {
-            return fail(format!(
+            return usage(format!(
                 "{}: say which program it is with --as NAME (one of: {})",
                 path.display(),
                 names.join(", ")
@@ -116,7 +139,7 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
             return fail(e);
         }
     } else if args.labels.is_some() {
-        return fail("-l/--labels goes with a PROGRAM to judge");
+        return usage("-l/--labels goes with a PROGRAM to judge");
     }
     let inputs: Vec<(PathBuf, String)> = judged
         .iter()
@@ -144,7 +167,7 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
     // In the order of the published facts (F5 before F11), then as the files declare them.
     scenarios.sort_by_key(|s| fact_number(&s.fact));
     if scenarios.is_empty() {
-        return fail("no scenario matches the filters");
+        return usage("no scenario matches the filters (--scenario, --fact, --engine, --as)");
     }
     let update = match crate::golden_update_requested() {
         Ok(u) => u && judged.is_none(),
@@ -271,16 +294,22 @@ pub fn run_parallel(
 fn print_table(outcomes: &[(Scenario, Outcome)], colour: bool, max_diff: usize) {
     let mut table = Table::new();
     table.load_preset(comfy_table::presets::ASCII_BORDERS_ONLY_CONDENSED);
+    // On a terminal the table fits its width, wrapping cells; elsewhere (a pipe, a CI log)
+    // each row stays one line, whatever its length, so the output greps and diffs well.
+    if let Some(width) = table.width() {
+        table.set_width(width);
+        table.set_content_arrangement(ContentArrangement::Dynamic);
+    }
     if !colour {
         table.force_no_tty();
     }
     table.set_header(report::HEADER);
     for (_, o) in outcomes {
         let cells = report::row(o);
-        let facts = Cell::new(&cells[3]).fg(if o.facts_hold() {
-            Color::Green
-        } else {
-            Color::Red
+        let facts = Cell::new(&cells[3]).fg(match Standing::of(o) {
+            Standing::Fails => Color::Red,
+            Standing::Unchecked => Color::Yellow,
+            Standing::Holds => Color::Green,
         });
         let mut row: Vec<Cell> = cells.iter().map(Cell::new).collect();
         row[3] = facts;

@@ -56,8 +56,11 @@ pub struct Check {
     pub kind: Kind,
     /// What is checked, short: "nodes over the 8 iterations".
     pub what: String,
-    /// The published (or expected) value: "17,717 ($4535)".
+    /// The published value: "17,717 ($4535)"; or, when `ours`, the value we expect.
     pub published: String,
+    /// The expected value is ours, not the blog's: a bound the scenario sets (`cycles_below`,
+    /// `at_most` with no `published`), how the run ends, our golden transcript.
+    pub ours: bool,
     /// What this run shows: "17,717 ($4535)".
     pub measured: String,
     pub verdict: Verdict,
@@ -75,6 +78,23 @@ impl Check {
             measured: String::new(),
             verdict: Verdict::NotChecked,
             detail: None,
+            ours: false,
+        }
+    }
+
+    /// Marks the expected value as ours, not published.
+    pub fn ours(mut self) -> Check {
+        self.ours = true;
+        self
+    }
+
+    /// The expected value as the reports show it: "17,717 ($4535)", or "ours: fewer than
+    /// 3,000" for a value the blog did not publish.
+    pub fn expected(&self) -> String {
+        if self.ours {
+            format!("ours: {}", self.published)
+        } else {
+            self.published.clone()
         }
     }
 
@@ -101,6 +121,8 @@ impl Check {
     }
 
     /// `F15 nodes over the 8 iterations: published 17,717 ($4535), measured 17,717 ($4535) - holds`
+    /// (`ours fewer than 3,000` for a bound of ours). Why a fact was not checked is left to
+    /// [`not_checked_reasons`], which says each reason once.
     pub fn evidence(&self, fact: &str) -> String {
         if self.kind != Kind::Fact {
             // "F15 published transcript e1f2-depth8-v10.txt: differs in 1 line"
@@ -115,20 +137,49 @@ impl Check {
             }
             return s;
         }
-        let mut s = format!(
-            "{fact} {}: published {}, measured {} - {}",
+        let source = if self.ours { "ours" } else { "published" };
+        if self.verdict == Verdict::NotChecked {
+            return format!(
+                "{fact} {}: {source} {} - {}",
+                self.what,
+                self.published,
+                self.verdict.word()
+            );
+        }
+        format!(
+            "{fact} {}: {source} {}, measured {} - {}",
             self.what,
             self.published,
             self.measured,
             self.verdict.word()
-        );
-        if self.verdict == Verdict::NotChecked {
-            if let Some(why) = &self.detail {
-                s += &format!(" ({why})");
-            }
-        }
-        s
+        )
     }
+
+    /// The evidence with why the check was not made, for a report read check by check
+    /// (JUnit).
+    pub fn evidence_with_reason(&self, fact: &str) -> String {
+        match (self.kind, self.verdict, &self.detail) {
+            (Kind::Fact, Verdict::NotChecked, Some(why)) => {
+                format!("{} ({why})", self.evidence(fact))
+            }
+            _ => self.evidence(fact),
+        }
+    }
+}
+
+/// Why facts were not checked, each reason once with how many checks it stopped, most first:
+/// [(36, "no labels for this program (...)")].
+pub fn not_checked_reasons<'a>(checks: impl Iterator<Item = &'a Check>) -> Vec<(usize, String)> {
+    let mut reasons: Vec<(usize, String)> = Vec::new();
+    for c in checks.filter(|c| c.kind == Kind::Fact && c.verdict == Verdict::NotChecked) {
+        let why = c.detail.clone().unwrap_or_else(|| "no reason given".into());
+        match reasons.iter_mut().find(|(_, r)| *r == why) {
+            Some((n, _)) => *n += 1,
+            None => reasons.push((1, why)),
+        }
+    }
+    reasons.sort_by_key(|(n, _)| std::cmp::Reverse(*n));
+    reasons
 }
 
 /// 17717 -> "17,717": the way published.md writes numbers.
@@ -196,6 +247,7 @@ pub fn check(e: &Expectation, o: &Observed) -> Check {
     let (text, screen, machine, cycles) = (o.text, o.screen, o.machine, o.cycles);
     let what = |default: String| e.value.clone().unwrap_or(default);
     let published = |default: String| e.published.clone().unwrap_or(default);
+    let bound = |c: Check| if e.published.is_some() { c } else { c.ours() };
     if let Some(r) = &e.register {
         let want = e.equals.unwrap_or(0);
         let c = Check::new(
@@ -219,7 +271,7 @@ pub fn check(e: &Expectation, o: &Observed) -> Check {
             what("cycles".into()),
             published(format!("fewer than {}", thousands(limit))),
         );
-        return c.measured(thousands(cycles), cycles < limit);
+        return bound(c).measured(thousands(cycles), cycles < limit);
     }
     if let (Some(at), Some(bytes)) = (&e.at, &e.bytes) {
         let c = Check::new(
@@ -258,23 +310,15 @@ pub fn check(e: &Expectation, o: &Observed) -> Check {
         );
     }
     if let Some(block) = &e.lines {
-        let lines: Vec<&str> = text.lines().collect();
-        let found = lines
-            .windows(block.len().max(1))
-            .any(|w| w.iter().zip(block).all(|(a, b)| a == b));
         let c = Check::new(
             Kind::Fact,
             what(format!("{} consecutive lines", block.len())),
             published(format!("{block:?}")),
         );
-        return c.measured(
-            if found {
-                "printed one after another"
-            } else {
-                "not printed one after another"
-            },
-            found,
-        );
+        return match sequence_printed(text, block) {
+            None => c.measured("printed one after another", true),
+            Some(instead) => c.measured(instead, false),
+        };
     }
     if let Some(absent) = &e.absent {
         let c = Check::new(
@@ -314,7 +358,7 @@ pub fn check(e: &Expectation, o: &Observed) -> Check {
                 thousands(limit)
             )),
         );
-        return c.measured(
+        return bound(c).measured(
             format!("{} ({} cycles)", c64_seconds(cycles), thousands(cycles)),
             cycles <= limit,
         );
@@ -332,6 +376,45 @@ pub fn check(e: &Expectation, o: &Observed) -> Check {
         );
     }
     Check::new(Kind::Fact, "empty expectation", "-").measured("-", false)
+}
+
+/// Whether `block` was printed as consecutive lines of `text`: `None` when it was, else what
+/// was printed instead, from the longest start of it that was: `"? B8A7" printed, then "B8A7"
+/// where "ILLEGAL" is published`.
+fn sequence_printed(text: &str, block: &[String]) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let run = |at: usize| {
+        lines[at..]
+            .iter()
+            .zip(block)
+            .take_while(|(a, b)| **a == b.as_str())
+            .count()
+    };
+    let best = (0..lines.len()).map(|at| (run(at), at)).max_by(|a, b| {
+        // The longest; of equal ones, the first.
+        a.0.cmp(&b.0).then(b.1.cmp(&a.1))
+    });
+    let (matched, at) = match best {
+        Some((n, at)) if n > 0 => (n, at),
+        _ => {
+            return Some(match block.first() {
+                Some(first) => format!("not printed: no line {first:?}"),
+                None => "nothing printed".into(),
+            })
+        }
+    };
+    if matched == block.len() {
+        return None;
+    }
+    let printed = match matched {
+        1 => format!("{:?} printed", block[0]),
+        n => format!("its first {n} lines printed"),
+    };
+    let wanted = &block[matched];
+    Some(match lines.get(at + matched) {
+        Some(next) => format!("{printed}, then {next:?} where {wanted:?} is published"),
+        None => format!("{printed}, then the transcript ends where {wanted:?} is published"),
+    })
 }
 
 /// A match as a report shows it: newlines as \n, at most 60 characters.
@@ -434,6 +517,12 @@ fn check_regex(e: &Expectation, pattern: &str, text: &str) -> Check {
         _ => "present".into(),
     };
     let c = Check::new(Kind::Fact, what, published(expected));
+    // A bound the blog did not state is ours.
+    let c = if e.at_most.is_some() && e.published.is_none() {
+        c.ours()
+    } else {
+        c
+    };
     let Some(caps) = re.captures(text) else {
         return c.measured("not found in the transcript", false);
     };
@@ -498,4 +587,94 @@ pub fn clip_diff(diff: &str, max_lines: usize) -> String {
 /// "differs in 1 line" / "differs in 3 lines".
 pub fn differs_in(n: usize) -> String {
     format!("differs in {n} line{}", if n == 1 { "" } else { "s" })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(lines: &[&str]) -> Vec<String> {
+        lines.iter().map(|l| l.to_string()).collect()
+    }
+
+    #[test]
+    fn a_sequence_not_printed_shows_what_was_printed_instead() {
+        let text = "READY\n? B8A7\nB8A7\n? E1F2\n";
+        assert_eq!(sequence_printed(text, &block(&["? E1F2"])), None);
+        assert_eq!(
+            sequence_printed(text, &block(&["? B8A7", "ILLEGAL"])).as_deref(),
+            Some("\"? B8A7\" printed, then \"B8A7\" where \"ILLEGAL\" is published")
+        );
+        assert_eq!(
+            sequence_printed(
+                text,
+                &block(&["? B8A7", "B8A7", "? E1F2", "COMPUTER'S MOVE"])
+            )
+            .as_deref(),
+            Some(
+                "its first 3 lines printed, then the transcript ends where \"COMPUTER'S \
+                 MOVE\" is published"
+            )
+        );
+        assert_eq!(
+            sequence_printed(text, &block(&["ILLEGAL"])).as_deref(),
+            Some("not printed: no line \"ILLEGAL\"")
+        );
+    }
+
+    #[test]
+    fn each_reason_for_unchecked_facts_is_said_once() {
+        let unchecked = |why: &str| Check::new(Kind::Fact, "x", "1").not_checked(why);
+        let checks = [
+            unchecked("no labels"),
+            Check::new(Kind::Fact, "y", "1").measured("1", true),
+            unchecked("registers after a call only"),
+            unchecked("no labels"),
+        ];
+        assert_eq!(
+            not_checked_reasons(checks.iter()),
+            [
+                (2, "no labels".to_string()),
+                (1, "registers after a call only".to_string())
+            ]
+        );
+        assert_eq!(checks[0].evidence("F1"), "F1 x: published 1 - not checked");
+        assert_eq!(
+            checks[0].evidence_with_reason("F1"),
+            "F1 x: published 1 - not checked (no labels)"
+        );
+    }
+
+    #[test]
+    fn bounds_of_ours_are_labelled_ours() {
+        let labels = Labels::default();
+        let machine = Machine::builtin();
+        let observed = Observed {
+            text: "",
+            screen: &[],
+            machine: &machine,
+            cycles: 100,
+            registers: None,
+            labels: &labels,
+        };
+        let ours = Expectation {
+            cycles_below: Some(3_000),
+            ..Default::default()
+        };
+        let c = check(&ours, &observed);
+        assert!(c.ours);
+        assert_eq!(c.expected(), "ours: fewer than 3,000");
+        assert_eq!(
+            c.evidence("F11"),
+            "F11 cycles: ours fewer than 3,000, measured 100 - holds"
+        );
+        let published = Expectation {
+            published: Some("< 90 s".into()),
+            cycles_at_most: Some(88_672_320),
+            ..Default::default()
+        };
+        let c = check(&published, &observed);
+        assert!(!c.ours);
+        assert_eq!(c.expected(), "< 90 s");
+    }
 }

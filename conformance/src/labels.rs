@@ -86,11 +86,14 @@ impl Labels {
         } else {
             match self.get(base) {
                 Some(a) => a as i64,
+                // One reason for every label, so that reports say it once.
                 None if self.is_empty() => {
-                    return Err(format!(
-                        "no labels for this program, so {base:?} is unknown (give a VICE label \
-                         file with -l, or judge the .cbmprj/.asm so c64kit assembles it)"
-                    ))
+                    return Err(
+                        "no labels for this program, so its routines are unknown (give \
+                         a VICE label file with -l, or judge the .cbmprj/.asm so c64kit \
+                         assembles it)"
+                            .into(),
+                    )
                 }
                 None => return Err(format!("the program has no label {base:?}")),
             }

@@ -15,7 +15,8 @@ mod suite_files {
     include!(concat!(env!("OUT_DIR"), "/suite_files.rs"));
 }
 
-use c64kit_machine::Machine;
+use c64kit_basic::NoSys;
+use c64kit_machine::{Machine, StartError};
 pub use c64kit_machine::{Prg, StopReason};
 use check::{Check, Kind, Verdict};
 use labels::Labels;
@@ -176,12 +177,34 @@ pub fn load_program_file(path: &Path, label_file: Option<&Path>) -> Result<Progr
         let prg = Prg::parse(&bytes, &path.display().to_string()).map_err(|e| e.to_string())?;
         (prg, Labels::default())
     };
+    // The scenarios RUN the build as a reader's C64 would: one RUN cannot start fails here,
+    // once, rather than in every scenario.
+    let peek_nothing = |_| 0;
+    if let Err(e) = c64kit_machine::start::basic_start(&prg, peek_nothing) {
+        return Err(match start_advice(&e) {
+            Some(advice) => format!("{}: {e}: {advice}", path.display()),
+            None => format!("{}: {e}", path.display()),
+        });
+    }
     if let Some(file) = label_file {
         let text = c64kit_files::read_text(file, c64kit_files::MIB, "a VICE label file")
             .map_err(|e| e.to_string())?;
         labels = Labels::parse_vice(&text, &file.display().to_string())?;
     }
     Ok(Program { prg, labels })
+}
+
+/// What to do about a build RUN cannot start, for `conform` (which has no `--start`: the
+/// scenarios start a build as the blog's programs start, by RUN).
+fn start_advice(e: &StartError) -> Option<&'static str> {
+    match e {
+        StartError::Text { .. } => Some("judge the build's PRG, or its .cbmprj/.asm"),
+        StartError::MachineCode { .. } | StartError::NoSys(NoSys::Missing) => Some(
+            "the scenarios RUN the build, so it needs a BASIC stub at $0801 whose SYS starts \
+             it, as the blog's programs have (10 SYS2080)",
+        ),
+        StartError::Empty { .. } | StartError::NoSys(_) => None,
+    }
 }
 
 /// How a scenario went.
@@ -332,9 +355,7 @@ fn run_until_stop(
         match stop {
             StopReason::CycleBudget { .. } if machine.cycles() - start < max_cycles => {}
             StopReason::CycleBudget { .. } => {
-                return StopReason::CycleBudget {
-                    cycles: machine.cycles() - start,
-                }
+                return StopReason::CycleBudget { budget: max_cycles }
             }
             other => return other,
         }
@@ -354,6 +375,7 @@ fn judge(
         let got = stop.to_string();
         outcome.checks.push(
             Check::new(Kind::Fact, "the run ends", want.clone())
+                .ours()
                 .measured(got.clone(), got.starts_with(want.as_str())),
         );
     }
@@ -396,6 +418,11 @@ fn compare_transcript(
     missing: &str,
 ) -> Check {
     let c = Check::new(kind, what, "identical");
+    let c = if kind == Kind::GoldenTranscript {
+        c.ours()
+    } else {
+        c
+    };
     let Some(expected) = expected else {
         return c.not_checked(missing);
     };
@@ -462,6 +489,7 @@ fn call_routine(
                 format!("{}: the routine returns", call.routine),
                 "RTS",
             )
+            .ours()
             .measured(stop.to_string(), false),
         );
         return;

@@ -1,7 +1,7 @@
 //! What a conformance run shows: the terminal table, and the files CI keeps (Markdown or
 //! HTML with every check and its evidence, JUnit XML, JSON). Files never carry colour.
 
-use crate::check::{c64_seconds, clip_diff, thousands, Check, Kind, Verdict};
+use crate::check::{c64_seconds, clip_diff, not_checked_reasons, thousands, Check, Kind, Verdict};
 use crate::{Outcome, PublishedFact};
 use std::fmt::Write as _;
 
@@ -20,7 +20,7 @@ pub const HEADER: [&str; 8] = [
     "run time",
 ];
 
-/// "hold 4/4", "FAIL 1 of 4", "hold 3/4, 1 not checked", "ERROR".
+/// "hold 4/4", "FAIL 1 of 4", "hold 3/4, 1 not checked", "not checked: 15 of 15", "ERROR".
 pub fn facts_cell(o: &Outcome) -> String {
     if o.error.is_some() {
         return "ERROR".into();
@@ -28,6 +28,9 @@ pub fn facts_cell(o: &Outcome) -> String {
     let total = o.facts().count();
     let failed = o.facts().filter(|c| c.failed()).count();
     let unchecked = o.not_checked();
+    if unchecked == total && total > 0 {
+        return format!("not checked: {unchecked} of {total}");
+    }
     let mut s = if failed > 0 {
         format!("FAIL {failed} of {total}")
     } else {
@@ -60,6 +63,36 @@ pub fn row(o: &Outcome) -> [String; 8] {
         format!("{} ({} cycles)", c64_seconds(o.cycles), thousands(o.cycles)),
         format!("{:.2} s", o.elapsed.as_secs_f64()),
     ]
+}
+
+/// How a scenario's facts came out, as its row shows it: a row with facts that could not be
+/// checked never looks like a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    Fails,
+    Unchecked,
+    Holds,
+}
+
+impl Standing {
+    pub fn of(o: &Outcome) -> Standing {
+        if !o.facts_hold() {
+            Standing::Fails
+        } else if o.not_checked() > 0 {
+            Standing::Unchecked
+        } else {
+            Standing::Holds
+        }
+    }
+
+    /// The HTML class of its row (the page's style colours it).
+    pub fn class(self) -> &'static str {
+        match self {
+            Standing::Fails => "fails",
+            Standing::Unchecked => "unchecked",
+            Standing::Holds => "holds",
+        }
+    }
 }
 
 /// The diffs of a scenario's transcripts that differ, at most `max_lines` in all (0: all).
@@ -129,14 +162,6 @@ pub fn coverage(published: &[PublishedFact], outcomes: &[Outcome]) -> Vec<FactCo
         .collect()
 }
 
-fn short(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let cut: String = text.chars().take(max).collect();
-    format!("{cut}...")
-}
-
 /// The summary line: "24 of 24 scenarios: every published fact holds".
 pub fn summary(outcomes: &[Outcome]) -> String {
     let bad = outcomes.iter().filter(|o| !o.facts_hold()).count();
@@ -153,7 +178,19 @@ pub fn summary(outcomes: &[Outcome]) -> String {
         )
     };
     if unchecked > 0 {
-        s += &format!(" ({unchecked} checks could not be made)");
+        // Each reason once (36 checks without labels share one), with its count when several.
+        let reasons = not_checked_reasons(outcomes.iter().flat_map(|o| o.checks.iter()));
+        let why: Vec<String> = match &reasons[..] {
+            [(_, why)] => vec![why.clone()],
+            _ => reasons
+                .iter()
+                .map(|(n, why)| format!("{why} ({n})"))
+                .collect(),
+        };
+        s += &format!(
+            " ({unchecked} checks could not be made: {})",
+            why.join("; ")
+        );
     }
     s
 }
@@ -187,7 +224,7 @@ pub fn markdown(
     if !published.is_empty() {
         s += "\n## The published facts\n\n";
         for f in coverage(published, outcomes) {
-            s += &format!("- **{}** {}\n", f.id, md_escape(&short(&f.text, 160)));
+            s += &format!("- **{}** {}\n", f.id, md_escape(&f.text));
             if f.scenarios.is_empty() {
                 s += &format!("  - {}\n", f.absent);
             }
@@ -257,8 +294,7 @@ pub fn html(
     }
     s += "</tr>";
     for o in outcomes {
-        let class = if o.facts_hold() { "holds" } else { "fails" };
-        s += &format!("<tr class=\"{class}\">");
+        s += &format!("<tr class=\"{}\">", Standing::of(o).class());
         for c in row(o) {
             s += &format!("<td>{}</td>", escape(&c));
         }
@@ -268,11 +304,7 @@ pub fn html(
     if !published.is_empty() {
         s += "<h2>The published facts</h2><ul>";
         for f in coverage(published, outcomes) {
-            s += &format!(
-                "<li><b>{}</b> {}<ul>",
-                escape(&f.id),
-                escape(&short(&f.text, 160))
-            );
+            s += &format!("<li><b>{}</b> {}<ul>", escape(&f.id), escape(&f.text));
             if f.scenarios.is_empty() {
                 s += &format!("<li>{}</li>", escape(&f.absent));
             }
@@ -312,17 +344,13 @@ pub fn html(
                 Verdict::DoesNotHold if c.kind == Kind::Fact => "fails",
                 _ => "unchecked",
             };
-            let mut verdict = c.verdict.word().to_string();
-            if c.verdict == Verdict::NotChecked {
-                verdict += &format!(": {}", c.detail.clone().unwrap_or_default());
-            }
             s += &format!(
                 "<tr class=\"{class}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 c.kind.label(),
                 escape(&c.what),
-                escape(&c.published),
+                escape(&c.expected()),
                 escape(&c.measured),
-                escape(&verdict)
+                c.verdict.word()
             );
         }
         s += "</table>";
@@ -382,7 +410,7 @@ pub fn junit(outcomes: &[Outcome], title: &str) -> String {
                         }
                         for c in &o.checks {
                             let name = format!("{} {}: {}", o.fact, c.kind.label(), c.what);
-                            let evidence = c.evidence(&o.fact);
+                            let evidence = c.evidence_with_reason(&o.fact);
                             w.create_element("testcase")
                                 .with_attributes([("classname", class), ("name", name.as_str())])
                                 .write_inner_content(|w| {

@@ -18,9 +18,12 @@ use c64kit_machine::{Machine, Picture, Prg, StopReason};
 use screenshot::{Comparison, Match, Reference};
 use std::path::{Path, PathBuf};
 
-/// ../shared/vice-testprogs beside the checkout.
+/// ../shared/vice-testprogs beside the checkout (spelled without `..`: the path is shown).
 pub fn collection_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/vice-testprogs")
+    let testbench = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let checkout = testbench.parent().unwrap_or(testbench);
+    let beside = checkout.parent().unwrap_or(checkout);
+    beside.join("shared/vice-testprogs")
 }
 
 /// The recorded verdicts of the last full run of a type, committed so a change shows in

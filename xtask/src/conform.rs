@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 pub fn run(args: ConformArgs) -> ExitCode {
     if let Err(e) = crate::build() {
-        eprintln!("conform: building our programs failed:\n{e}");
+        eprintln!("c64kit: building our programs failed:\n{e}");
         return ExitCode::FAILURE;
     }
     app::run(&args, "cargo xtask conform")

@@ -8,7 +8,7 @@ mod fuzz;
 mod testbench;
 
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -90,9 +90,10 @@ fn measure_in_release(command: &Command) -> Option<ExitCode> {
     })
 }
 
-/// The workspace's folder.
+/// The checkout: xtask's parent folder, spelled without `..` so the paths shown are clean.
 pub fn workspace_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    let xtask = Path::new(env!("CARGO_MANIFEST_DIR"));
+    xtask.parent().unwrap_or(xtask).to_path_buf()
 }
 
 /// The cargo that runs us (so the same toolchain), else the one on PATH.
@@ -104,7 +105,18 @@ pub fn cargo() -> String {
 pub fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../target"))
+        .unwrap_or_else(|| workspace_root().join("target"))
+}
+
+/// A path as shown to the user: relative to the current folder when it is inside it
+/// (target/programs/ryg3-v10.prg), else as it is.
+pub fn shown(path: &Path) -> String {
+    std::env::current_dir()
+        .ok()
+        .and_then(|here| path.strip_prefix(here).ok().map(Path::to_path_buf))
+        .unwrap_or_else(|| path.to_path_buf())
+        .display()
+        .to_string()
 }
 
 /// Assembles every project into target/programs.
@@ -124,7 +136,7 @@ pub fn build() -> Result<(), String> {
                     prg.load_address,
                     prg.end_address(),
                     prg.data.len(),
-                    file.display()
+                    shown(&file)
                 );
             }
             Err(e) => errors.push(format!("{}:\n{e}", path.display())),
@@ -134,5 +146,30 @@ pub fn build() -> Result<(), String> {
         Ok(())
     } else {
         Err(errors.join("\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_shown_are_clean() {
+        use std::path::Component;
+        let root = workspace_root();
+        assert!(
+            !root.components().any(|c| c == Component::ParentDir),
+            "{}",
+            root.display()
+        );
+        assert!(root.join("Cargo.lock").is_file(), "{}", root.display());
+        let here = std::env::current_dir().unwrap();
+        let inside = here.join("target").join("x.prg");
+        assert_eq!(
+            shown(&inside),
+            Path::new("target").join("x.prg").display().to_string()
+        );
+        let elsewhere = Path::new("/nowhere/x.prg");
+        assert_eq!(shown(elsewhere), "/nowhere/x.prg");
     }
 }

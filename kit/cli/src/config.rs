@@ -186,9 +186,12 @@ impl Config {
         let rel = |p: PathBuf| if p.is_absolute() { p } else { dir.join(p) };
         let max_cycles = match raw.max_cycles {
             None => None,
-            Some(toml::Value::Integer(n)) if n >= 0 => Some(n as u64),
+            Some(toml::Value::Integer(n)) => Some(
+                crate::parse_budget(&n.to_string())
+                    .map_err(|e| anyhow::anyhow!("{shown}: max_cycles: {e}"))?,
+            ),
             Some(toml::Value::String(s)) => Some(
-                crate::parse_number(&s).map_err(|e| anyhow::anyhow!("{shown}: max_cycles: {e}"))?,
+                crate::parse_budget(&s).map_err(|e| anyhow::anyhow!("{shown}: max_cycles: {e}"))?,
             ),
             Some(other) => bail!("{shown}: max_cycles: expected a number, not {other}"),
         };

@@ -18,6 +18,25 @@ pub fn parse_number(s: &str) -> Result<u64> {
     parsed.with_context(|| format!("not a number: {s:?} (use $hex, %binary or decimal)"))
 }
 
+/// A cycle budget (`--max-cycles`, `max_cycles`): a positive count of cycles, written as
+/// [`parse_number`] reads numbers.
+pub fn parse_budget(s: &str) -> Result<u64> {
+    let refused = || {
+        anyhow::anyhow!(
+            "a cycle budget is a positive count of cycles (985248 is one second of PAL C64 \
+             time), not {}",
+            s.trim()
+        )
+    };
+    if s.trim().starts_with('-') {
+        return Err(refused());
+    }
+    match parse_number(s)? {
+        0 => Err(refused()),
+        n => Ok(n),
+    }
+}
+
 /// ANE's and LXA's magic constants: "$EF,$EE" (ANE, LXA) or one value for both ("$00", the
 /// netlist's).
 pub fn parse_cpu_magic(s: &str) -> Result<(u8, u8)> {
@@ -42,6 +61,9 @@ pub fn parse_address(s: &str) -> Result<u16> {
     Ok(v as u16)
 }
 
+/// The exit code of a usage error, ours or the argument parser's.
+pub const USAGE_EXIT_CODE: u8 = 2;
+
 /// A mistake in how a command was called (a missing FILE, `-O` without `=`): c64kit exits
 /// with 2, as for the usage errors the argument parser finds itself.
 #[derive(Debug)]
@@ -58,6 +80,36 @@ impl std::error::Error for UsageError {}
 /// Fails with a [`UsageError`].
 pub fn usage(message: impl Into<String>) -> anyhow::Error {
     UsageError(message.into()).into()
+}
+
+/// The program needs what c64kit does not provide before it can even start (RUN would run
+/// BASIC first, and c64kit has no BASIC interpreter): exit code 9, as for a run that stops
+/// on such a routine.
+#[derive(Debug)]
+pub struct NotProvided(pub String);
+
+impl std::fmt::Display for NotProvided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NotProvided {}
+
+/// The exit code of a command that failed with `e` (a run that stops has its stop reason's,
+/// [`c64kit_machine::StopReason::exit_code`]; the README's table lists both): 2 for a usage
+/// error, 9 for a program that needs what c64kit does not provide, 1 for any other error, 0
+/// when the reader of our output went away (nothing failed).
+pub fn exit_code(e: &anyhow::Error) -> u8 {
+    if e.is::<StdoutClosed>() {
+        0
+    } else if e.is::<UsageError>() {
+        USAGE_EXIT_CODE
+    } else if e.is::<NotProvided>() {
+        c64kit_machine::stop::NOT_PROVIDED_EXIT_CODE as u8
+    } else {
+        1
+    }
 }
 
 /// Standard output went away (the reader of a pipe closed it, as `head` does): not worth a

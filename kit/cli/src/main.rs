@@ -9,7 +9,7 @@ mod session;
 mod sound;
 
 use anyhow::{bail, Context, Result};
-use c64kit::{config, derived_output, limits, print_out, StdoutClosed, UsageError};
+use c64kit::{config, derived_output, exit_code, limits, print_out, StdoutClosed, UsageError};
 use c64kit_machine::Prg;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -79,7 +79,10 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return parse_failed(e),
+    };
     let result = match cli.command {
         Command::Conform(args) => return c64kit_conformance::app::run(&args, "c64kit conform"),
         Command::Run(args) => run::run(args, &cli.global, run::Mode::Run, false),
@@ -93,16 +96,27 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code as u8),
         // The reader of our output went away: nothing more to say, nothing failed.
-        Err(e) if e.is::<StdoutClosed>() => ExitCode::SUCCESS,
+        Err(e) if e.is::<StdoutClosed>() => ExitCode::from(exit_code(&e)),
         Err(e) if e.is::<UsageError>() => {
-            eprintln!("error: {e}\n\nFor more information, try '--help'.");
-            ExitCode::from(2)
+            eprintln!("c64kit: {e}\n\nFor more information, try '--help'.");
+            ExitCode::from(exit_code(&e))
         }
         Err(e) => {
             eprintln!("c64kit: {e:#}");
-            ExitCode::from(1)
+            ExitCode::from(exit_code(&e))
         }
     }
+}
+
+/// What the argument parser found: help and the version as it prints them, and mistakes as
+/// c64kit's other errors begin ("c64kit: ..."), exit code 2.
+fn parse_failed(e: clap::Error) -> ExitCode {
+    if !e.use_stderr() {
+        e.exit();
+    }
+    let text = e.render().to_string();
+    eprint!("c64kit: {}", text.strip_prefix("error: ").unwrap_or(&text));
+    ExitCode::from(c64kit::USAGE_EXIT_CODE)
 }
 
 fn list(file: &Path) -> Result<()> {

@@ -90,7 +90,8 @@ impl Registry {
             .is_some_and(|winner| !std::ptr::eq(winner, p))
     }
 
-    fn names(&self, kind: Kind) -> String {
+    /// The names of the plugins of a kind, sorted: "gif, html, png".
+    pub fn names(&self, kind: Kind) -> String {
         let mut names: Vec<&str> = self
             .plugins
             .iter()

@@ -10,13 +10,13 @@ use crate::GlobalArgs;
 use anyhow::{bail, Result};
 use c64kit::config::{CiaModel, Config, SidModel};
 use c64kit::parse_address;
-use c64kit::{limits, print_out, stdout_error, usage, StdoutClosed};
-use c64kit_basic::parse_key_script;
+use c64kit::{limits, print_out, stdout_error, usage, NotProvided, StdoutClosed};
+use c64kit_basic::{parse_key_script, NoSys};
 use c64kit_cpu::{Cpu, FlatRam};
 use c64kit_files::io_reason;
 use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::roms::RomError;
-use c64kit_machine::{trace_line, Machine, Prg, RomPaths, Roms, StopReason, PAL_HZ};
+use c64kit_machine::{trace_line, Machine, Prg, RomPaths, Roms, StartError, StopReason, PAL_HZ};
 use c64kit_plugin_api::host::{Collect, Kind};
 use c64kit_plugin_api::{Options, Program, Start};
 use std::io::Write;
@@ -42,7 +42,7 @@ pub struct RunArgs {
     #[arg(long)]
     input_file: Option<PathBuf>,
     /// Stop after this many cycles (default: 10 minutes of PAL C64 time).
-    #[arg(long, value_parser = parse_cycles)]
+    #[arg(long, value_parser = parse_budget, allow_negative_numbers = true)]
     max_cycles: Option<u64>,
     /// Start here instead of following the BASIC stub's SYS: ADDR, or LABEL of the --labels
     /// file.
@@ -158,6 +158,10 @@ pub struct RunArgs {
 
 fn parse_cycles(s: &str) -> Result<u64, String> {
     c64kit::parse_number(s).map_err(|e| e.to_string())
+}
+
+fn parse_budget(s: &str) -> Result<u64, String> {
+    c64kit::parse_budget(s).map_err(|e| e.to_string())
 }
 
 fn parse_audio_rate(s: &str) -> Result<u32, String> {
@@ -335,7 +339,7 @@ fn plugin_options(
 type Spec = (String, Vec<(String, String)>);
 
 /// The audio outputs asked for and their options: `--audio` (a plugin's name, else a file
-/// for the wav output; `none` for no sound), else the settings' `audio` (names), else, under
+/// with an extension or a folder for the wav output; `none` for no sound), else the settings' `audio` (names), else, under
 /// `play`, the live output loaded last (a sound card), if any. The second value is true for
 /// that last case: an output nobody named, which the run does without if it cannot open.
 fn audio_specs(
@@ -351,7 +355,17 @@ fn audio_specs(
         for a in &args.audio {
             if registry.find(Kind::Audio, a).is_some() {
                 chosen.push((a.clone(), None));
-            } else if a != "none" {
+            } else if a == "none" {
+            } else if is_bare_word(a) {
+                // A plugin's name, most likely, whose library is not loaded: a WAV file
+                // named after it would hide the mistake.
+                bail!(
+                    "--audio {a}: no audio output is named {a:?} (there are: {}); load \
+                     another with --plugin LIBRARY (or plugins = [...] in c64kit.toml); a file \
+                     to write needs an extension or a folder: {a}.wav, ./{a}",
+                    registry.names(Kind::Audio)
+                );
+            } else {
                 chosen.push((DEFAULT_AUDIO.to_string(), Some(a.clone())));
             }
         }
@@ -393,6 +407,12 @@ fn audio_specs(
         })
         .collect();
     Ok((specs, implicit))
+}
+
+/// A word with no extension and no folder (`cpal`): a name, not a file to write.
+fn is_bare_word(a: &str) -> bool {
+    let path = Path::new(a);
+    path.extension().is_none() && path.parent().is_none_or(|p| p.as_os_str().is_empty())
 }
 
 /// Opens the audio outputs. Without a rate asked for, the first output's own rate is passed
@@ -569,7 +589,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
             }
             (None, Start::Run) => {
                 m.run_loaded_prg(&first)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
+                    .map_err(|e| cannot_start(file, &e))?;
             }
         }
     }
@@ -920,6 +940,36 @@ fn key_script(args: &RunArgs) -> Result<Option<Vec<c64kit_basic::KeyEvent>>> {
     Ok(Some(events))
 }
 
+/// Why RUN cannot start `file`, with advice that works for `run` (each has been tried).
+/// A program that would run BASIC first is one c64kit cannot run: exit code 9.
+fn cannot_start(file: &Path, e: &StartError) -> anyhow::Error {
+    let advice = match e {
+        StartError::Text {
+            as_basic: Some(Ok(())),
+            ..
+        } => Some("run it with --loader basic (or name it .bas)".to_string()),
+        StartError::MachineCode { load_address } => {
+            Some(format!("start it with --start ${load_address:04X}"))
+        }
+        StartError::NoSys(NoSys::Missing) => {
+            Some("if the file holds machine code, start it with --start ADDR".to_string())
+        }
+        StartError::NoSys(NoSys::Argument { .. }) => {
+            Some("to call the address the SYS would, start there with --start ADDR".to_string())
+        }
+        StartError::Text { .. } | StartError::Empty { .. } | StartError::NoSys(_) => None,
+    };
+    let message = match advice {
+        Some(advice) => format!("{}: {e}: {advice}", file.display()),
+        None => format!("{}: {e}", file.display()),
+    };
+    if e.needs_basic() {
+        NotProvided(message).into()
+    } else {
+        anyhow::anyhow!(message)
+    }
+}
+
 /// The stop reason, with the label of a breakpoint's address: "breakpoint at $0820 (.main)".
 fn named_stop(stop: &StopReason, labels: &RunLabels) -> String {
     match stop {
@@ -984,7 +1034,7 @@ fn run_bare(
             cpu.run_direct(&mut ram, max_cycles);
         }
         if ram.cycles >= max_cycles {
-            break StopReason::CycleBudget { cycles: ram.cycles };
+            break StopReason::CycleBudget { budget: max_cycles };
         }
         let pc = cpu.pc;
         if breaks.contains(&pc) && ram.cycles > 0 {

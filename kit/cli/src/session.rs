@@ -181,6 +181,12 @@ impl Drive<'_> {
             }
             match stop {
                 StopReason::CycleBudget { .. } if m.cycles() < end => {}
+                // The machine ran a frame's slice: the budget is the whole run's.
+                StopReason::CycleBudget { .. } => {
+                    break Ok(Outcome::Stopped(StopReason::CycleBudget {
+                        budget: max_cycles,
+                    }))
+                }
                 other => break Ok(Outcome::Stopped(other)),
             }
             if let Err(e) = self.deliver_frames(m, &pictures) {

@@ -201,6 +201,28 @@ fn audio_outputs_by_name_file_default_and_settings() {
     assert_close((bytes.len() - 44) / 2, cycles, 44_100);
 }
 
+/// A bare word is a name: one that names no audio output (a plugin not loaded) is an error
+/// listing the outputs, not a WAV file named after it; a file needs an extension or a folder.
+#[test]
+fn a_word_that_names_no_output_is_refused_not_written() {
+    let dir = temp_dir("audio-bare-word");
+    write(&dir, "hi.prg", &hi_prg());
+    let (code, err) = run(&dir, &["run", "hi.prg", "--audio", "cpal"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.starts_with("c64kit: --audio cpal: no audio output is named \"cpal\" (there are: wav)"),
+        "{err}"
+    );
+    assert!(err.contains("--plugin LIBRARY"), "{err}");
+    assert!(!dir.join("cpal").exists(), "no file written");
+    // The advice works: with a folder or an extension it is a file.
+    for file in ["./cpal", "cpal.wav"] {
+        let (code, err) = run(&dir, &["run", "hi.prg", "--audio", file]);
+        assert_eq!(code, 0, "{err}");
+        read_wav(&dir.join(file));
+    }
+}
+
 #[test]
 fn bad_rates_unwritable_files_and_inputs_are_refused() {
     let dir = temp_dir("audio-errors");

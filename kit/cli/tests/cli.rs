@@ -99,10 +99,47 @@ fn the_cycle_budget_ends_a_runaway_program_with_exit_code_4() {
         "loop.prg",
         &stub_prg(&[0xEE, 0x20, 0xD0, 0x4C, 0x20, 0x08]),
     );
-    c64kit()
+    let out = c64kit()
         .args(["run", &prg, "--max-cycles", "100000"])
         .assert()
         .code(4);
+    // The budget and the cycles run are told apart: an instruction is never cut, so the run
+    // ends a few cycles past the budget.
+    let stderr = stderr_of(&out);
+    let after = stderr
+        .strip_prefix("c64kit: cycle budget of 100000 cycles reached after ")
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let cycles: u64 = after.split(' ').next().unwrap().parse().unwrap();
+    assert!((100_000..100_010).contains(&cycles), "{stderr}");
+    let out = c64kit()
+        .args(["run", &prg, "--max-cycles", "1"])
+        .assert()
+        .code(4);
+    assert_stderr_has(&out, "cycle budget of 1 cycle reached after ");
+    // The same on a bare 6502.
+    let bin = write(dir.path(), "loop.bin", &[0xE8, 0x4C, 0x00, 0x04]);
+    let out = c64kit()
+        .args([
+            "run",
+            "--bare",
+            "--load",
+            "$0400",
+            &bin,
+            "--max-cycles",
+            "$100",
+        ])
+        .assert()
+        .code(4);
+    assert_stderr_has(&out, "cycle budget of 256 cycles reached after ");
+    // A budget is a positive count: said so, for negative numbers too.
+    for (budget, code) in [("-5", 2), ("0", 2)] {
+        let out = c64kit()
+            .args(["run", &prg, "--max-cycles", budget])
+            .assert()
+            .code(code);
+        assert_stderr_has(&out, "a cycle budget is a positive count of cycles");
+        assert!(!stderr_of(&out).contains("-- -5"), "{}", stderr_of(&out));
+    }
 }
 
 #[test]
@@ -122,6 +159,90 @@ fn malformed_files_give_errors_naming_them() {
     let out = c64kit().args(["asm", &asm]).assert().code(1);
     let stderr = stderr_of(&out);
     assert!(stderr.contains("bad.asm:3"), "{stderr}");
+}
+
+/// A file RUN cannot start says what it is, and the advice it gives works: run as told, the
+/// program runs.
+#[test]
+fn files_run_cannot_start_get_advice_that_works() {
+    let dir = temp_dir("cannot-start");
+    let fails = |file: &str| {
+        let out = c64kit().args(["run", file]).assert().code(1);
+        let stderr = stderr_of(&out);
+        assert!(stderr.starts_with(&format!("c64kit: {file}: ")), "{stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        stderr.trim_end().to_string()
+    };
+    // Text is not a PRG, whatever its first two characters make of a load address.
+    let notes = write(&dir, "notes.txt", b"Things to try:\n- depth 8\n");
+    let e = fails(&notes);
+    assert!(e.contains("it reads as text, not a PRG"), "{e}");
+    assert!(!e.contains("--start"), "{e}");
+    // Numbered BASIC text that RUN would start: read as BASIC, it runs. SYS 65490 is
+    // CHROUT, which prints A ($030C, 0 here) and returns to BASIC.
+    let basic = write(&dir, "basic.txt", b"10 SYS 65490\n");
+    let e = fails(&basic);
+    assert!(
+        e.ends_with("run it with --loader basic (or name it .bas)"),
+        "{e}"
+    );
+    c64kit()
+        .args(["run", &basic, "--loader", "basic"])
+        .assert()
+        .code(0);
+    // ... and BASIC text that runs BASIC first gets no advice: nothing would run it.
+    let e = fails(&write(&dir, "print.txt", b"10 PRINT \"HI\"\n"));
+    assert!(
+        e.ends_with(
+            "line 10 runs BASIC (PRINT) before any SYS, and c64kit has no BASIC interpreter"
+        ),
+        "{e}"
+    );
+    // Nothing after the load address.
+    let e = fails(&write(&dir, "empty.prg", &[0x00, 0xC0]));
+    assert!(
+        e.ends_with("the PRG has no bytes after its load address ($C000): nothing to run"),
+        "{e}"
+    );
+    // Machine code away from $0801 is started where it loads, as SYS 49152 would.
+    // LDA #'M'; JSR CHROUT; RTS at $C000.
+    let code = write(
+        &dir,
+        "code.prg",
+        &[0x00, 0xC0, 0xA9, b'M', 0x20, 0xD2, 0xFF, 0x60],
+    );
+    let e = fails(&code);
+    assert!(
+        e.contains("machine code at $C000, not a BASIC program"),
+        "{e}"
+    );
+    let advice = e.rsplit_once("start it with ").expect("advice").1;
+    let out = c64kit()
+        .args(["run", &code])
+        .args(advice.split(' '))
+        .assert()
+        .code(0);
+    assert_eq!(stdout_of(&out), "M\n");
+}
+
+/// A BASIC program that runs BASIC before its SYS is one c64kit cannot run (it has no BASIC
+/// interpreter): exit code 9, as the README says, and no advice that would run its tokens as
+/// machine code.
+#[test]
+fn basic_before_the_sys_exits_9_without_start_advice() {
+    let dir = temp_dir("basic-first");
+    let mut prg = stub_prg(&[0x60]);
+    prg[6] = 0x99; // "10 PRINT2080"
+    let prg = write(&dir, "basic.prg", &prg);
+    let out = c64kit().args(["run", &prg]).assert().code(9);
+    let stderr = stderr_of(&out);
+    assert!(
+        stderr.contains(
+            "line 10 runs BASIC (PRINT) before any SYS, and c64kit has no BASIC interpreter"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--start"), "{stderr}");
 }
 
 #[test]

@@ -194,21 +194,62 @@ fn a_missing_program_fails_at_once_with_one_message() {
     assert!(stderr.contains("nosuch.prg"), "{stderr}");
 }
 
+/// Usage errors exit with 2, as documented; `--as` names only the programs scenarios run
+/// (not our VIC-II mode and sprite programs).
 #[test]
 fn an_unknown_or_missing_name_lists_the_valid_ones() {
     let dir = temp_dir("conform-names");
     let prg = write(&dir, "x.prg", &stub_prg(&[0x60]));
-    for args in [vec!["--as", "ryg3-v99"], vec![]] {
+    for args in [vec!["--as", "ryg3-v99"], vec!["--as", "sprites"], vec![]] {
         let out = c64kit()
             .args(["conform", &prg])
             .args(&args)
             .assert()
-            .code(1);
+            .code(2);
         let stderr = stderr_of(&out);
+        assert!(stderr.starts_with("c64kit: "), "{stderr}");
         assert!(
-            stderr.contains("ryg3-v09, ryg3-v10, ryg3-v11"),
+            stderr.contains(
+                "ramunder, ryg-v15, ryg-v16, ryg-v17, ryg-v18, ryg-v19, ryg3-v09, ryg3-v10, \
+                 ryg3-v11"
+            ),
             "{args:?}: {stderr}"
         );
+        assert!(
+            !stderr.contains("modes") && !stderr.contains(", sprites"),
+            "{args:?}: {stderr}"
+        );
+    }
+    for args in [&["--jobs", "0"][..], &["--fact", "F99"], &["-l", "x.lbl"]] {
+        let out = c64kit().arg("conform").args(args).assert().code(2);
+        assert!(stderr_of(&out).starts_with("c64kit: "), "{args:?}");
+        assert_eq!(stdout_of(&out), "", "{args:?}: nothing runs");
+    }
+}
+
+/// A build RUN cannot start (text, or machine code with no BASIC stub) fails once, at once,
+/// saying why, with advice conform can follow (it has no --start).
+#[test]
+fn a_build_run_cannot_start_fails_once_at_once() {
+    let dir = temp_dir("conform-cannot-start");
+    let notes = write(&dir, "notes.txt", b"10 PRINT \"MY RYG3\"\n");
+    let code = write(&dir, "code.prg", &[0x00, 0xC0, 0x60]);
+    for (file, says) in [
+        (&notes, "it reads as text, not a PRG"),
+        (&code, "machine code at $C000, not a BASIC program"),
+    ] {
+        let out = c64kit()
+            .args(["conform", file, "--as", "ryg3-v10"])
+            .assert()
+            .code(1);
+        assert_eq!(stdout_of(&out), "", "nothing runs, nothing is claimed");
+        let stderr = stderr_of(&out);
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("c64kit: {file}: {says}")),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("--start"), "{stderr}");
     }
 }
 
@@ -262,6 +303,55 @@ fn colour_only_on_a_terminal_and_never_with_no_color() {
     assert!(!has_colour(&on_terminal(true)), "NO_COLOR=1: no colour");
 }
 
+/// On a terminal the table fits its width (80 columns here); off a terminal each row is one
+/// line, however long.
+#[test]
+fn the_table_fits_the_terminal() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("no `script` command here: the terminal case is not tested");
+        return;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("c64kit");
+    let command = format!("stty cols 80; {} conform --fact F11", bin.display());
+    let out = std::process::Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let table: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with('|') || l.starts_with('+'))
+        .collect();
+    assert!(table.len() > 3, "no table in:\n{stdout}");
+    for line in &table {
+        assert!(
+            line.trim_end_matches('\r').chars().count() <= 80,
+            "wider than the terminal: {line:?}"
+        );
+    }
+    let out = c64kit()
+        .args(["conform", "--fact", "F11"])
+        .assert()
+        .success();
+    let stdout = stdout_of(&out);
+    let rows = stdout.lines().filter(|l| l.starts_with("| f11-")).count();
+    let scenarios = c64kit_conformance::all_scenarios()
+        .unwrap()
+        .iter()
+        .filter(|s| s.fact == "F11")
+        .count();
+    assert_eq!(
+        rows, scenarios,
+        "one line per row off a terminal:\n{stdout}"
+    );
+}
+
 /// An SGR colour sequence (`ESC [ 3x m` / `ESC [ 38;5;n m`) anywhere in `s`.
 fn has_colour(s: &str) -> bool {
     s.match_indices("\x1b[").any(|(i, _)| {
@@ -291,6 +381,38 @@ fn routine_checks_use_the_label_file_and_say_when_there_is_none() {
         "{stdout}"
     );
     assert!(stdout.contains("checks could not be made"), "{stdout}");
+    // The reason shared by every routine-level check is said once, in the terminal and in
+    // the reports; and a scenario none of whose facts could be checked never looks like a
+    // pass.
+    let reason = "no labels for this program";
+    assert_eq!(stdout.matches(reason).count(), 1, "{stdout}");
+    let unchecked = stdout
+        .lines()
+        .find(|l| l.contains("f11-eval-routines-v10"))
+        .unwrap_or_else(|| panic!("no row for f11-eval-routines-v10:\n{stdout}"));
+    assert!(unchecked.contains("not checked: 12 of 12"), "{unchecked}");
+    c64kit()
+        .current_dir(&dir)
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--fact", "F11", "--report", "r.md"])
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(dir.join("r.md")).unwrap();
+    assert_eq!(md.matches(reason).count(), 1, "{md}");
+    c64kit()
+        .current_dir(&dir)
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--fact", "F11", "--report", "r.html"])
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    assert_eq!(html.matches(reason).count(), 1, "{html}");
+    assert!(
+        html.contains("<tr class=\"unchecked\"><td>f11-eval-routines-v10</td>"),
+        "{html}"
+    );
     // With the label file `c64kit asm --labels` wrote, every check is made and holds.
     let out = c64kit()
         .arg("conform")
@@ -306,6 +428,100 @@ fn routine_checks_use_the_label_file_and_say_when_there_is_none() {
         "{stdout}"
     );
     assert!(!stdout.contains("could not be made"), "{stdout}");
+}
+
+/// The "published" column holds what the blog published: a bound the scenario sets (a cycle
+/// count the blog never gave) and how we expect a run to end are labelled ours.
+#[test]
+fn bounds_of_ours_are_labelled_ours_in_every_report() {
+    let dir = temp_dir("conform-ours");
+    c64kit()
+        .current_dir(&dir)
+        .args([
+            "conform",
+            "--scenario",
+            "f11-eval-routines-v10",
+            "--report",
+            "r.html",
+        ])
+        .args(["--json", "r.json"])
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(dir.join("r.html")).unwrap();
+    // f11-eval-routines-v10's "one pass over the board" must take fewer than 3,000 cycles:
+    // our bound (its note says so), not the blog's.
+    assert!(
+        html.contains("one pass over the board</td><td>ours: fewer than 3,000</td>"),
+        "{html}"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    let checks = json["scenarios"][0]["checks"].as_array().unwrap();
+    let bound = checks
+        .iter()
+        .find(|c| {
+            c["what"]
+                .as_str()
+                .unwrap()
+                .ends_with("one pass over the board")
+        })
+        .expect("the cycle bound's check");
+    assert_eq!(bound["ours"], true);
+    assert!(
+        checks
+            .iter()
+            .filter(|c| c["ours"] == false)
+            .all(|c| !c["published"].as_str().unwrap().starts_with("fewer than")),
+        "no bound is shown as published"
+    );
+    // The published facts are shown whole, however long.
+    let published =
+        c64kit_conformance::published_facts(&c64kit_conformance::all_scenarios().unwrap());
+    assert!(
+        published.iter().any(|f| f.text.len() > 300),
+        "a long fact to show"
+    );
+    c64kit()
+        .current_dir(&dir)
+        .args(["conform", "--fact", "F11", "--report", "r.md"])
+        .assert()
+        .success();
+    let md = std::fs::read_to_string(dir.join("r.md")).unwrap();
+    for f in &published {
+        assert!(
+            md.contains(&f.text.replace('|', "\\|")),
+            "{} is cut:\n{md}",
+            f.id
+        );
+    }
+}
+
+/// A sequence of lines not printed shows what the program printed instead.
+#[test]
+fn a_sequence_check_shows_what_was_printed_instead() {
+    let dir = temp_dir("conform-sequence");
+    let prg = build_v10(
+        &dir,
+        "shouting",
+        "tables.asm",
+        "S_ILLEGAL    byte $49,$4C,$4C,$45,$47,$41,$4C,$0D,$00",
+        "S_ILLEGAL    byte $49,$4C,$4C,$45,$47,$41,$4C,$21,$0D,$00",
+    );
+    let out = c64kit()
+        .arg("conform")
+        .arg(&prg)
+        .args(["--as", "ryg3-v10", "--scenario", "f10-start-position-v10"])
+        .assert()
+        .code(1);
+    let stdout = stdout_of(&out);
+    assert!(
+        stdout.contains(
+            "a cat move at the start is refused: published [\"? B8A7\", \"ILLEGAL\"], \
+             measured \"? B8A7\" printed, then \"ILLEGAL!\" where \"ILLEGAL\" is published - \
+             DOES NOT HOLD"
+        ),
+        "{stdout}"
+    );
 }
 
 #[test]

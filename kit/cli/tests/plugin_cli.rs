@@ -391,12 +391,12 @@ fn loaders_by_extension_and_content() {
         "{}",
         out.stderr
     );
-    // The first PRG on the disk is DATA, which has no SYS.
+    // The first PRG on the disk is DATA, which loads at $C000: not a BASIC program.
     let out = run(&dir, &["run", "disk.d64"]);
     assert_eq!(out.code, 1);
     assert!(
         out.stderr
-            .contains("disk.d64: no SYS in the BASIC program at $C000"),
+            .contains("disk.d64: machine code at $C000, not a BASIC program"),
         "{}",
         out.stderr
     );

@@ -12,6 +12,7 @@ pub mod machine;
 pub mod memory;
 pub mod pla;
 pub mod roms;
+pub mod start;
 pub mod stop;
 pub mod text_screen;
 
@@ -24,5 +25,6 @@ pub use drive::Drive;
 pub use loader::{Prg, PrgError};
 pub use machine::{trace_line, Machine, PAL_HZ};
 pub use roms::{RomPaths, Roms};
+pub use start::StartError;
 pub use stop::StopReason;
 pub use text_screen::TextScreen;

@@ -10,8 +10,9 @@ use crate::loader::Prg;
 use crate::memory::C64Bus;
 use crate::pla::Region;
 use crate::roms::Roms;
+use crate::start::{basic_start, StartError};
 use crate::stop::StopReason;
-use c64kit_basic::{KeyEvent, NoSys};
+use c64kit_basic::KeyEvent;
 use c64kit_chips::PAL_CYCLES_PER_FRAME;
 use c64kit_cpu::{flag, Cpu, IRQ_VECTOR, NMI_VECTOR};
 
@@ -85,21 +86,19 @@ impl Machine {
     }
 
     /// LOAD then RUN: follow the BASIC stub's SYS. Errors if RUN would not go straight to a
-    /// SYS (c64kit has no BASIC interpreter).
-    pub fn load_and_run_prg(&mut self, prg: &Prg) -> Result<u16, String> {
+    /// SYS (c64kit has no BASIC interpreter), saying why.
+    pub fn load_and_run_prg(&mut self, prg: &Prg) -> Result<u16, StartError> {
         self.load_prg(prg);
         self.run_loaded_prg(prg)
     }
 
     /// RUN for a program already loaded: the SYS its first statement makes, with its argument
     /// evaluated against memory as RUN leaves it (`SYS PEEK(43)+256*PEEK(44)+26` works).
-    pub fn run_loaded_prg(&mut self, prg: &Prg) -> Result<u16, String> {
+    pub fn run_loaded_prg(&mut self, prg: &Prg) -> Result<u16, StartError> {
         let end = prg.end_address();
         boot::set_run_pointers(&mut self.bus, end);
         let bus = &self.bus;
-        let sys = c64kit_basic::find_sys(&prg.to_bytes(), |a| bus.peek(a))
-            .map_err(|e| no_sys_message(&e, prg.load_address))?
-            .address;
+        let sys = basic_start(prg, |a| bus.peek(a))?.address;
         boot::enter_sys(&mut self.cpu, &mut self.bus, sys, end);
         Ok(sys)
     }
@@ -166,11 +165,13 @@ impl Machine {
                 .unwrap_or(self.bus.now + PAL_CYCLES_PER_FRAME)
                 .clamp(self.bus.now + 1, limit.max(self.bus.now + 1));
             match self.run_to(until.min(limit)) {
-                StopReason::CycleBudget { .. } if self.bus.now < limit => {}
-                stop => return stop,
+                Some(stop) => return stop,
+                None if self.bus.now >= limit => break,
+                None => {}
             }
         }
         self.run_to(limit)
+            .unwrap_or(StopReason::CycleBudget { budget: max_cycles })
     }
 
     /// Starts and ends the script's joystick and RESTORE holds due now: CIA 1 reads
@@ -194,8 +195,8 @@ impl Machine {
         next
     }
 
-    /// Runs until a stop reason, or until the cycle `limit`.
-    fn run_to(&mut self, limit: u64) -> StopReason {
+    /// Runs until a stop reason, or until the cycle `limit` (`None`).
+    fn run_to(&mut self, limit: u64) -> Option<StopReason> {
         loop {
             let checked = self.any_breakpoint
                 || self.count_instructions
@@ -203,7 +204,7 @@ impl Machine {
                 || (self.stop_on_stuck_loop && !self.direct_path);
             if checked {
                 if let Some(stop) = self.run_checked(limit) {
-                    return stop;
+                    return Some(stop);
                 }
             } else if !self.direct_path {
                 self.cpu.run_while(&mut self.bus, |bus| {
@@ -221,7 +222,7 @@ impl Machine {
                     let pc = self.cpu.pc;
                     self.cpu.step(&mut self.bus);
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
-                        return StopReason::StuckLoop { pc };
+                        return Some(StopReason::StuckLoop { pc });
                     }
                     // I/O is never lent to the direct path: the write was this step's.
                     if self.bus.debug_cart_value.is_some() {
@@ -230,15 +231,13 @@ impl Machine {
                 }
             }
             if let Some(value) = self.bus.debug_cart_value {
-                return StopReason::DebugCart { value };
+                return Some(StopReason::DebugCart { value });
             }
             if !self.cpu.jammed {
-                return StopReason::CycleBudget {
-                    cycles: self.bus.now,
-                };
+                return None;
             }
             if let Some(stop) = self.handle_jam() {
-                return stop;
+                return Some(stop);
             }
         }
     }
@@ -454,13 +453,4 @@ pub fn trace_line(cpu: &Cpu, peek: impl Fn(u16) -> u8, cycles: u64) -> String {
         cpu.s,
         cycles
     )
-}
-
-/// Why a program cannot be RUN, and what to do instead.
-fn no_sys_message(e: &NoSys, load_address: u16) -> String {
-    let what = match e {
-        NoSys::Missing => format!("no SYS in the BASIC program at ${load_address:04X}"),
-        _ => format!("the BASIC program at ${load_address:04X}: {e}"),
-    };
-    format!("{what}; give the start address with --start")
 }

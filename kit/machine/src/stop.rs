@@ -8,8 +8,9 @@ pub enum StopReason {
     ReturnedToBasic,
     /// The program asked for a key after the key script ran out.
     InputExhausted,
-    /// The cycle budget was used up.
-    CycleBudget { cycles: u64 },
+    /// The run's cycle budget, `budget` cycles, was used up (the last instruction may end a
+    /// few cycles past it: an instruction is never cut).
+    CycleBudget { budget: u64 },
     /// The PC reached a breakpoint.
     Breakpoint { pc: u16 },
     /// The PC is stuck in a one-instruction loop (`JMP *` or a branch to itself), the usual
@@ -30,8 +31,13 @@ pub enum StopReason {
     DebugCart { value: u8 },
 }
 
+/// The exit code for a program that needs what c64kit does not provide (a KERNAL routine,
+/// a BASIC interpreter), whether the run stops on it or RUN cannot start the program.
+pub const NOT_PROVIDED_EXIT_CODE: i32 = 9;
+
 impl StopReason {
-    /// Process exit codes, one per reason (documented in the README; 0 is a normal end).
+    /// Process exit codes, one per reason (the README's table, which a test holds to this;
+    /// 0 is a normal end).
     pub fn exit_code(&self) -> i32 {
         match self {
             StopReason::ReturnedToBasic => 0,
@@ -41,7 +47,9 @@ impl StopReason {
             StopReason::StuckLoop { .. } => 6,
             StopReason::Jammed { .. } => 7,
             StopReason::BrkNoHandler { .. } => 8,
-            StopReason::Unimplemented { .. } | StopReason::NeedsBasic { .. } => 9,
+            StopReason::Unimplemented { .. } | StopReason::NeedsBasic { .. } => {
+                NOT_PROVIDED_EXIT_CODE
+            }
             StopReason::Reset => 10,
             StopReason::DebugCart { value: 0 } => 0,
             StopReason::DebugCart { .. } => 11,
@@ -54,9 +62,11 @@ impl fmt::Display for StopReason {
         match self {
             StopReason::ReturnedToBasic => write!(f, "returned to BASIC"),
             StopReason::InputExhausted => write!(f, "input exhausted"),
-            StopReason::CycleBudget { cycles } => {
-                write!(f, "cycle budget reached ({cycles} cycles)")
-            }
+            StopReason::CycleBudget { budget } => write!(
+                f,
+                "cycle budget of {budget} cycle{} reached",
+                if *budget == 1 { "" } else { "s" }
+            ),
             StopReason::Breakpoint { pc } => write!(f, "breakpoint at ${pc:04X}"),
             StopReason::StuckLoop { pc } => {
                 write!(f, "PC stuck in a one-instruction loop at ${pc:04X}")
