@@ -234,7 +234,21 @@ pub fn clip_lines(message: &str) -> String {
         .join("\n")
 }
 
+/// True if both paths name one existing file (hard links, links and other spellings
+/// included).
+#[cfg(unix)]
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // By device and inode, without opening either: opening a FIFO (an output someone reads)
+    // would wait for its writer.
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
 /// True if both paths name one existing file (hard links and other spellings included).
+#[cfg(not(unix))]
 pub fn same_file(a: &Path, b: &Path) -> bool {
     same_file::is_same_file(a, b).unwrap_or(false)
 }

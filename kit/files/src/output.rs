@@ -28,29 +28,34 @@ enum Target {
     Stream(PathBuf),
 }
 
-/// Follows `path`'s links to what it names. A relative link is taken from the folder it is
-/// in; a link to a name that does not exist names a new file there (as `>` would make it).
+/// Follows `path`'s links to what it names (the kernel follows them, /proc/self/fd's
+/// included: `/dev/stdout` may be a pipe, which has no name to follow by hand).
 fn target(path: &Path) -> io::Result<Target> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Err(io::Error::other("is a folder, not a file")),
+        // Written beside the file the links end at, and renamed onto it.
+        Ok(m) if m.is_file() => Ok(Target::File(std::fs::canonicalize(path)?)),
+        Ok(_) => Ok(Target::Stream(path.to_path_buf())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Target::File(link_end(path)?)),
+        Err(e) => Err(e),
+    }
+}
+
+/// Where a name that does not exist yet will be made: the name itself, or, for a link to a
+/// name not there yet, that name (as `>` would make it). A relative link is taken from the
+/// folder it is in.
+fn link_end(path: &Path) -> io::Result<PathBuf> {
     let mut at = path.to_path_buf();
     for _ in 0..=MAX_LINKS {
-        let meta = match std::fs::symlink_metadata(&at) {
-            Ok(m) => m,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Target::File(at)),
-            Err(e) => return Err(e),
-        };
-        let kind = meta.file_type();
-        if kind.is_symlink() {
-            let to = std::fs::read_link(&at)?;
-            at = match at.parent() {
-                Some(folder) => folder.join(to),
-                None => to,
-            };
-        } else if kind.is_dir() {
-            return Err(io::Error::other("is a folder, not a file"));
-        } else if kind.is_file() {
-            return Ok(Target::File(at));
-        } else {
-            return Ok(Target::Stream(at));
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let to = std::fs::read_link(&at)?;
+                at = match at.parent() {
+                    Some(folder) => folder.join(to),
+                    None => to,
+                };
+            }
+            _ => return Ok(at),
         }
     }
     Err(io::Error::other("too many levels of symbolic links"))

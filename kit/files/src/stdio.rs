@@ -85,6 +85,16 @@ pub fn err_line(line: fmt::Arguments) {
     let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
+/// `println!` that never panics: `outln!("the table", "{table}")` writes a line to standard
+/// output through [`print_line`], the first argument naming what is written for the message
+/// if it cannot be.
+#[macro_export]
+macro_rules! outln {
+    ($what:expr, $($arg:tt)*) => {{
+        $crate::stdio::print_line(&format!($($arg)*), $what);
+    }};
+}
+
 /// `eprintln!` that never panics: a line on standard error, dropped if it cannot be written.
 #[macro_export]
 macro_rules! errln {
