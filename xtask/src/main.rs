@@ -1,12 +1,17 @@
 //! Developer commands: `cargo xtask conform | build | bench | fuzz | testbench |
 //! audio-cpal`.
 
+// Standard output and error go through c64kit_files::stdio (outln!, errln!), which never
+// panics; println! and eprintln! panic when the reader goes away.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 mod audio_cpal;
 mod bench;
 mod conform;
 mod fuzz;
 mod testbench;
 
+use c64kit_files::{errln, io_reason, outln, stdio};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -39,13 +44,22 @@ enum Command {
     AudioCpal,
 }
 
+/// What xtask writes to standard output, for the message when it cannot.
+const WHAT: &str = "the results";
+
 fn main() -> ExitCode {
-    match Cli::parse().command {
+    let code = command(Cli::parse());
+    // Whatever the command, a standard output that failed (a full disk) fails it.
+    stdio::exit_code(code, "xtask")
+}
+
+fn command(cli: Cli) -> ExitCode {
+    match cli.command {
         Command::Conform(args) => conform::run(args),
         Command::Build => match build() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("xtask build: {e}");
+                errln!("xtask build: {e}");
                 ExitCode::FAILURE
             }
         },
@@ -55,7 +69,7 @@ fn main() -> ExitCode {
         Command::AudioCpal => match audio_cpal::build() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("xtask audio-cpal: {e}");
+                errln!("xtask audio-cpal: {e}");
                 ExitCode::FAILURE
             }
         },
@@ -78,9 +92,10 @@ pub fn build() -> Result<(), String> {
         match c64kit_programs::build_project(&path) {
             Ok(prg) => {
                 let file = out.join(format!("{name}.prg"));
-                std::fs::write(&file, prg.to_bytes())
-                    .map_err(|e| format!("{}: {e}", file.display()))?;
-                println!(
+                c64kit_files::write_output(&file, &prg.to_bytes())
+                    .map_err(|e| format!("{}: {}", file.display(), io_reason(&e)))?;
+                outln!(
+                    WHAT,
                     "{:<12} ${:04X}-${:04X} {:>6} bytes -> {}",
                     name,
                     prg.load_address,
