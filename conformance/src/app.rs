@@ -6,6 +6,7 @@
 use crate::check::Verdict;
 use crate::report::{self, Standing, DIFF_LINES};
 use crate::{Outcome, Program, Programs, Scenario};
+use c64kit_files::{errln, outln};
 use comfy_table::{Cell, Color, ContentArrangement, Table};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -13,6 +14,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Duration;
+
+/// What the command writes to standard output, for the message when it cannot.
+const WHAT: &str = "the results";
 
 #[derive(clap::Args, Debug, Default)]
 pub struct ConformArgs {
@@ -89,13 +93,13 @@ fn parse_jobs(s: &str) -> Result<usize, String> {
 
 /// An error before any scenario runs: printed once, exit 1.
 fn fail(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("c64kit: {message}");
+    errln!("c64kit: {message}");
     ExitCode::FAILURE
 }
 
 /// A mistake in how the command was called: printed once, exit 2, as the argument parser's.
 fn usage(message: impl std::fmt::Display) -> ExitCode {
-    eprintln!("c64kit: {message}\n\nFor more information, try '--help'.");
+    errln!("c64kit: {message}\n\nFor more information, try '--help'.");
     ExitCode::from(2)
 }
 
@@ -159,6 +163,14 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
             if let Err(e) = c64kit_files::ensure_not_input(out, what, &inputs) {
                 return fail(e);
             }
+            // Written after every scenario has run: a folder that does not exist fails now.
+            if let Err(e) = c64kit_files::check_output(out) {
+                return fail(format!(
+                    "cannot write {}: {}",
+                    out.display(),
+                    c64kit_files::io_reason(&e)
+                ));
+            }
         }
     }
     // Every fact with where the whole suite checks it, for the reports.
@@ -174,7 +186,7 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
         Err(e) => return fail(e),
     };
     if let (Some(path), Some(name)) = (judged, &args.as_name) {
-        println!("Judging {} as {name}", path.display());
+        outln!(WHAT, "Judging {} as {name}", path.display());
     }
     let jobs: Vec<(Scenario, Result<Program, String>)> = scenarios
         .into_iter()
@@ -193,7 +205,11 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
             if o.facts_hold() && o.golden_needs_update() {
                 match crate::update_golden(s, o) {
                     Ok(Some(p)) => {
-                        println!("UPDATED golden file {} (UPDATE_GOLDENFILES=1)", p.display())
+                        outln!(
+                            WHAT,
+                            "UPDATED golden file {} (UPDATE_GOLDENFILES=1)",
+                            p.display()
+                        )
                     }
                     Ok(None) => {}
                     Err(e) => return fail(e),
@@ -222,12 +238,16 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
         written.push((path, report::json(&list, &published, &title)));
     }
     for (path, text) in written {
-        if let Err(e) = c64kit_files::write_atomic(path, text.as_bytes(), true) {
-            return fail(format!("cannot write {}: {e}", path.display()));
+        if let Err(e) = c64kit_files::write_output(path, text.as_bytes()) {
+            return fail(format!(
+                "cannot write {}: {}",
+                path.display(),
+                c64kit_files::io_reason(&e)
+            ));
         }
-        println!("Wrote {}", path.display());
+        outln!(WHAT, "Wrote {}", path.display());
     }
-    println!("{}", report::summary(&list));
+    outln!(WHAT, "{}", report::summary(&list));
     if list.iter().all(|o| o.facts_hold()) {
         ExitCode::SUCCESS
     } else {
@@ -315,13 +335,13 @@ fn print_table(outcomes: &[(Scenario, Outcome)], colour: bool, max_diff: usize) 
         row[3] = facts;
         table.add_row(row);
     }
-    println!("{table}");
+    outln!(WHAT, "{table}");
     for (_, o) in outcomes {
         let failing = !o.facts_hold() || o.not_checked() > 0;
         if failing {
-            println!("\n{} ({}): {}", o.name, o.fact, o.claim);
+            outln!(WHAT, "\n{} ({}): {}", o.name, o.fact, o.claim);
             if let Some(e) = &o.error {
-                println!("  ERROR: {e}");
+                outln!(WHAT, "  ERROR: {e}");
             }
             for c in o.facts() {
                 let line = c.evidence(&o.fact);
@@ -330,13 +350,15 @@ fn print_table(outcomes: &[(Scenario, Outcome)], colour: bool, max_diff: usize) 
                     (true, Verdict::NotChecked) => format!("\x1b[33m{line}\x1b[0m"),
                     _ => line,
                 };
-                println!("  {shown}");
+                outln!(WHAT, "  {shown}");
             }
         }
         if let Some(d) = report::diffs(o, max_diff) {
-            println!(
+            outln!(
+                WHAT,
                 "\n{} ({}): transcript differences (informative)",
-                o.name, o.fact
+                o.name,
+                o.fact
             );
             for line in d.lines() {
                 let shown = match (colour, line.chars().next()) {
@@ -348,7 +370,7 @@ fn print_table(outcomes: &[(Scenario, Outcome)], colour: bool, max_diff: usize) 
                     }
                     _ => line.to_string(),
                 };
-                println!("  {shown}");
+                outln!(WHAT, "  {shown}");
             }
         }
     }

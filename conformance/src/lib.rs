@@ -5,6 +5,10 @@
 //! built into the crate, so `c64kit conform` works from any folder; `cargo xtask conform`
 //! and `cargo test` run the same library.
 
+// Standard output and error go through c64kit_files::stdio (outln!, errln!), which never
+// panics; println! and eprintln! panic when the reader goes away.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod app;
 pub mod check;
 pub mod labels;
@@ -535,6 +539,7 @@ pub fn update_golden(s: &Scenario, outcome: &Outcome) -> Result<Option<PathBuf>,
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    std::fs::write(&path, &outcome.transcript).map_err(|e| format!("{}: {e}", path.display()))?;
+    c64kit_files::write_output(&path, outcome.transcript.as_bytes())
+        .map_err(|e| format!("{}: {}", path.display(), c64kit_files::io_reason(&e)))?;
     Ok(Some(path))
 }

@@ -7,6 +7,10 @@
 //! that pass as regression tests. No test program is recognised by name: only the options of
 //! the list (the chip a test needs) and what the program itself is decide how it runs.
 
+// Standard output and error go through c64kit_files::stdio (outln!, errln!), which never
+// panics; println! and eprintln! panic when the reader goes away.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod screenshot;
 
 use c64kit_machine::drive::Drive;
@@ -470,7 +474,7 @@ pub fn save_pictures(dir: &Path, test: &Test, outcome: &Outcome) -> Result<Vec<P
         c64kit_files::ensure_not_input(&path, "the picture", &inputs)?;
         let png = screenshot::encode_png(WIDTH, HEIGHT, &pixels)
             .map_err(|e| format!("{}: cannot encode: {e}", path.display()))?;
-        c64kit_files::write_atomic(&path, &png, true).map_err(|e| {
+        c64kit_files::write_output(&path, &png).map_err(|e| {
             format!(
                 "{}: cannot write: {}",
                 path.display(),

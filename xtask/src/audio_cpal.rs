@@ -2,6 +2,8 @@
 //! (plugins/audio-cpal: cpal needs the system's sound library, ALSA's headers on Linux, which
 //! the headless build and CI must not), into target/release, and says how to load it.
 
+use crate::WHAT;
+use c64kit_files::outln;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -41,7 +43,8 @@ pub fn build() -> Result<(), String> {
         std::env::consts::DLL_PREFIX,
         std::env::consts::DLL_SUFFIX
     ));
-    println!(
+    outln!(
+        WHAT,
         "built {}\nplay with sound: c64kit --plugin {} play PROGRAM",
         lib.display(),
         lib.display()

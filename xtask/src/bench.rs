@@ -23,7 +23,8 @@
 mod flat;
 mod py65;
 
-use crate::{cargo, workspace_root};
+use crate::{cargo, workspace_root, WHAT};
+use c64kit_files::{errln, outln};
 use c64kit_machine::{Machine, Prg, StopReason, PAL_CYCLES_PER_FRAME, PAL_HZ};
 use comfy_table::{CellAlignment, Table};
 use std::process::{Command, ExitCode, Stdio};
@@ -143,47 +144,50 @@ impl Measured {
 }
 
 pub fn run(args: BenchArgs) -> ExitCode {
-    println!("cargo xtask bench: {}", machine_load());
+    outln!(WHAT, "cargo xtask bench: {}", machine_load());
     let mut failed = false;
     let mut results: Vec<(Workload, Vec<Row>)> = Vec::new();
     for w in workloads(args.py65_depth) {
         match bench_workload(&w, &args) {
             Ok(rows) => results.push((w, rows)),
             Err(e) => {
-                eprintln!("bench: {}: {e}", w.label);
+                errln!("bench: {}: {e}", w.label);
                 failed = true;
             }
         }
     }
-    println!();
+    outln!(WHAT, "");
     print_results(&results, args.runs, args.py65_runs);
-    println!("\n{}", io_heavy(args.runs));
-    println!("\n{}", sid_audio(args.runs));
+    outln!(WHAT, "\n{}", io_heavy(args.runs));
+    outln!(WHAT, "\n{}", sid_audio(args.runs));
     match sprite_game(args.runs) {
-        Ok(text) => println!("\n{text}"),
+        Ok(text) => outln!(WHAT, "\n{text}"),
         Err(e) => {
-            eprintln!("bench: the sprite game: {e}");
+            errln!("bench: the sprite game: {e}");
             failed = true;
         }
     }
     if !args.no_conform {
         match time_conform(args.conform_runs) {
-            Ok(line) => println!("\n{line}"),
+            Ok(line) => outln!(WHAT, "\n{line}"),
             Err(e) => {
-                eprintln!("bench: cargo xtask conform: {e}");
+                errln!("bench: cargo xtask conform: {e}");
                 failed = true;
             }
         }
     }
-    println!("\nAt the end: {}", machine_load());
+    outln!(WHAT, "\nAt the end: {}", machine_load());
     if args.criterion {
-        println!("\ncriterion: cargo bench -p c64kit-benches --features criterion");
+        outln!(
+            WHAT,
+            "\ncriterion: cargo bench -p c64kit-benches --features criterion"
+        );
         let status = Command::new(cargo())
             .args(["bench", "-p", "c64kit-benches", "--features", "criterion"])
             .current_dir(workspace_root())
             .status();
         if !status.is_ok_and(|s| s.success()) {
-            eprintln!("bench: the criterion benches failed");
+            errln!("bench: the criterion benches failed");
             failed = true;
         }
     }
@@ -205,7 +209,7 @@ fn machine_load() -> String {
 }
 
 fn bench_workload(w: &Workload, args: &BenchArgs) -> Result<Vec<Row>, String> {
-    println!("{}", w.label);
+    outln!(WHAT, "{}", w.label);
     let prg = c64kit_programs::build(w.program)?;
     let sys = c64kit_basic::find_sys(&prg.to_bytes(), |_| 0)
         .map_err(|e| format!("{}: {e}", w.program))?
@@ -287,7 +291,7 @@ fn bench_workload(w: &Workload, args: &BenchArgs) -> Result<Vec<Row>, String> {
 }
 
 fn progress(what: &str) {
-    println!("  measuring {what} ...");
+    outln!(WHAT, "  measuring {what} ...");
 }
 
 /// What the counting run of the full C64 found.
@@ -417,7 +421,7 @@ fn bench_py65(
     args: &BenchArgs,
 ) -> Row {
     let skipped = |why: String| {
-        println!("  py65 skipped: {why}");
+        outln!(WHAT, "  py65 skipped: {why}");
         Row {
             emulator: "py65".into(),
             result: Err(Problem::new("skipped", why)),
@@ -431,7 +435,7 @@ fn bench_py65(
     };
     let file = dir.join("bench").join(format!("{program}.prg"));
     if let Err(e) = std::fs::create_dir_all(dir.join("bench"))
-        .and_then(|()| std::fs::write(&file, prg.to_bytes()))
+        .and_then(|()| c64kit_files::write_output(&file, &prg.to_bytes()))
     {
         return skipped(format!("{}: {e}", file.display()));
     }
@@ -547,14 +551,15 @@ fn print_results(results: &[(Workload, Vec<Row>)], runs: u32, py65_runs: u32) {
             c.set_cell_alignment(CellAlignment::Right);
         }
     }
-    println!(
+    outln!(
+        WHAT,
         "Emulation speed (median of {runs} timed runs, py65 {py65_runs}; instructions and \
          cycles as each emulator counts them; x real C64 = emulated time / wall time, PAL \
          985,248 Hz)"
     );
-    println!("{table}");
+    outln!(WHAT, "{table}");
     for n in &notes {
-        println!("{n}");
+        outln!(WHAT, "{n}");
     }
 
     // Ratios against the other emulators, instructions per second: c64kit on the full C64,
@@ -607,11 +612,12 @@ fn print_results(results: &[(Workload, Vec<Row>)], runs: u32, py65_runs: u32) {
             c.set_cell_alignment(CellAlignment::Right);
         }
     }
-    println!(
+    outln!(
+        WHAT,
         "\nRatios (instructions per second, each emulator counting its own; above 1 c64kit is faster)"
     );
-    println!("{ratios}");
-    println!("\n{}", targets(results));
+    outln!(WHAT, "{ratios}");
+    outln!(WHAT, "\n{}", targets(results));
 }
 
 /// The speed targets of issue 9, held against this run: at least 300 M instructions/s on
@@ -839,7 +845,7 @@ fn sprite_game(runs: u32) -> Result<String, String> {
 
 /// Times `cargo xtask conform` as a subprocess (its release build already made: we are it).
 fn time_conform(runs: u32) -> Result<String, String> {
-    println!("\ncargo xtask conform ({runs} runs) ...");
+    outln!(WHAT, "\ncargo xtask conform ({runs} runs) ...");
     let mut times = Vec::new();
     let mut status = String::from("pass");
     for _ in 0..runs {
@@ -854,7 +860,7 @@ fn time_conform(runs: u32) -> Result<String, String> {
         if !out.status.success() {
             let text = String::from_utf8_lossy(&out.stdout);
             let tail: Vec<&str> = text.lines().rev().take(5).collect();
-            eprintln!(
+            errln!(
                 "bench: cargo xtask conform exited with {}:\n{}",
                 out.status,
                 tail.into_iter().rev().collect::<Vec<_>>().join("\n")

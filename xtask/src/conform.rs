@@ -2,11 +2,12 @@
 //! `c64kit conform` (c64kit_conformance::app), with the same options.
 
 use c64kit_conformance::app::{self, ConformArgs};
+use c64kit_files::errln;
 use std::process::ExitCode;
 
 pub fn run(args: ConformArgs) -> ExitCode {
     if let Err(e) = crate::build() {
-        eprintln!("c64kit: building our programs failed:\n{e}");
+        errln!("c64kit: building our programs failed:\n{e}");
         return ExitCode::FAILURE;
     }
     app::run(&args, "cargo xtask conform")

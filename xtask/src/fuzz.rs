@@ -40,6 +40,8 @@
 //! fuzzer's mutations uninstrumented over the corpus libFuzzer grew, for a million runs of a
 //! slow target (see fuzz/README.md).
 
+use crate::WHAT;
+use c64kit_files::{errln, outln};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -162,7 +164,8 @@ fn build(targets: &[String]) -> Result<PathBuf, String> {
     for t in targets {
         cmd.args(["--bin", t]);
     }
-    println!(
+    outln!(
+        WHAT,
         "== building the fuzzers ({}) into {}",
         targets.join(", "),
         target_dir.display()
@@ -376,10 +379,12 @@ fn run_target(bin_dir: &Path, target: &str, args: &FuzzArgs) -> Result<Stats, St
     #[cfg(unix)]
     std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
     let log_path = logs.join(format!("{target}.log"));
+    // Not an output by c64kit_files' rule: a live log in xtask's own folder, read while the
+    // fuzzer runs (`tail -f`), so written straight into rather than put in place at the end.
     let log = Arc::new(Mutex::new(
         std::fs::File::create(&log_path).map_err(|e| format!("{}: {e}", log_path.display()))?,
     ));
-    println!("== fuzzing {target} (log: {})", log_path.display());
+    outln!(WHAT, "== fuzzing {target} (log: {})", log_path.display());
     let started = Instant::now();
     let mut child = cmd
         .spawn()
@@ -414,7 +419,7 @@ fn run_target(bin_dir: &Path, target: &str, args: &FuzzArgs) -> Result<Stats, St
                 }
                 drop(s);
                 if shown(&line) {
-                    println!("[{target}] {line}");
+                    outln!(WHAT, "[{target}] {line}");
                 }
             }
         })
@@ -430,7 +435,7 @@ fn run_target(bin_dir: &Path, target: &str, args: &FuzzArgs) -> Result<Stats, St
         if stopped.is_none() {
             let why = watch.lock().unwrap().stuck(started.elapsed(), deadline);
             if let Some(why) = why {
-                println!("[{target}] xtask: {why}; stopping it");
+                outln!(WHAT, "[{target}] xtask: {why}; stopping it");
                 let _ = writeln!(log.lock().unwrap(), "xtask: {why}; stopping it");
                 kill_group(&mut child);
                 stopped = Some(why);
@@ -472,7 +477,8 @@ fn minimize(bin_dir: &Path, target: &str, file: &Path, args: &FuzzArgs) -> ExitC
     match status {
         Ok(_) if out.exists() => {
             let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
-            println!(
+            outln!(
+                WHAT,
                 "minimized {} ({} bytes) to {} ({} bytes)",
                 file.display(),
                 size(file),
@@ -482,14 +488,14 @@ fn minimize(bin_dir: &Path, target: &str, file: &Path, args: &FuzzArgs) -> ExitC
             ExitCode::SUCCESS
         }
         Ok(st) => {
-            eprintln!(
+            errln!(
                 "xtask fuzz: minimizing {} left no smaller input ({st}); does it still fail?",
                 file.display()
             );
             ExitCode::FAILURE
         }
         Err(e) => {
-            eprintln!("xtask fuzz: {e}");
+            errln!("xtask fuzz: {e}");
             ExitCode::FAILURE
         }
     }
@@ -534,7 +540,7 @@ pub fn run(args: FuzzArgs) -> ExitCode {
     match try_run(args) {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("xtask fuzz: {e}");
+            errln!("xtask fuzz: {e}");
             ExitCode::FAILURE
         }
     }
@@ -596,15 +602,15 @@ fn try_run(args: FuzzArgs) -> Result<ExitCode, String> {
         }
     }
     ok.sort_by_key(|s| targets.iter().position(|t| *t == s.target));
-    println!("\n{}", table(&ok));
+    outln!(WHAT, "\n{}", table(&ok));
     let mut failed = !errors.is_empty();
     for e in errors {
-        eprintln!("xtask fuzz: {e}");
+        errln!("xtask fuzz: {e}");
     }
     for s in &ok {
         if !s.findings.is_empty() || s.status != Some(0) || s.stopped.is_some() {
             failed = true;
-            eprintln!(
+            errln!(
                 "\n{}: {}",
                 s.target,
                 if s.findings.is_empty() {
@@ -620,7 +626,7 @@ fn try_run(args: FuzzArgs) -> Result<ExitCode, String> {
                 }
             );
             for l in &s.tail {
-                eprintln!("  {l}");
+                errln!("  {l}");
             }
         }
     }

@@ -1,12 +1,17 @@
 //! Developer commands: `cargo xtask conform | build | bench | fuzz | testbench |
 //! audio-cpal`.
 
+// Standard output and error go through c64kit_files::stdio (outln!, errln!), which never
+// panics; println! and eprintln! panic when the reader goes away.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 mod audio_cpal;
 mod bench;
 mod conform;
 mod fuzz;
 mod testbench;
 
+use c64kit_files::{errln, io_reason, outln, stdio};
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -39,17 +44,26 @@ enum Command {
     AudioCpal,
 }
 
+/// What xtask writes to standard output, for the message when it cannot.
+const WHAT: &str = "the results";
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(code) = measure_in_release(&cli.command) {
         return code;
     }
+    let code = command(cli);
+    // Whatever the command, a standard output that failed (a full disk) fails it.
+    stdio::exit_code(code, "xtask")
+}
+
+fn command(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Conform(args) => conform::run(args),
         Command::Build => match build() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("xtask build: {e}");
+                errln!("xtask build: {e}");
                 ExitCode::FAILURE
             }
         },
@@ -59,7 +73,7 @@ fn main() -> ExitCode {
         Command::AudioCpal => match audio_cpal::build() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("xtask audio-cpal: {e}");
+                errln!("xtask audio-cpal: {e}");
                 ExitCode::FAILURE
             }
         },
@@ -75,7 +89,7 @@ fn measure_in_release(command: &Command) -> Option<ExitCode> {
     if !cfg!(debug_assertions) || !matches!(command, Command::Bench(_) | Command::Testbench(_)) {
         return None;
     }
-    eprintln!("cargo xtask: this command runs in the release build (cargo run --release -p xtask)");
+    errln!("cargo xtask: this command runs in the release build (cargo run --release -p xtask)");
     let status = std::process::Command::new(cargo())
         .args(["run", "--release", "--package", "xtask", "--"])
         .args(std::env::args_os().skip(1))
@@ -84,7 +98,7 @@ fn measure_in_release(command: &Command) -> Option<ExitCode> {
     Some(match status {
         Ok(s) => ExitCode::from(s.code().map_or(1, |c| c.clamp(0, 255) as u8)),
         Err(e) => {
-            eprintln!("cargo xtask: cannot start cargo: {e}");
+            errln!("cargo xtask: cannot start cargo: {e}");
             ExitCode::FAILURE
         }
     })
@@ -128,9 +142,10 @@ pub fn build() -> Result<(), String> {
         match c64kit_programs::build_project(&path) {
             Ok(prg) => {
                 let file = out.join(format!("{name}.prg"));
-                std::fs::write(&file, prg.to_bytes())
-                    .map_err(|e| format!("{}: {e}", file.display()))?;
-                println!(
+                c64kit_files::write_output(&file, &prg.to_bytes())
+                    .map_err(|e| format!("{}: {}", file.display(), io_reason(&e)))?;
+                outln!(
+                    WHAT,
                     "{:<12} ${:04X}-${:04X} {:>6} bytes -> {}",
                     name,
                     prg.load_address,

@@ -3,6 +3,8 @@
 //! screenshot.tsv, each rewritten after a full run of its type so a regression shows in
 //! review).
 
+use crate::WHAT;
+use c64kit_files::{errln, outln};
 use c64kit_testbench::{self as bench, Kind, Outcome, Test, Verdict};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -34,7 +36,7 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
     let all = match bench::tests() {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("testbench: {e}");
+            errln!("testbench: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -52,15 +54,26 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
         .filter(|t| kinds.contains(&t.kind))
         .collect();
     if chosen.is_empty() {
-        eprintln!("testbench: no test matches");
+        errln!("testbench: no test matches");
         return ExitCode::FAILURE;
     }
     if let Some(dir) = &args.save_pictures {
         // Once here rather than one error per test.
         if let Err(e) = std::fs::create_dir_all(dir) {
-            eprintln!(
+            errln!(
                 "testbench: {}: cannot create the folder: {e}",
                 dir.display()
+            );
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Some(path) = &args.report {
+        // Written after every test has run: a folder that does not exist fails now.
+        if let Err(e) = c64kit_files::check_output(path) {
+            errln!(
+                "testbench: {}: {}",
+                path.display(),
+                c64kit_files::io_reason(&e)
             );
             return ExitCode::FAILURE;
         }
@@ -68,7 +81,7 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
     let known: BTreeMap<String, String> = match bench::known_differences() {
         Ok(k) => k.into_iter().collect(),
         Err(e) => {
-            eprintln!("testbench: {e}");
+            errln!("testbench: {e}");
             return ExitCode::FAILURE;
         }
     };
@@ -81,30 +94,35 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
         if of_kind.is_empty() {
             continue;
         }
-        println!("{} tests:", kind.word());
+        outln!(WHAT, "{} tests:", kind.word());
         let verdicts: Vec<(&Test, &str)> =
             of_kind.iter().map(|(t, o)| (t, o.verdict.word())).collect();
-        println!("{}", bench::area_table(kind, &verdicts));
+        outln!(WHAT, "{}", bench::area_table(kind, &verdicts));
         print_differences(&of_kind, &known);
         print_changes(kind, &of_kind);
     }
     let mut failed = false;
     for e in &save_errors {
-        eprintln!("testbench: {e}");
+        errln!("testbench: {e}");
         failed = true;
     }
     if let Some(dir) = &args.save_pictures {
-        println!(
+        outln!(
+            WHAT,
             "Pictures of the failing screenshot tests in {}",
             dir.display()
         );
     }
     if let Some(path) = &args.report {
-        if let Err(e) = std::fs::write(path, markdown(&results, &known)) {
-            eprintln!("testbench: {}: {e}", path.display());
+        if let Err(e) = c64kit_files::write_output(path, markdown(&results, &known).as_bytes()) {
+            errln!(
+                "testbench: {}: {}",
+                path.display(),
+                c64kit_files::io_reason(&e)
+            );
             return ExitCode::FAILURE;
         }
-        println!("Report written to {}", path.display());
+        outln!(WHAT, "Report written to {}", path.display());
     }
     if full {
         for &kind in &kinds {
@@ -114,11 +132,16 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
                 .filter(|(t, _)| t.kind == kind)
                 .cloned()
                 .collect();
-            if let Err(e) = std::fs::write(&path, bench::results_text(kind, &of_kind)) {
-                eprintln!("testbench: {}: {e}", path.display());
+            let text = bench::results_text(kind, &of_kind);
+            if let Err(e) = c64kit_files::write_output(&path, text.as_bytes()) {
+                errln!(
+                    "testbench: {}: {}",
+                    path.display(),
+                    c64kit_files::io_reason(&e)
+                );
                 return ExitCode::FAILURE;
             }
-            println!("Recorded in {}", path.display());
+            outln!(WHAT, "Recorded in {}", path.display());
         }
     }
     if failed {
@@ -145,12 +168,12 @@ fn print_differences(results: &[&(Test, Outcome)], known: &BTreeMap<String, Stri
     if failing.is_empty() {
         return;
     }
-    println!("x64sc passes, c64kit does not ({}):", failing.len());
+    outln!(WHAT, "x64sc passes, c64kit does not ({}):", failing.len());
     for t in failing {
         let name = t.name();
         match known.get(&name) {
-            Some(why) => println!("  {name}: {why}"),
-            None => println!("  {name}: NOT EXPLAINED (add it to testbench/known-differences.tsv once understood)"),
+            Some(why) => outln!(WHAT, "  {name}: {why}"),
+            None => outln!(WHAT, "  {name}: NOT EXPLAINED (add it to testbench/known-differences.tsv once understood)"),
         }
     }
 }
@@ -173,11 +196,11 @@ fn print_changes(kind: Kind, results: &[&(Test, Outcome)]) {
         }
     }
     if changes.is_empty() {
-        println!("No change since the recorded run.");
+        outln!(WHAT, "No change since the recorded run.");
     } else {
-        println!("Changed since the recorded run ({}):", changes.len());
+        outln!(WHAT, "Changed since the recorded run ({}):", changes.len());
         for c in &changes {
-            println!("  {c}");
+            outln!(WHAT, "  {c}");
         }
     }
 }

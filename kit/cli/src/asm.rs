@@ -8,6 +8,7 @@
 
 use anyhow::{bail, Context, Result};
 use c64kit::{derived_output, parse_number};
+use c64kit_files::errln;
 use std::path::{Path, PathBuf};
 
 #[derive(clap::Args)]
@@ -70,7 +71,7 @@ pub fn asm(args: AsmArgs) -> Result<()> {
     }
     .map_err(|e| anyhow::anyhow!("{e}"))?;
     for w in &assembly.warnings {
-        eprintln!("{}", warning(w));
+        errln!("{}", warning(w));
     }
     let output = match args.output {
         Some(o) => o,
@@ -109,9 +110,15 @@ pub fn asm(args: AsmArgs) -> Result<()> {
         }
     }
     for (path, _, bytes) in &outputs {
-        std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))?;
+        c64kit_files::write_output(path, bytes).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot write {}: {}",
+                path.display(),
+                c64kit_files::io_reason(&e)
+            )
+        })?;
     }
-    eprintln!(
+    errln!(
         "{}: ${:04X}-${:04X} ({} bytes)",
         output.display(),
         assembly.load_address,

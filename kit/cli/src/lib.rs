@@ -1,6 +1,10 @@
 //! The parts of the `c64kit` command line other tools (the fuzzer, tests) use too: the
 //! settings file and numbers as C64 people write them.
 
+// Standard output and error go through c64kit_files::stdio (outln!, errln!), which never
+// panics; println! and eprintln! panic when the reader goes away.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod config;
 
 use anyhow::{bail, Context, Result};
@@ -98,53 +102,16 @@ impl std::error::Error for NotProvided {}
 
 /// The exit code of a command that failed with `e` (a run that stops has its stop reason's,
 /// [`c64kit_machine::StopReason::exit_code`]; the README's table lists both): 2 for a usage
-/// error, 9 for a program that needs what c64kit does not provide, 1 for any other error, 0
-/// when the reader of our output went away (nothing failed).
+/// error, 9 for a program that needs what c64kit does not provide, 1 for any other error. (A
+/// reader of our output that went away is no error: `c64kit_files::stdio`.)
 pub fn exit_code(e: &anyhow::Error) -> u8 {
-    if e.is::<StdoutClosed>() {
-        0
-    } else if e.is::<UsageError>() {
+    if e.is::<UsageError>() {
         USAGE_EXIT_CODE
     } else if e.is::<NotProvided>() {
         c64kit_machine::stop::NOT_PROVIDED_EXIT_CODE as u8
     } else {
         1
     }
-}
-
-/// Standard output went away (the reader of a pipe closed it, as `head` does): not worth a
-/// message or a failure, so c64kit stops writing and ends quietly.
-#[derive(Debug)]
-pub struct StdoutClosed;
-
-impl std::fmt::Display for StdoutClosed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("standard output was closed")
-    }
-}
-
-impl std::error::Error for StdoutClosed {}
-
-/// What a failed write to standard output means: a closed pipe ([`StdoutClosed`]) or a
-/// real failure (a full disk) that names what could not be written.
-pub fn stdout_error(e: &std::io::Error, what: &str) -> anyhow::Error {
-    if e.kind() == std::io::ErrorKind::BrokenPipe {
-        StdoutClosed.into()
-    } else {
-        anyhow::anyhow!(
-            "cannot write {what} to standard output: {}",
-            c64kit_files::io_reason(e)
-        )
-    }
-}
-
-/// Writes `text` to standard output and flushes it (a full disk shows at once, not at exit).
-pub fn print_out(text: &str, what: &str) -> Result<()> {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    out.write_all(text.as_bytes())
-        .and_then(|_| out.flush())
-        .map_err(|e| stdout_error(&e, what))
 }
 
 /// The most c64kit reads of each kind of input: beyond what can matter, a file is refused

@@ -1,5 +1,9 @@
 //! `c64kit`: the command line over the kit's libraries.
 
+// Standard output and error go through c64kit_files::stdio (outln!, errln!), which never
+// panics; println! and eprintln! panic when the reader goes away.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+
 mod asm;
 mod frames;
 mod labels;
@@ -7,9 +11,11 @@ mod registry;
 mod run;
 mod session;
 mod sound;
+mod trace_file;
 
-use anyhow::{bail, Context, Result};
-use c64kit::{config, derived_output, exit_code, limits, print_out, StdoutClosed, UsageError};
+use anyhow::{bail, Result};
+use c64kit::{config, derived_output, exit_code, limits, UsageError};
+use c64kit_files::{errln, io_reason, stdio};
 use c64kit_machine::Prg;
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -79,10 +85,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => return parse_failed(e),
+    let code = match Cli::try_parse() {
+        Ok(cli) => command(cli),
+        Err(e) => parse_failed(e),
     };
+    // Whatever the command, a standard output that failed (a full disk) fails it.
+    stdio::exit_code(code, "c64kit")
+}
+
+fn command(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Conform(args) => return c64kit_conformance::app::run(&args, "c64kit conform"),
         Command::Run(args) => run::run(args, &cli.global, run::Mode::Run, false),
@@ -95,14 +106,12 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => ExitCode::from(code as u8),
-        // The reader of our output went away: nothing more to say, nothing failed.
-        Err(e) if e.is::<StdoutClosed>() => ExitCode::from(exit_code(&e)),
         Err(e) if e.is::<UsageError>() => {
-            eprintln!("c64kit: {e}\n\nFor more information, try '--help'.");
+            errln!("c64kit: {e}\n\nFor more information, try '--help'.");
             ExitCode::from(exit_code(&e))
         }
         Err(e) => {
-            eprintln!("c64kit: {e:#}");
+            errln!("c64kit: {e:#}");
             ExitCode::from(exit_code(&e))
         }
     }
@@ -111,11 +120,16 @@ fn main() -> ExitCode {
 /// What the argument parser found: help and the version as it prints them, and mistakes as
 /// c64kit's other errors begin ("c64kit: ..."), exit code 2.
 fn parse_failed(e: clap::Error) -> ExitCode {
-    if !e.use_stderr() {
-        e.exit();
-    }
     let text = e.render().to_string();
-    eprint!("c64kit: {}", text.strip_prefix("error: ").unwrap_or(&text));
+    if !e.use_stderr() {
+        // --help and --version: on stdout, through the path that knows a full disk.
+        stdio::print(&text, "the help");
+        return ExitCode::SUCCESS;
+    }
+    errln!(
+        "c64kit: {}",
+        text.strip_prefix("error: ").unwrap_or(&text).trim_end()
+    );
     ExitCode::from(c64kit::USAGE_EXIT_CODE)
 }
 
@@ -123,7 +137,8 @@ fn list(file: &Path) -> Result<()> {
     let bytes = c64kit_files::read(file, Prg::MAX_FILE_SIZE, "a PRG")?;
     let text = c64kit_basic::list_program(&bytes)
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    print_out(&text, "the listing")
+    stdio::print(&text, "the listing");
+    Ok(())
 }
 
 fn tokenize(file: &Path, output: Option<PathBuf>) -> Result<()> {
@@ -137,7 +152,8 @@ fn tokenize(file: &Path, output: Option<PathBuf>) -> Result<()> {
     .map_err(anyhow::Error::msg)?;
     let prg = c64kit_basic::tokenize(&text, 0x0801)
         .map_err(|e| anyhow::anyhow!("{}: {e}", file.display()))?;
-    std::fs::write(&out, prg).with_context(|| format!("cannot write {}", out.display()))?;
+    c64kit_files::write_output(&out, &prg)
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {}", out.display(), io_reason(&e)))?;
     Ok(())
 }
 
@@ -149,7 +165,8 @@ fn plugins(global: &GlobalArgs) -> Result<()> {
         .as_ref()
         .and_then(|d| d.first().cloned())
         .unwrap_or_else(|| registry::DEFAULT_DISPLAY.to_string());
-    print_out(&registry.listing(&default_display), "the plugin list")
+    stdio::print(&registry.listing(&default_display), "the plugin list");
+    Ok(())
 }
 
 fn dir(global: &GlobalArgs, file: &Path, loader: Option<&str>) -> Result<()> {
@@ -162,7 +179,10 @@ fn dir(global: &GlobalArgs, file: &Path, loader: Option<&str>) -> Result<()> {
         None => registry.loader_for(file, &bytes)?,
     };
     match loader.directory(&shown, &bytes) {
-        Ok(Some(text)) => print_out(&text, "the directory"),
+        Ok(Some(text)) => {
+            stdio::print(&text, "the directory");
+            Ok(())
+        }
         Ok(None) => bail!(
             "{shown}: the {} loader has no directory listing (not a disk or tape image?)",
             loader.name

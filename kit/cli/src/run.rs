@@ -6,14 +6,15 @@ use crate::labels::RunLabels;
 use crate::registry::{Registry, DEFAULT_AUDIO, DEFAULT_DISPLAY};
 use crate::session::{open_displays, print_drive_notes, CliSink, Drive, Outcome};
 use crate::sound::{Heard, Sound};
+use crate::trace_file::TraceFile;
 use crate::GlobalArgs;
 use anyhow::{bail, Result};
 use c64kit::config::{CiaModel, Config, SidModel};
 use c64kit::parse_address;
-use c64kit::{limits, print_out, stdout_error, usage, NotProvided, StdoutClosed};
+use c64kit::{limits, usage, NotProvided};
 use c64kit_basic::{parse_key_script, NoSys};
 use c64kit_cpu::{Cpu, FlatRam};
-use c64kit_files::io_reason;
+use c64kit_files::{errln, stdio};
 use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::roms::RomError;
 use c64kit_machine::{trace_line, Machine, Prg, RomPaths, Roms, StartError, StopReason, PAL_HZ};
@@ -435,7 +436,7 @@ fn open_audio(
         }
         match Heard::open(plugin, &options, sink) {
             Ok(h) => heard.push(h),
-            Err(e) if implicit => eprintln!("c64kit: no sound: {e}"),
+            Err(e) if implicit => errln!("c64kit: no sound: {e}"),
             Err(e) => return Err(e),
         }
     }
@@ -481,7 +482,7 @@ pub fn load_program(
             }
         })?;
     for n in sink.notes {
-        eprintln!("c64kit: {}: {n}", loader.name);
+        errln!("c64kit: {}: {n}", loader.name);
     }
     Ok((program, loader.name.clone()))
 }
@@ -562,7 +563,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     if let Some(file) = &args.file {
         let (program, loader) = load(file)?;
         if loader != crate::registry::DEFAULT_LOADER && !program.description.is_empty() {
-            eprintln!("c64kit: {}", program.description);
+            errln!("c64kit: {}", program.description);
         }
         for seg in &program.segments {
             m.load_raw(seg.address, &seg.bytes);
@@ -602,8 +603,11 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     for b in &breaks {
         m.set_breakpoint(*b);
     }
+    let mut trace_file = None;
     if let Some(path) = &args.trace {
-        m.trace = Some(labels.trace(create_trace(path)?));
+        let (file, writer) = TraceFile::create(path)?;
+        m.trace = Some(labels.trace(writer));
+        trace_file = Some(file);
     }
     // A program that ends in `JMP *` stops there, however it was started; under `play` a
     // person decides when it ends.
@@ -674,17 +678,12 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     print_drive_notes(&mut m); // what is left, on the restored terminal
     let outcome = outcome?;
     finished?;
-    if let (Some(path), Err(e)) = (&args.trace, traced) {
-        bail!(
-            "cannot write the trace {}: {}",
-            path.display(),
-            io_reason(&e)
-        );
+    if let Some(file) = trace_file {
+        file.finish(traced)?;
     }
-    transcript_written(sink.stdout_error.take())?;
     if args.dump_screen {
         let lines: String = m.screen_text().iter().map(|l| format!("|{l}|\n")).collect();
-        print_quietly_closed(&lines, "the screen")?;
+        stdio::print(&lines, "the screen");
     }
     let stop = match &outcome {
         Outcome::Stopped(s) => named_stop(s, &labels),
@@ -692,36 +691,6 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     };
     report(&stop, m.cycles(), m.cpu.pc);
     Ok(outcome.exit_code())
-}
-
-/// The transcript on stdout: a reader that went away is fine (the run went on to its end),
-/// any other failure (a full disk) fails the run.
-fn transcript_written(error: Option<std::io::Error>) -> Result<()> {
-    match error {
-        Some(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(stdout_error(&e, "the transcript"))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Writes to stdout; a closed pipe is not an error here (the run's exit code still counts).
-fn print_quietly_closed(text: &str, what: &str) -> Result<()> {
-    match print_out(text, what) {
-        Err(e) if e.is::<StdoutClosed>() => Ok(()),
-        other => other,
-    }
-}
-
-fn create_trace(path: &Path) -> Result<Box<dyn std::io::Write>> {
-    let f = std::fs::File::create(path).map_err(|e| {
-        anyhow::anyhow!(
-            "cannot write the trace {}: {}",
-            path.display(),
-            io_reason(&e)
-        )
-    })?;
-    Ok(Box::new(std::io::BufWriter::new(f)))
 }
 
 /// A ROM image that cannot be used, named by the option or setting that gave it.
@@ -983,7 +952,7 @@ fn named_stop(stop: &StopReason, labels: &RunLabels) -> String {
 
 /// The stop reason and time on stderr, so stdout is the program's output alone.
 fn report(stop: &str, cycles: u64, pc: u16) {
-    eprintln!(
+    errln!(
         "c64kit: {stop} after {cycles} cycles ({:.3} s of PAL C64 time), PC=${pc:04X}",
         cycles as f64 / PAL_HZ as f64
     );
@@ -1023,9 +992,12 @@ fn run_bare(
         (cpu.ane_magic, cpu.lxa_magic) = (ane, lxa);
     }
     cpu.pc = start;
-    let mut trace = match args.trace.as_deref() {
-        Some(path) => Some(labels.trace(create_trace(path)?)),
-        None => None,
+    let (trace_file, mut trace) = match args.trace.as_deref() {
+        Some(path) => {
+            let (file, writer) = TraceFile::create(path)?;
+            (Some(file), Some(labels.trace(writer)))
+        }
+        None => (None, None),
     };
     let mut trace_error = None;
     let stop = loop {
@@ -1063,12 +1035,8 @@ fn run_bare(
             trace_error.get_or_insert(e);
         }
     }
-    if let (Some(path), Some(e)) = (&args.trace, trace_error) {
-        bail!(
-            "cannot write the trace {}: {}",
-            path.display(),
-            io_reason(&e)
-        );
+    if let Some(file) = trace_file {
+        file.finish(trace_error.map_or(Ok(()), Err))?;
     }
     report(&named_stop(&stop, labels), ram.cycles, cpu.pc);
     Ok(stop.exit_code())

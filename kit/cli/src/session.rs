@@ -9,11 +9,11 @@
 use crate::frames::{self, PictureRef, Pictures, CYCLES_PER_FRAME};
 use crate::sound::Sound;
 use anyhow::Result;
+use c64kit_files::{errln, stdio};
 use c64kit_machine::{Machine, StopReason};
 use c64kit_plugin_api::abi::{FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME};
 use c64kit_plugin_api::host::{DisplayInstance, HostSink, Plugin};
 use c64kit_plugin_api::FrameView;
-use std::io::Write;
 use std::time::{Duration, Instant};
 
 /// One PAL frame of real time.
@@ -51,24 +51,21 @@ pub struct CliSink {
     pub current: String,
     pub keys: Vec<u8>,
     pub quit: bool,
-    /// The first failure writing stdout; nothing more is written after it. A closed pipe
-    /// is fine, a full disk fails the run at its end.
-    pub stdout_error: Option<std::io::Error>,
 }
 
 impl HostSink for CliSink {
+    /// The run goes on to its end whatever becomes of stdout: a closed pipe is fine, a full
+    /// disk fails the command at its end (see `c64kit_files::stdio`).
     fn stdout(&mut self, bytes: &[u8]) {
-        if self.stdout_error.is_some() {
-            return;
-        }
-        let mut out = std::io::stdout().lock();
-        if let Err(e) = out.write_all(bytes).and_then(|_| out.flush()) {
-            self.stdout_error = Some(e);
-        }
+        let what = match self.current.as_str() {
+            crate::registry::DEFAULT_DISPLAY => "the transcript".to_string(),
+            name => format!("the output of the {name} display"),
+        };
+        stdio::write_stdout(bytes, &what);
     }
 
     fn note(&mut self, text: &str) {
-        eprintln!("c64kit: {}: {text}", self.current);
+        errln!("c64kit: {}: {text}", self.current);
     }
 
     fn key(&mut self, petscii: u8) {
@@ -319,7 +316,7 @@ impl Drive<'_> {
 /// What drive 8 refused since the last call, on stderr (before anything that could fail).
 pub fn print_drive_notes(m: &mut Machine) {
     for note in m.kernal.drive.take_notes() {
-        eprintln!("c64kit: drive 8: {note}");
+        errln!("c64kit: drive 8: {note}");
     }
 }
 

@@ -2,9 +2,14 @@
 //! only regular files (never `/dev/zero`, a FIFO or a folder), never more than the caller
 //! says can matter, and errors that name the path once with the reason.
 //!
-//! Also the checks every command makes before it writes: an output is never one of the
-//! command's inputs, and a file that must not be half-written is written beside its final
-//! name and renamed into place.
+//! Also the check every command makes before it writes (an output is never one of the
+//! command's inputs), and the one way every command writes: files by one rule (`output`),
+//! standard output and standard error without a panic (`stdio`).
+
+pub mod output;
+pub mod stdio;
+
+pub use output::{check_output, write_atomic, write_output, AtomicFile, OutputFile};
 
 use std::fmt;
 use std::io::Read;
@@ -229,7 +234,21 @@ pub fn clip_lines(message: &str) -> String {
         .join("\n")
 }
 
+/// True if both paths name one existing file (hard links, links and other spellings
+/// included).
+#[cfg(unix)]
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    // By device and inode, without opening either: opening a FIFO (an output someone reads)
+    // would wait for its writer.
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
 /// True if both paths name one existing file (hard links and other spellings included).
+#[cfg(not(unix))]
 pub fn same_file(a: &Path, b: &Path) -> bool {
     same_file::is_same_file(a, b).unwrap_or(false)
 }
@@ -254,155 +273,9 @@ pub fn ensure_not_input(
     Ok(())
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder, renamed into
-/// place once complete: a reader never sees half a file, and a failed write (a full disk)
-/// leaves what was there before. With `replace` false an existing file is not replaced
-/// (the error's kind is `AlreadyExists`).
-pub fn write_atomic(path: &Path, bytes: &[u8], replace: bool) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut file = AtomicFile::create(path)?;
-    file.write_all(bytes)?;
-    file.commit(replace)
-}
-
-/// A file written in pieces (a recording that grows as a run goes) through a temporary file
-/// in the same folder as `path`, put in place by [`AtomicFile::commit`]; dropped without a
-/// commit, it leaves nothing behind.
-pub struct AtomicFile {
-    tmp: tempfile::NamedTempFile,
-    path: PathBuf,
-}
-
-impl AtomicFile {
-    /// Starts the file (so a folder that does not exist fails now, not at the end).
-    pub fn create(path: &Path) -> std::io::Result<AtomicFile> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let mut builder = tempfile::Builder::new();
-        builder.prefix(".c64kit-");
-        // A temporary file is private (0600); the output gets the modes any new file gets
-        // (0666 less the umask), as `File::create` would give it.
-        #[cfg(unix)]
-        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-        let tmp = builder.tempfile_in(dir)?;
-        Ok(AtomicFile {
-            tmp,
-            path: path.to_path_buf(),
-        })
-    }
-
-    /// Puts the complete file in place. With `replace` false an existing file is not
-    /// replaced (the error's kind is `AlreadyExists`).
-    pub fn commit(self, replace: bool) -> std::io::Result<()> {
-        self.tmp.as_file().sync_all()?;
-        if replace {
-            self.tmp.persist(&self.path).map_err(|e| e.error)?;
-        } else {
-            self.tmp
-                .persist_noclobber(&self.path)
-                .map_err(|e| e.error)?;
-        }
-        Ok(())
-    }
-}
-
-/// An output file the user named (a screenshot, a page, a recording): a new or regular file
-/// is written as an [`AtomicFile`]; an existing device or FIFO (`/dev/stdout`, a named
-/// pipe) is written straight into, as a shell's redirection would, since renaming over it
-/// would replace the device; a folder is refused.
-pub enum OutputFile {
-    Atomic(AtomicFile),
-    Direct(std::fs::File),
-}
-
-impl OutputFile {
-    pub fn create(path: &Path) -> std::io::Result<OutputFile> {
-        match std::fs::metadata(path) {
-            Ok(m) if m.is_dir() => Err(std::io::Error::other("is a folder, not a file")),
-            Ok(m) if !m.is_file() => Ok(OutputFile::Direct(
-                std::fs::OpenOptions::new().write(true).open(path)?,
-            )),
-            _ => Ok(OutputFile::Atomic(AtomicFile::create(path)?)),
-        }
-    }
-
-    /// The complete file: put in place, or flushed into the device.
-    pub fn commit(self) -> std::io::Result<()> {
-        match self {
-            OutputFile::Atomic(f) => f.commit(true),
-            OutputFile::Direct(mut f) => std::io::Write::flush(&mut f),
-        }
-    }
-}
-
-impl std::io::Write for OutputFile {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            OutputFile::Atomic(f) => f.write(buf),
-            OutputFile::Direct(f) => f.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            OutputFile::Atomic(f) => f.flush(),
-            OutputFile::Direct(f) => f.flush(),
-        }
-    }
-}
-
-/// Writes an output file the user named (see [`OutputFile`]).
-pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let mut file = OutputFile::create(path)?;
-    file.write_all(bytes)?;
-    file.commit()
-}
-
-impl std::io::Write for AtomicFile {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.tmp.write(buf)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        self.tmp.flush()
-    }
-}
-
-/// A file whose header is known only at the end (a WAV's sizes) is patched in place before
-/// the commit.
-impl std::io::Seek for AtomicFile {
-    fn seek(&mut self, pos: std::io::SeekFrom) -> std::io::Result<u64> {
-        std::io::Seek::seek(&mut self.tmp, pos)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn outputs_replace_files_atomically_but_write_into_devices() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("out.png");
-        std::fs::write(&p, b"old").unwrap();
-        write_output(&p, b"new").unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), b"new");
-        let e = write_output(dir.path(), b"x").unwrap_err();
-        assert_eq!(e.to_string(), "is a folder, not a file");
-        #[cfg(unix)]
-        {
-            let e = write_output(Path::new("/dev/full"), b"x").unwrap_err();
-            assert!(io_reason(&e).starts_with("No space left"), "{e}");
-            let m = std::fs::metadata("/dev/full").unwrap();
-            assert!(!m.is_file(), "the device is still a device");
-            write_output(Path::new("/dev/null"), b"x").unwrap();
-        }
-        // Nothing left behind.
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
-    }
 
     #[test]
     fn refuses_what_is_not_a_regular_file() {
@@ -488,19 +361,5 @@ mod tests {
             "{e}"
         );
         assert!(ensure_not_input(&dir.path().join("new.png"), "x", &inputs).is_ok());
-    }
-
-    #[test]
-    fn atomic_writes_replace_only_when_asked() {
-        let dir = tempfile::tempdir().unwrap();
-        let p = dir.path().join("f");
-        write_atomic(&p, b"one", false).unwrap();
-        let e = write_atomic(&p, b"two", false).unwrap_err();
-        assert_eq!(e.kind(), std::io::ErrorKind::AlreadyExists);
-        assert_eq!(std::fs::read(&p).unwrap(), b"one");
-        write_atomic(&p, b"two", true).unwrap();
-        assert_eq!(std::fs::read(&p).unwrap(), b"two");
-        // No temporary files are left behind.
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

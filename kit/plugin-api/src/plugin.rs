@@ -10,6 +10,7 @@ use crate::abi::{
 };
 use crate::picture::{Picture, PictureKind};
 use std::any::Any;
+use std::cell::Cell;
 use std::ffi::c_void;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -440,6 +441,32 @@ pub fn panic_message(payload: &(dyn Any + Send)) -> String {
     }
 }
 
+thread_local! {
+    /// Whether this thread is inside a call into the plugin (see [`catch`]).
+    static IN_PLUGIN_CALL: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Runs a call into the plugin, catching its panic without Rust's report of it ("thread
+/// 'main' panicked at ...", a backtrace): the host shows only its own message naming the
+/// plugin, with the panic's text. The first call installs a panic hook that stays quiet
+/// inside plugin calls and hands every other panic to the hook it replaced. A plugin built
+/// as a library has its own copy of std, so its own hook: it is installed there the same way.
+fn catch<R>(f: impl FnOnce() -> R) -> std::thread::Result<R> {
+    static QUIET_HOOK: std::sync::Once = std::sync::Once::new();
+    QUIET_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_PLUGIN_CALL.with(Cell::get) {
+                previous(info);
+            }
+        }));
+    });
+    let outer = IN_PLUGIN_CALL.with(|c| c.replace(true));
+    let result = catch_unwind(AssertUnwindSafe(f));
+    IN_PLUGIN_CALL.with(|c| c.set(outer));
+    result
+}
+
 /// Runs `f`, turning its error or panic into a status and a message for the host.
 fn guarded(
     host: &HostRef,
@@ -452,7 +479,7 @@ fn guarded(
             return STATUS_PANIC;
         }
     }
-    match catch_unwind(AssertUnwindSafe(f)) {
+    match catch(f) {
         Ok(Ok(())) => STATUS_OK,
         Ok(Err(message)) => {
             host.error(&message);
@@ -535,7 +562,7 @@ unsafe extern "C" fn display_flags<T: DisplayBackend>(inst: *mut c_void) -> u32 
     if inst.poisoned {
         return 0;
     }
-    catch_unwind(AssertUnwindSafe(|| inst.inner.flags())).unwrap_or(0)
+    catch(|| inst.inner.flags()).unwrap_or(0)
 }
 
 unsafe extern "C" fn display_next_frame<T: DisplayBackend>(inst: *mut c_void) -> u64 {
@@ -544,7 +571,7 @@ unsafe extern "C" fn display_next_frame<T: DisplayBackend>(inst: *mut c_void) ->
     if inst.poisoned {
         return u64::MAX;
     }
-    catch_unwind(AssertUnwindSafe(|| inst.inner.next_frame())).unwrap_or(u64::MAX)
+    catch(|| inst.inner.next_frame()).unwrap_or(u64::MAX)
 }
 
 unsafe extern "C" fn display_chrout<T: DisplayBackend>(
@@ -622,7 +649,7 @@ unsafe extern "C" fn destroy_instance<T>(inst: *mut c_void) {
     // SAFETY: the instance came from Box::into_raw in create and is destroyed once.
     let boxed = unsafe { Box::from_raw(inst.cast::<Instance<T>>()) };
     // A panicking Drop must not unwind into the host; the instance is gone either way.
-    let _ = catch_unwind(AssertUnwindSafe(move || drop(boxed)));
+    let _ = catch(move || drop(boxed));
 }
 
 /// The C table for a display type (used by [`export_display!`](crate::export_display)).
@@ -749,7 +776,7 @@ unsafe extern "C" fn audio_sample_rate<T: AudioOutput>(inst: *mut c_void) -> u32
         return 0;
     }
     // 0 is no rate: the host refuses it, naming the plugin.
-    catch_unwind(AssertUnwindSafe(|| inst.inner.sample_rate())).unwrap_or(0)
+    catch(|| inst.inner.sample_rate()).unwrap_or(0)
 }
 
 unsafe extern "C" fn audio_samples<T: AudioOutput>(

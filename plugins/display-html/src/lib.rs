@@ -208,8 +208,17 @@ impl DisplayBackend for HtmlDisplay {
             None if !program.is_empty() => format!("c64kit: {program}"),
             None => "c64kit".to_string(),
         };
+        let output = options.output_path("html");
+        // The page is written at the end: its folder is checked now, before the run.
+        c64kit_files::check_output(&output).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                output.display(),
+                c64kit_files::io_reason(&e)
+            )
+        })?;
         Ok(HtmlDisplay {
-            output: options.output_path("html"),
+            output,
             title,
             sequence: options.flag("sequence")?.unwrap_or(false),
             max_screens: options.number("max_screens")?.unwrap_or(200).max(1) as usize,

@@ -71,8 +71,12 @@ impl DisplayBackend for PngDisplay {
         if !(1..=8).contains(&scale) {
             return Err(format!("option scale: {scale} is not 1-8"));
         }
+        let output = options.output_path("png");
+        // The shots are written as the run goes and at its end: their folder is checked now.
+        c64kit_files::check_output(&output)
+            .map_err(|e| format!("cannot write {}: {}", output.display(), io_reason(&e)))?;
         Ok(PngDisplay {
-            output: options.output_path("png"),
+            output,
             at,
             scale: scale as usize,
             border: options.flag("border")?.unwrap_or(true),

@@ -2,6 +2,8 @@
 //! installed by pip, and `xtask/bench/py65_run.py` run in it. Anything missing (no python3,
 //! no venv module, pip unable to reach the registry) is a reason to skip, not an error.
 
+use crate::WHAT;
+use c64kit_files::outln;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -45,7 +47,11 @@ fn output(cmd: &mut Command, what: &str) -> Result<String, String> {
 pub fn ensure_venv(python: &str, venv: &Path) -> Result<PathBuf, String> {
     let py = venv_python(venv);
     if !py.exists() {
-        println!("py65: creating a virtual environment in {}", venv.display());
+        outln!(
+            WHAT,
+            "py65: creating a virtual environment in {}",
+            venv.display()
+        );
         output(
             Command::new(python).args(["-m", "venv"]).arg(venv),
             &format!("{python} -m venv"),
@@ -56,7 +62,7 @@ pub fn ensure_venv(python: &str, venv: &Path) -> Result<PathBuf, String> {
         .output()
         .is_ok_and(|o| o.status.success());
     if !have {
-        println!("py65: pip install py65");
+        outln!(WHAT, "py65: pip install py65");
         output(
             Command::new(&py).args([
                 "-m",
