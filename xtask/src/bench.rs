@@ -27,6 +27,7 @@ use crate::{cargo, workspace_root, WHAT};
 use c64kit_files::{errln, outln};
 use c64kit_machine::{Machine, Prg, StopReason, PAL_CYCLES_PER_FRAME, PAL_HZ};
 use comfy_table::{CellAlignment, Table};
+use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
@@ -61,10 +62,30 @@ pub struct BenchArgs {
     /// Timed runs of `cargo xtask conform`.
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..))]
     conform_runs: u32,
+    /// Also write the results, as a Markdown page, to FILE (docs/speed.md is the page the
+    /// README points to).
+    #[arg(long, value_name = "FILE")]
+    write: Option<PathBuf>,
     /// Also run the criterion micro-benchmarks afterwards (CPU on flat RAM, the C64 machine;
     /// a fat-LTO bench build and about a minute of measuring).
     #[arg(long)]
     criterion: bool,
+}
+
+/// What the bench found, as it prints it: kept for `--write`, which makes the page of
+/// figures the README points to (docs/speed.md), so no figure is copied by hand.
+static REPORT: std::sync::Mutex<String> = std::sync::Mutex::new(String::new());
+
+/// A line of the results: printed, and kept for `--write`. (Progress lines are only
+/// printed.)
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let line = format!($($arg)*);
+        outln!(WHAT, "{line}");
+        let mut report = REPORT.lock().unwrap_or_else(|e| e.into_inner());
+        report.push_str(&line);
+        report.push('\n');
+    }};
 }
 
 /// More than any workload needs (v09 at depth 8 is 37.4M cycles).
@@ -144,7 +165,14 @@ impl Measured {
 }
 
 pub fn run(args: BenchArgs) -> ExitCode {
-    outln!(WHAT, "cargo xtask bench: {}", machine_load());
+    if let Some(path) = &args.write {
+        // Its folder must exist before the minutes of measuring, not after.
+        if let Err(e) = c64kit_files::check_output(path) {
+            errln!("bench: {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    say!("cargo xtask bench: {}", machine_load());
     let mut failed = false;
     let mut results: Vec<(Workload, Vec<Row>)> = Vec::new();
     for w in workloads(args.py65_depth) {
@@ -156,12 +184,12 @@ pub fn run(args: BenchArgs) -> ExitCode {
             }
         }
     }
-    outln!(WHAT, "");
+    say!("");
     print_results(&results, args.runs, args.py65_runs);
-    outln!(WHAT, "\n{}", io_heavy(args.runs));
-    outln!(WHAT, "\n{}", sid_audio(args.runs));
+    say!("\n{}", io_heavy(args.runs));
+    say!("\n{}", sid_audio(args.runs));
     match sprite_game(args.runs) {
-        Ok(text) => outln!(WHAT, "\n{text}"),
+        Ok(text) => say!("\n{text}"),
         Err(e) => {
             errln!("bench: the sprite game: {e}");
             failed = true;
@@ -169,14 +197,20 @@ pub fn run(args: BenchArgs) -> ExitCode {
     }
     if !args.no_conform {
         match time_conform(args.conform_runs) {
-            Ok(line) => outln!(WHAT, "\n{line}"),
+            Ok(line) => say!("\n{line}"),
             Err(e) => {
                 errln!("bench: cargo xtask conform: {e}");
                 failed = true;
             }
         }
     }
-    outln!(WHAT, "\nAt the end: {}", machine_load());
+    say!("\nAt the end: {}", machine_load());
+    if let Some(path) = &args.write {
+        if let Err(e) = write_page(path) {
+            errln!("bench: {e}");
+            failed = true;
+        }
+    }
     if args.criterion {
         outln!(
             WHAT,
@@ -421,7 +455,7 @@ fn bench_py65(
     args: &BenchArgs,
 ) -> Row {
     let skipped = |why: String| {
-        outln!(WHAT, "  py65 skipped: {why}");
+        say!("  py65 skipped: {why}");
         Row {
             emulator: "py65".into(),
             result: Err(Problem::new("skipped", why)),
@@ -551,15 +585,14 @@ fn print_results(results: &[(Workload, Vec<Row>)], runs: u32, py65_runs: u32) {
             c.set_cell_alignment(CellAlignment::Right);
         }
     }
-    outln!(
-        WHAT,
+    say!(
         "Emulation speed (median of {runs} timed runs, py65 {py65_runs}; instructions and \
          cycles as each emulator counts them; x real C64 = emulated time / wall time, PAL \
          985,248 Hz)"
     );
-    outln!(WHAT, "{table}");
+    say!("{table}");
     for n in &notes {
-        outln!(WHAT, "{n}");
+        say!("{n}");
     }
 
     // Ratios against the other emulators, instructions per second: c64kit on the full C64,
@@ -612,12 +645,11 @@ fn print_results(results: &[(Workload, Vec<Row>)], runs: u32, py65_runs: u32) {
             c.set_cell_alignment(CellAlignment::Right);
         }
     }
-    outln!(
-        WHAT,
+    say!(
         "\nRatios (instructions per second, each emulator counting its own; above 1 c64kit is faster)"
     );
-    outln!(WHAT, "{ratios}");
-    outln!(WHAT, "\n{}", targets(results));
+    say!("{ratios}");
+    say!("\n{}", targets(results));
 }
 
 /// The speed targets of issue 9, held against this run: at least 300 M instructions/s on
@@ -875,6 +907,34 @@ fn time_conform(runs: u32) -> Result<String, String> {
         secs(times[0].as_secs_f64()),
         secs(times[times.len() - 1].as_secs_f64()),
     ))
+}
+
+/// The results as a Markdown page: when and how they were measured, then the report as
+/// printed (its tables are Markdown already).
+fn write_page(path: &std::path::Path) -> Result<(), String> {
+    let report = REPORT.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let date = Command::new("date")
+        .arg("+%Y-%m-%d")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    let page = format!(
+        "# Speed: the last `cargo xtask bench`\n\n\
+         Written by `cargo xtask bench --write docs/speed.md` on {date}, on the release build \
+         (see the README's \"Speed\" for what each workload is). Figures depend on the \
+         machine and on what else it was doing: the load averages before and after are in \
+         the report.\n\n```text\n{report}```\n"
+    );
+    c64kit_files::write_output(path, page.as_bytes()).map_err(|e| {
+        format!(
+            "cannot write {}: {}",
+            path.display(),
+            c64kit_files::io_reason(&e)
+        )
+    })?;
+    outln!(WHAT, "Wrote {}", path.display());
+    Ok(())
 }
 
 /// Speed-up over real time: "274x", "2.1x".
