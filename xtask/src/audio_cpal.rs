@@ -2,10 +2,10 @@
 //! (plugins/audio-cpal: cpal needs the system's sound library, ALSA's headers on Linux, which
 //! the headless build and CI must not), into target/release, and says how to load it.
 
-use crate::WHAT;
 use c64kit_files::outln;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use xtask::WHAT;
 
 fn root() -> PathBuf {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -25,7 +25,7 @@ pub fn build() -> Result<(), String> {
         std::fs::copy(&lock, &own_lock)
             .map_err(|e| format!("copying {} to {}: {e}", lock.display(), own_lock.display()))?;
     }
-    let target = crate::target_dir();
+    let target = xtask::target_dir();
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["build", "--release", "--manifest-path"])
         .arg(dir.join("Cargo.toml"))

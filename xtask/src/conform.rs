@@ -6,7 +6,7 @@ use c64kit_files::errln;
 use std::process::ExitCode;
 
 pub fn run(args: ConformArgs) -> ExitCode {
-    if let Err(e) = crate::build() {
+    if let Err(e) = xtask::build() {
         errln!("c64kit: building our programs failed:\n{e}");
         return ExitCode::FAILURE;
     }

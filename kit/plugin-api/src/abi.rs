@@ -222,6 +222,17 @@ pub struct TextCell {
     pub reversed: bool,
 }
 
+impl TextCell {
+    /// The colours the glyph's set and clear pixels show: (fg, bg), swapped in reverse video.
+    pub fn shown_colours(&self) -> (u8, u8) {
+        if self.reversed {
+            (self.bg, self.fg)
+        } else {
+            (self.fg, self.bg)
+        }
+    }
+}
+
 impl Screen {
     /// Cell `i` (0-999) of the text matrix as the VIC draws it: in extended-background-colour
     /// mode the top two bits pick the background register; otherwise bit 7 is reverse video.

@@ -11,7 +11,7 @@
 //! `max_screens` (how many, default 200).
 
 use c64kit_basic::petscii::screen_code_to_char;
-use c64kit_plugin_api::abi::{Screen, TextCell, FLAG_FRAMES, FLAG_PIXELS};
+use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES, FLAG_PIXELS};
 use c64kit_plugin_api::palette::{hex, NAMES};
 use c64kit_plugin_api::picture::encode_png;
 use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, Picture, RunEndInfo};
@@ -125,14 +125,9 @@ pub fn text_html(s: &Screen) -> String {
                 out.push_str("<i> </i>");
                 continue;
             }
-            let TextCell {
-                glyph,
-                fg,
-                bg,
-                reversed,
-            } = s.text_cell(i);
-            let ch = screen_code_to_char(glyph, s.lowercase != 0);
-            let (f, b) = if reversed { (bg, fg) } else { (fg, bg) };
+            let cell = s.text_cell(i);
+            let ch = screen_code_to_char(cell.glyph, s.lowercase != 0);
+            let (f, b) = cell.shown_colours();
             let text = escape(&ch.to_string());
             if b == bg0 {
                 let _ = write!(out, "<i class=\"f{f}\">{text}</i>");

@@ -5,7 +5,7 @@ use crate::layout::TextFit;
 use crate::paint::Painter;
 use crate::resample::rgb;
 use c64kit_basic::petscii::screen_code_to_char;
-use c64kit_plugin_api::abi::{Screen, TextCell};
+use c64kit_plugin_api::abi::Screen;
 
 /// Terminal rows of the part of the screen `fit` shows. In colour: with the border where it
 /// shows, two columns either side and a row above and below. Plain: the characters alone,
@@ -49,14 +49,9 @@ pub fn text_rows(s: &Screen, colour: bool, fit: &TextFit) -> Vec<Vec<u8>> {
                 p.put(b, b, ' ');
                 continue;
             }
-            let TextCell {
-                glyph,
-                fg,
-                bg,
-                reversed,
-            } = s.text_cell(row * 40 + col);
-            let (f, g) = if reversed { (bg, fg) } else { (fg, bg) };
-            p.put(rgb(f), rgb(g), screen_code_to_char(glyph, lower));
+            let cell = s.text_cell(row * 40 + col);
+            let (f, g) = cell.shown_colours();
+            p.put(rgb(f), rgb(g), screen_code_to_char(cell.glyph, lower));
         }
         if fit.border_cols {
             p.put(b, b, ' ');

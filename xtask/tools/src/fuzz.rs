@@ -40,13 +40,13 @@
 //! fuzzer's mutations uninstrumented over the corpus libFuzzer grew, for a million runs of a
 //! slow target (see fuzz/README.md).
 
-use crate::WHAT;
 use c64kit_files::{errln, outln};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use xtask::WHAT;
 
 /// The compiler flags of the libFuzzer build (on top of the release profile of
 /// fuzz/libfuzzer, which adds debug assertions, overflow checks and line tables).
@@ -98,7 +98,7 @@ pub struct FuzzArgs {
 
 /// The checkout.
 fn root() -> PathBuf {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let root = xtask::workspace_root();
     root.canonicalize().unwrap_or(root)
 }
 
@@ -108,7 +108,7 @@ fn fuzz_dir() -> PathBuf {
 
 /// target/fuzz: the fuzzers' build, corpora and logs.
 fn out_dir() -> PathBuf {
-    crate::target_dir().join("fuzz")
+    xtask::target_dir().join("fuzz")
 }
 
 /// The targets, in the order of c64kit_fuzz::TARGETS (cheap formats first); each must have

@@ -1,12 +1,12 @@
 //! py65 side by side: a throw-away virtual environment under the target folder with py65
-//! installed by pip, and `xtask/bench/py65_run.py` run in it. Anything missing (no python3,
+//! installed by pip, and `xtask/tools/bench/py65_run.py` run in it. Anything missing (no python3,
 //! no venv module, pip unable to reach the registry) is a reason to skip, not an error.
 
-use crate::WHAT;
 use c64kit_files::outln;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
+use xtask::WHAT;
 
 /// What py65 did: one (time, instructions, cycles) per run, the stop, the last transcript.
 pub struct Py65Result {

@@ -23,13 +23,13 @@
 mod flat;
 mod py65;
 
-use crate::{cargo, workspace_root, WHAT};
 use c64kit_files::{errln, outln};
 use c64kit_machine::{Machine, Prg, StopReason, PAL_CYCLES_PER_FRAME, PAL_HZ};
 use comfy_table::{CellAlignment, Table};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
+use xtask::{cargo, workspace_root, WHAT};
 
 /// Emulation speed of c64kit on the RYG3 engine, side by side with the `mos6502` crate and
 /// py65 (Python, in a throw-away venv under the target folder; skipped with a reason if it
@@ -462,7 +462,7 @@ fn bench_py65(
             transcript: "-".into(),
         }
     };
-    let dir = crate::target_dir();
+    let dir = xtask::target_dir();
     let py = match py65::ensure_venv(&args.python, &dir.join("bench-venv")) {
         Ok(py) => py,
         Err(e) => return skipped(e),

@@ -3,13 +3,13 @@
 //! screenshot.tsv, each rewritten after a full run of its type so a regression shows in
 //! review).
 
-use crate::WHAT;
 use c64kit_files::{errln, outln};
 use c64kit_testbench::{self as bench, Kind, Outcome, Test, Verdict};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Mutex;
+use xtask::WHAT;
 
 #[derive(clap::Args)]
 pub struct TestbenchArgs {
