@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "cargo xtask")]
+#[command(name = "cargo xtask", bin_name = "cargo xtask")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
