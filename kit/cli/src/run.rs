@@ -568,7 +568,6 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         for seg in &program.segments {
             m.load_raw(seg.address, &seg.bytes);
         }
-        m.set_load_name_from_path(file);
         let first = &program.segments[0];
         let first = Prg {
             load_address: first.address,
@@ -596,6 +595,12 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     }
     if let Some(addr) = start {
         m.start_at(addr, program_end as u16);
+    }
+    if let Some(file) = &args.file {
+        // The name LOAD was given goes under MEMSIZ only where the program does not reach,
+        // which the pointers the start just set (VARTAB) tell: before them, a program
+        // reaching $9FFx lost its last bytes to its own name.
+        m.set_load_name_from_path(file);
     }
     if let Some(script) = key_script(&args)? {
         m.feed_keys(script);

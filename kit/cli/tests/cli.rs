@@ -617,3 +617,38 @@ fn after_return_wait_keeps_a_programs_interrupt_routine_running() {
         .assert()
         .code(2);
 }
+
+/// A program whose bytes reach $9FFF runs intact: the file name LOAD leaves under MEMSIZ
+/// ($A000) goes only where the program does not reach (it once overwrote the last bytes).
+#[test]
+fn a_program_reaching_9fff_keeps_its_last_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut prg = stub_asm(
+        "         ldx #15
+loop     txa
+         ora #$f0
+         cmp $9ff0,x
+         bne bad
+         dex
+         bpl loop
+         lda #$4f           ; O
+         jsr $ffd2
+         lda #$4b           ; K
+         jmp $ffd2
+bad      lda #$42           ; B
+         jsr $ffd2
+         lda #$41           ; A
+         jsr $ffd2
+         lda #$44           ; D
+         jmp $ffd2",
+    );
+    // Up to $9FFF, the last 16 bytes $F0..$FF.
+    prg.resize(2 + 0xA000 - 0x0801, 0xEA);
+    let end = prg.len();
+    for (i, b) in prg[end - 16..].iter_mut().enumerate() {
+        *b = 0xF0 | i as u8;
+    }
+    let path = write(dir.path(), "a-long-program-name.prg", &prg);
+    let out = c64kit().args(["run", &path]).assert().code(0);
+    assert_eq!(stdout_of(&out), "OK\n");
+}
