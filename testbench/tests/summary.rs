@@ -29,8 +29,7 @@ fn block(text: &str, kind: Kind) -> (usize, usize) {
 fn the_readme_shows_the_recorded_results() {
     let path = readme();
     let mut text = std::fs::read_to_string(&path).unwrap();
-    let update = std::env::var("UPDATE_GOLDENFILES").is_ok_and(|v| v == "1")
-        && std::env::var("CI").map_or(true, |v| v.is_empty() || v == "false" || v == "0");
+    let update = c64kit_conformance::golden_update_requested().unwrap_or_else(|e| panic!("{e}"));
     let mut stale = Vec::new();
     for kind in Kind::ALL {
         let table = recorded_area_table(kind).unwrap_or_else(|e| panic!("{e}"));

@@ -57,9 +57,10 @@ impl HostSink for CliSink {
     /// The run goes on to its end whatever becomes of stdout: a closed pipe is fine, a full
     /// disk fails the command at its end (see `c64kit_files::stdio`).
     fn stdout(&mut self, bytes: &[u8]) {
-        let what = match self.current.as_str() {
-            crate::registry::DEFAULT_DISPLAY => "the transcript".to_string(),
-            name => format!("the output of the {name} display"),
+        // Named only for the message, so the transcript's writes allocate nothing.
+        let what: std::borrow::Cow<str> = match self.current.as_str() {
+            crate::registry::DEFAULT_DISPLAY => "the transcript".into(),
+            name => format!("the output of the {name} display").into(),
         };
         stdio::write_stdout(bytes, &what);
     }
