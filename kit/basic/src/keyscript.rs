@@ -27,8 +27,9 @@
 //!   and 3 down (its counters: X grows to the right, Y upwards, so down is negative); the
 //!   script goes on at once. `{MOUSE2 LEFT}` / `{MOUSE2 RIGHT 5f}` hold its buttons like a
 //!   joystick hold (LEFT is the port's FIRE line, RIGHT its UP line); `{MOUSE1 5 0 LEFT}` moves
-//!   then clicks. A program sees the position modulo 64, so moves between two of its reads
-//!   must stay under 32.
+//!   then clicks. A program sees the position modulo 64, so a move of 32 or more would read as
+//!   one the other way: such a move is made as a mouse reports it, at most 31 a frame (so
+//!   `{MOUSE1 80 0}` takes three frames, and the script goes on at its end).
 //! - `{RESTORE}` presses RESTORE, which pulls the CPU's NMI line (a program's NMI handler
 //!   runs), for the key hold (3 frames unless set) or a time: `{RESTORE 10f}`. Like a
 //!   joystick hold it starts when the script reaches it and the script goes on at its end.

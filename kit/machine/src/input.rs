@@ -135,6 +135,17 @@ pub fn hold_cycles(hold: Hold) -> u64 {
     }
 }
 
+/// The largest move of a 1351 counter a program can read unambiguously between two
+/// readings: it sees the position modulo 64, so a change of 32 or more reads as a move the
+/// other way (cc65's and Commodore's drivers read it once a frame).
+pub const MOUSE_MOVE_PER_READING: i16 = 31;
+
+/// How many frames a scripted mouse move of `dx`, `dy` is spread over (1: made at once).
+fn mouse_readings(dx: i16, dy: i16) -> i16 {
+    let longest = dx.unsigned_abs().max(dy.unsigned_abs());
+    longest.div_ceil(MOUSE_MOVE_PER_READING as u16).max(1) as i16
+}
+
 /// Events the run loop carries out on their cycle (holds, and the paddles' and mouse's changes).
 fn is_hold(e: &KeyEvent) -> bool {
     matches!(
@@ -267,6 +278,29 @@ impl InputQueue {
                     let end = now.saturating_add(hold_cycles(hold));
                     self.hold_until = Some(end);
                     return Some(end);
+                }
+                Some(KeyEvent::Mouse { port, dx, dy }) if mouse_readings(dx, dy) > 1 => {
+                    if now < self.available_from {
+                        return Some(self.available_from);
+                    }
+                    // A move a program could not tell from a short one the other way is
+                    // made as a mouse reports it: a share each frame, the rest left at the
+                    // queue's front, and the script goes on at its end.
+                    let readings = mouse_readings(dx, dy);
+                    let (sx, sy) = (dx / readings, dy / readings);
+                    self.plug(KeyEvent::Mouse {
+                        port,
+                        dx: sx,
+                        dy: sy,
+                    });
+                    self.events[0] = KeyEvent::Mouse {
+                        port,
+                        dx: dx - sx,
+                        dy: dy - sy,
+                    };
+                    self.last_key_at = now;
+                    self.available_from = now.saturating_add(PAL_CYCLES_PER_FRAME);
+                    return Some(self.available_from);
                 }
                 Some(e @ (KeyEvent::Paddle { .. } | KeyEvent::Mouse { .. })) => {
                     if now < self.available_from {
@@ -452,6 +486,33 @@ mod tests {
         q.push_events([KeyEvent::WaitForPoll, KeyEvent::Key(7)]);
         assert_eq!(q.take(0, false), KeyAvailability::NotYet);
         assert_eq!(q.take(1, true), KeyAvailability::Key(7));
+    }
+
+    #[test]
+    fn a_key_after_a_large_mouse_move_waits_for_its_last_reading() {
+        let mut q = InputQueue::default();
+        let right = |dx| KeyEvent::Mouse {
+            port: 1,
+            dx,
+            dy: 0,
+        };
+        q.push_events([right(-100), KeyEvent::Key(7)]);
+        let mut at = 0;
+        let mut seen = vec![];
+        while let Some(next) = q.advance_joysticks(at) {
+            let PortDevice::Mouse { x, .. } = q.devices()[0] else {
+                panic!("no mouse in port 1")
+            };
+            seen.push(x as i16);
+            assert_eq!(q.take(at, true), KeyAvailability::NotYet, "at {at}");
+            at = next;
+        }
+        assert_eq!(seen, [-25, -50, -75]);
+        let PortDevice::Mouse { x, .. } = q.devices()[0] else {
+            panic!("no mouse in port 1")
+        };
+        assert_eq!(x as i16, -100);
+        assert_eq!(q.take(at, true), KeyAvailability::Key(7));
     }
 
     fn joy(port: u8, lines: u8, cycles: u64) -> KeyEvent {

@@ -119,7 +119,7 @@ fn a_1351_mouse_shows_its_position_mod_64_in_bits_1_to_6() {
     assert_eq!(m.bus.peek(0xD419), 5 << 1);
     assert_eq!(m.bus.peek(0xD41A), (64 - 3) << 1);
     // Moves add up and wrap; the other port has nothing.
-    let m = run(&select_and_spin(0x80), "{MOUSE2 30 0}{MOUSE2 40 1}", 5_000);
+    let m = run(&select_and_spin(0x80), "{MOUSE2 30 0}{MOUSE2 20 1}{MOUSE2 20 0}", 5_000);
     assert_eq!(
         (m.bus.peek(0xD419), m.bus.peek(0xD41A)),
         ((70 - 64) << 1, 2)
@@ -134,4 +134,21 @@ fn a_1351_mouse_shows_its_position_mod_64_in_bits_1_to_6() {
     // Paddles plugged into the mouse's port take its place.
     let m = run(&select_and_spin(0x80), "{MOUSE2 5 5}{PADDLE3 9}", 5_000);
     assert_eq!((m.bus.peek(0xD419), m.bus.peek(0xD41A)), (9, 0xFF));
+}
+
+#[test]
+fn a_large_mouse_move_is_spread_over_frames_as_a_mouse_reports_it() {
+    use c64kit_chips::PAL_CYCLES_PER_FRAME as FRAME;
+    // 80 to the right in one go would read as 16 (80 mod 64): three readings of 26, 27, 27
+    // a frame apart, each under the 32 a program can tell from a move the other way.
+    let mut m = run(&select_and_spin(0x80), "{MOUSE2 80 -40}", 5_000);
+    assert_eq!(m.bus.peek(0xD419), 26 << 1);
+    assert_eq!(m.bus.peek(0xD41A), (64 - 13) << 1);
+    let stop = m.run(FRAME);
+    assert!(matches!(stop, StopReason::CycleBudget { .. }));
+    assert_eq!(m.bus.peek(0xD419), 53 << 1);
+    let stop = m.run(FRAME);
+    assert!(matches!(stop, StopReason::CycleBudget { .. }));
+    assert_eq!(m.bus.peek(0xD419), (80 - 64) << 1);
+    assert_eq!(m.bus.peek(0xD41A), (64 - 40) << 1);
 }
