@@ -371,7 +371,7 @@ impl Assembler {
     }
 
     /// A warning at the running line; each only once.
-    fn warn(&mut self, message: String) {
+    pub(crate) fn warn(&mut self, message: String) {
         let w = self.located(message);
         if self.pass.warnings.len() < MAX_ERRORS && !self.pass.warnings.contains(&w) {
             self.pass.warnings.push(w);

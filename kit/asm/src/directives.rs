@@ -4,7 +4,7 @@
 //! are run by the pass driver (`assembler.rs`).
 
 use crate::assembler::Assembler;
-use crate::lexer::{Tok, Token};
+use crate::lexer::{Quote, Tok, Token};
 use crate::limits::{nested_too_deeply, MAX_NESTING};
 use crate::loader::LoadError;
 use crate::petscii::encode;
@@ -200,6 +200,9 @@ impl Assembler {
             }] = item
             {
                 if size == 1 {
+                    if *q == Quote::Single && s.chars().any(|c| c.is_ascii_uppercase()) {
+                        self.warn(capitals_in_screen_codes(s));
+                    }
                     match encode(s, *q) {
                         Ok(bytes) => self.emit(&bytes),
                         Err(e) => self.error(e),
@@ -353,4 +356,14 @@ mod tests {
             assert!(name.len() <= 9, "{name}");
         }
     }
+}
+
+/// Capitals in single quotes are the shifted set's letters ($41-$5A), which the C64's
+/// standard character set shows as graphics: authors who write them mostly meant letters.
+fn capitals_in_screen_codes(s: &str) -> String {
+    format!(
+        "'{s}': capitals in single quotes are screen codes $41-$5A, graphics in the standard \
+         character set (letters only in the lower/upper case set); write '{}' for letters",
+        s.to_ascii_lowercase()
+    )
 }

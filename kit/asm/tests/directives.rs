@@ -191,6 +191,20 @@ fn text_is_petscii() {
 }
 
 #[test]
+fn capitals_in_screen_code_text_are_shifted_letters_and_warned_of() {
+    // 'Negro' as screen codes: N is the shifted set's $4E, graphics in the standard set.
+    let a = build("*=$1000\n text 'Negro'\n text 'ok'\n");
+    assert_eq!(a.bytes, vec![0x4E, 0x05, 0x07, 0x12, 0x0F, 0x0F, 0x0B]);
+    let warnings: Vec<String> = a.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("t.asm:2: 'Negro': capitals in single quotes")
+            && warnings[0].ends_with("write 'negro' for letters"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
 fn char_constants_in_operands() {
     assert_eq!(
         bytes("*=$1000\n lda #\"a\"\n cmp #'.'\n"),
