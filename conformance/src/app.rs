@@ -7,7 +7,7 @@ use crate::check::Verdict;
 use crate::report::{self, Standing, DIFF_LINES};
 use crate::{Outcome, Program, Programs, Scenario};
 use c64kit_files::{errln, outln};
-use comfy_table::{Cell, Color, ContentArrangement, Table};
+use comfy_table::{Cell, Color, Table};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -309,33 +309,84 @@ pub fn run_parallel(
     results.into_iter().map(|(_, s, o)| (s, o)).collect()
 }
 
+fn standing_colour(o: &Outcome) -> Color {
+    match Standing::of(o) {
+        Standing::Fails => Color::Red,
+        Standing::Unchecked => Color::Yellow,
+        Standing::Holds => Color::Green,
+    }
+}
+
+/// The table's cells for a terminal too narrow for its rows: the scenario on a line, then
+/// its cells named by their headers, on indented lines broken between cells.
+fn print_records(outcomes: &[(Scenario, Outcome)], width: u16, colour: bool) {
+    const INDENT: &str = "    ";
+    let width = usize::from(width.max(40));
+    for (_, o) in outcomes {
+        let cells = report::row(o);
+        outln!(WHAT, "{} ({}, {})", cells[0], cells[1], cells[2]);
+        let (mut line, mut shown) = (String::from(INDENT), INDENT.len());
+        for (i, (name, cell)) in report::HEADER.iter().zip(&cells).enumerate().skip(3) {
+            let first = shown == INDENT.len();
+            let plain = format!("{}{name}: {cell}", if first { "" } else { "; " });
+            if !first && shown + plain.len() > width {
+                outln!(WHAT, "{line};");
+                (line, shown) = (String::from(INDENT), INDENT.len());
+                push_named_cell(&mut line, name, cell, colour && i == 3, o);
+                shown += name.len() + 2 + cell.len();
+                continue;
+            }
+            shown += plain.len();
+            if !first {
+                line += "; ";
+            }
+            push_named_cell(&mut line, name, cell, colour && i == 3, o);
+        }
+        outln!(WHAT, "{line}");
+    }
+}
+
+/// Appends "name: cell" to a record's line, the facts' cell in its standing's colour.
+fn push_named_cell(line: &mut String, name: &str, cell: &str, coloured: bool, o: &Outcome) {
+    if coloured {
+        let ansi = match Standing::of(o) {
+            Standing::Fails => 31,
+            Standing::Unchecked => 33,
+            Standing::Holds => 32,
+        };
+        *line += &format!("{name}: \x1b[{ansi}m{cell}\x1b[0m");
+    } else {
+        *line += &format!("{name}: {cell}");
+    }
+}
+
 /// The compact table (one line per scenario), then under it the checks of each scenario
 /// whose facts do not hold, and the diffs of transcripts that differ.
 fn print_table(outcomes: &[(Scenario, Outcome)], colour: bool, max_diff: usize) {
     let mut table = Table::new();
     table.load_preset(comfy_table::presets::ASCII_BORDERS_ONLY_CONDENSED);
-    // On a terminal the table fits its width, wrapping cells; elsewhere (a pipe, a CI log)
-    // each row stays one line, whatever its length, so the output greps and diffs well.
-    if let Some(width) = table.width() {
-        table.set_width(width);
-        table.set_content_arrangement(ContentArrangement::Dynamic);
-    }
+    // The terminal's width, asked before colour is turned off (which hides the terminal).
+    let terminal_width = table.width();
     if !colour {
         table.force_no_tty();
     }
     table.set_header(report::HEADER);
     for (_, o) in outcomes {
         let cells = report::row(o);
-        let facts = Cell::new(&cells[3]).fg(match Standing::of(o) {
-            Standing::Fails => Color::Red,
-            Standing::Unchecked => Color::Yellow,
-            Standing::Holds => Color::Green,
-        });
         let mut row: Vec<Cell> = cells.iter().map(Cell::new).collect();
-        row[3] = facts;
+        row[3] = Cell::new(&cells[3]).fg(standing_colour(o));
         table.add_row(row);
     }
-    outln!(WHAT, "{table}");
+    // Each row stays one line, so a pipe or a CI log greps and diffs well. A terminal
+    // narrower than that gets a few lines per scenario instead: wrapped cells broke names
+    // and numbers mid-word.
+    let needed = table.column_max_content_widths().iter().sum::<u16>() as usize
+        + 3 * report::HEADER.len()
+        + 1;
+    match terminal_width {
+        Some(width) if (width as usize) < needed => print_records(outcomes, width, colour),
+        _ => outln!(WHAT, "{table}"),
+    }
     for (_, o) in outcomes {
         let failing = !o.facts_hold() || o.not_checked() > 0;
         if failing {

@@ -491,11 +491,7 @@ mod tests {
     #[test]
     fn a_key_after_a_large_mouse_move_waits_for_its_last_reading() {
         let mut q = InputQueue::default();
-        let right = |dx| KeyEvent::Mouse {
-            port: 1,
-            dx,
-            dy: 0,
-        };
+        let right = |dx| KeyEvent::Mouse { port: 1, dx, dy: 0 };
         q.push_events([right(-100), KeyEvent::Key(7)]);
         let mut at = 0;
         let mut seen = vec![];

@@ -119,7 +119,11 @@ fn a_1351_mouse_shows_its_position_mod_64_in_bits_1_to_6() {
     assert_eq!(m.bus.peek(0xD419), 5 << 1);
     assert_eq!(m.bus.peek(0xD41A), (64 - 3) << 1);
     // Moves add up and wrap; the other port has nothing.
-    let m = run(&select_and_spin(0x80), "{MOUSE2 30 0}{MOUSE2 20 1}{MOUSE2 20 0}", 5_000);
+    let m = run(
+        &select_and_spin(0x80),
+        "{MOUSE2 30 0}{MOUSE2 20 1}{MOUSE2 20 0}",
+        5_000,
+    );
     assert_eq!(
         (m.bus.peek(0xD419), m.bus.peek(0xD41A)),
         ((70 - 64) << 1, 2)
