@@ -100,7 +100,7 @@ fn fail(message: impl std::fmt::Display) -> ExitCode {
 /// A mistake in how the command was called: printed once, exit 2, as the argument parser's.
 fn usage(message: impl std::fmt::Display) -> ExitCode {
     errln!("c64kit: {message}\n\nFor more information, try '--help'.");
-    ExitCode::from(2)
+    ExitCode::from(c64kit_files::stdio::USAGE_EXIT_CODE)
 }
 
 /// The programs a build can be judged as: those the scenarios run, each once.

@@ -516,19 +516,7 @@ fn call_routine(
     }
 }
 
-/// Golden files change only on purpose: `UPDATE_GOLDENFILES=1`, and never under CI (a CI
-/// job that rewrote them would hide the very change it should catch). One rule for
-/// `cargo test`, `cargo xtask conform` and `c64kit conform`.
-pub fn golden_update_requested() -> Result<bool, String> {
-    let asked = std::env::var("UPDATE_GOLDENFILES").is_ok_and(|v| v == "1");
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-    if asked && ci {
-        return Err(
-            "refusing UPDATE_GOLDENFILES=1 under CI: golden files change only on purpose".into(),
-        );
-    }
-    Ok(asked)
-}
+pub use c64kit_files::output::golden_update_requested;
 
 /// Rewrites a scenario's golden file in the checkout from this run.
 pub fn update_golden(s: &Scenario, outcome: &Outcome) -> Result<Option<PathBuf>, String> {

@@ -37,15 +37,9 @@ fn golden_path(file: &str) -> PathBuf {
     c64kit_programs::programs_dir().join("golden").join(file)
 }
 
-/// `UPDATE_GOLDENFILES=1`, refused under CI as the conformance suite does.
+/// `UPDATE_GOLDENFILES=1`, refused under CI: every golden file's one rule.
 fn update_requested() -> bool {
-    let asked = std::env::var("UPDATE_GOLDENFILES").is_ok_and(|v| v == "1");
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-    assert!(
-        !(asked && ci),
-        "refusing UPDATE_GOLDENFILES=1 under CI: golden files change only on purpose"
-    );
-    asked
+    c64kit_files::output::golden_update_requested().unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn png_of(pixels: &[u8]) -> Vec<u8> {

@@ -332,6 +332,16 @@ impl Assembler {
     }
 }
 
+/// Capitals in single quotes are the shifted set's letters ($41-$5A), which the C64's
+/// standard character set shows as graphics: authors who write them mostly meant letters.
+fn capitals_in_screen_codes(s: &str) -> String {
+    format!(
+        "'{s}': capitals in single quotes are screen codes $41-$5A, graphics in the standard \
+         character set (letters only in the lower/upper case set); write '{}' for letters",
+        s.to_ascii_lowercase()
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -356,14 +366,4 @@ mod tests {
             assert!(name.len() <= 9, "{name}");
         }
     }
-}
-
-/// Capitals in single quotes are the shifted set's letters ($41-$5A), which the C64's
-/// standard character set shows as graphics: authors who write them mostly meant letters.
-fn capitals_in_screen_codes(s: &str) -> String {
-    format!(
-        "'{s}': capitals in single quotes are screen codes $41-$5A, graphics in the standard \
-         character set (letters only in the lower/upper case set); write '{}' for letters",
-        s.to_ascii_lowercase()
-    )
 }

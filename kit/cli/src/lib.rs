@@ -65,8 +65,7 @@ pub fn parse_address(s: &str) -> Result<u16> {
     Ok(v as u16)
 }
 
-/// The exit code of a usage error, ours or the argument parser's.
-pub const USAGE_EXIT_CODE: u8 = 2;
+pub use c64kit_files::stdio::USAGE_EXIT_CODE;
 
 /// A mistake in how a command was called (a missing FILE, `-O` without `=`): c64kit exits
 /// with 2, as for the usage errors the argument parser finds itself.

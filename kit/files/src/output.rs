@@ -225,6 +225,21 @@ impl io::Seek for AtomicFile {
     }
 }
 
+/// Golden files change only on purpose: `UPDATE_GOLDENFILES=1`, and never under CI (a CI
+/// job that rewrote them would hide the very change it should catch). One rule for every
+/// golden file: the conformance suite's (`cargo test`, `cargo xtask conform`,
+/// `c64kit conform`), the programs' pictures, the examples and the README's tables.
+pub fn golden_update_requested() -> Result<bool, String> {
+    let asked = std::env::var("UPDATE_GOLDENFILES").is_ok_and(|v| v == "1");
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    if asked && ci {
+        return Err(
+            "refusing UPDATE_GOLDENFILES=1 under CI: golden files change only on purpose".into(),
+        );
+    }
+    Ok(asked)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -66,6 +66,10 @@ pub fn stdout_failure() -> Option<StdoutFailure> {
     STDOUT.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
+/// The exit code of a usage error (a missing argument, an unknown option), as clap's own:
+/// every command of c64kit and xtask ends a mistake in how it was called with it.
+pub const USAGE_EXIT_CODE: u8 = 2;
+
 /// How a command ends once its output is written: with its own exit code, unless standard
 /// output failed for another reason than its reader going away; then the failure is said on
 /// standard error after `tool` ("c64kit: cannot write ...") and the exit code is 1.
