@@ -20,7 +20,7 @@ mod suite_files {
 }
 
 use c64kit_basic::NoSys;
-use c64kit_machine::{Machine, StartError};
+use c64kit_machine::{Entry, Machine, RunSettings, StartError};
 pub use c64kit_machine::{Prg, StopReason};
 use check::{Check, Kind, Verdict};
 use labels::Labels;
@@ -207,7 +207,7 @@ fn start_advice(e: &StartError) -> Option<&'static str> {
             "the scenarios RUN the build, so it needs a BASIC stub at $0801 whose SYS starts \
              it, as the blog's programs have (10 SYS2080)",
         ),
-        StartError::Empty { .. } | StartError::NoSys(_) => None,
+        StartError::Empty { .. } | StartError::NoSys(_) | StartError::Nothing => None,
     }
 }
 
@@ -308,20 +308,21 @@ pub fn run_scenario(
         elapsed: Duration::ZERO,
         transcript: String::new(),
     };
-    let mut machine = Machine::builtin();
     let runs = s.keys.is_some() || s.call.is_empty();
     let prepared = program.and_then(|program| {
-        if !runs {
-            machine.load_prg(&program.prg);
-        } else {
-            machine.load_and_run_prg(&program.prg)?;
-            let keys = c64kit_basic::parse_key_script(s.keys.as_deref().unwrap_or(""))
+        // RUN with the scenario's keys, or LOAD only for the routines it calls.
+        let mut start = c64kit_machine::Program::from_prg(&program.prg);
+        let mut settings = RunSettings::default();
+        if runs {
+            settings.keys = c64kit_basic::parse_key_script(s.keys.as_deref().unwrap_or(""))
                 .map_err(|e| format!("scenario {}: keys: {e}", s.name))?;
-            machine.feed_keys(keys);
+        } else {
+            start.entry = Entry::LoadOnly;
         }
-        Ok(program)
+        let machine = Machine::start(Some(&start), settings)?;
+        Ok((machine, program))
     });
-    let program = match prepared {
+    let (mut machine, program) = match prepared {
         Ok(p) => p,
         Err(e) => {
             outcome.error = Some(e);

@@ -3,7 +3,7 @@
 //! version (e.g. `ryg3/ryg3-v10.cbmprj`); a program is named by the project's file stem.
 
 use c64kit_basic::parse_key_script;
-use c64kit_machine::{Machine, Prg, StopReason};
+use c64kit_machine::{Machine, Prg, Program, RunSettings, StopReason};
 use std::path::{Path, PathBuf};
 
 /// One of our programs as built into this crate at build time (see build.rs).
@@ -99,9 +99,11 @@ pub fn transcript_text(bytes: &[u8]) -> String {
 /// Loads `prg`, RUNs it, types `keys` (key-script syntax: a newline is RETURN) and runs
 /// until it stops or `max_cycles` pass.
 pub fn run(prg: &Prg, keys: &str, max_cycles: u64) -> Result<Run, String> {
-    let mut machine = Machine::builtin();
-    machine.load_and_run_prg(prg)?;
-    machine.feed_keys(parse_key_script(keys).map_err(|e| e.to_string())?);
+    let settings = RunSettings {
+        keys: parse_key_script(keys).map_err(|e| e.to_string())?,
+        ..RunSettings::default()
+    };
+    let mut machine = Machine::start(Some(&Program::from_prg(prg)), settings)?;
     let stop = machine.run(max_cycles);
     Ok(Run { machine, stop })
 }

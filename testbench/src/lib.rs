@@ -17,8 +17,8 @@ use c64kit_machine::drive::Drive;
 use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::picture::{HEIGHT, WIDTH};
 use c64kit_machine::pla::Region;
+use c64kit_machine::{load_name_of, Machine, Picture, Prg, Program, RunSettings, StopReason};
 use c64kit_machine::{CiaModel, SidModel};
-use c64kit_machine::{Machine, Picture, Prg, StopReason};
 use screenshot::{Comparison, Match, Reference};
 use std::path::{Path, PathBuf};
 
@@ -403,24 +403,27 @@ fn start(test: &Test, picture: bool) -> Result<Machine, String> {
     let bytes = c64kit_files::read(&test.path(), Prg::MAX_FILE_SIZE, "a PRG")
         .map_err(|e| format!("cannot read the program: {e}"))?;
     let prg = Prg::parse(&bytes, &test.name()).map_err(|e| format!("not a PRG: {e}"))?;
-    let mut m = Machine::builtin();
+    let settings = RunSettings {
+        cia: cia_model(test),
+        sid: sid_model(test),
+        debug_cart: true,
+        stop_on_stuck_loop: true,
+        drive: Drive::read_only(collection_dir().join(&test.dir)),
+        // VICE's autostart LOADs the program by its file name.
+        load_name: Some(load_name_of(Path::new(&test.prg))),
+        // On a real C64 a program that returns to BASIC leaves its interrupts running (tests
+        // that install one and return report from it).
+        after_return: AfterReturn::Wait,
+        // Nobody types at VICE's testbench: GETIN finds no key however often it is called (a
+        // test polling the keyboard in its main loop reports from its interrupt).
+        idle_poll_limit: u32::MAX,
+        ..RunSettings::default()
+    };
+    let mut m = Machine::start(Some(&Program::from_prg(&prg)), settings)
+        .map_err(|e| format!("VICE types RUN into its BASIC: {e}"))?;
     if picture {
         m.enable_picture();
     }
-    m.bus.set_cia_model(cia_model(test));
-    m.bus.set_sid_model(sid_model(test));
-    m.bus.debug_cart = true;
-    m.stop_on_stuck_loop = true;
-    m.kernal.drive = Drive::read_only(collection_dir().join(&test.dir));
-    // On a real C64 a program that returns to BASIC leaves its interrupts running (tests
-    // that install one and return report from it).
-    m.kernal.after_return = AfterReturn::Wait;
-    // Nobody types at VICE's testbench: GETIN finds no key however often it is called (a
-    // test polling the keyboard in its main loop reports from its interrupt).
-    m.kernal.idle_poll_limit = u32::MAX;
-    m.load_and_run_prg(&prg)
-        .map_err(|e| format!("VICE types RUN into its BASIC: {e}"))?;
-    m.set_load_name_from_path(Path::new(&test.prg));
     Ok(m)
 }
 

@@ -200,12 +200,17 @@ fn directory_with(name: &str, path: &str, data: &[u8]) {
     check(p, p.directory(path, data));
 }
 
-/// A PRG: the machine's parser, the PRG loader, the BASIC lister and the SYS finder.
+/// A PRG: the machine's parser and start, the PRG loader, the BASIC lister and the SYS finder.
 pub fn prg(data: &[u8]) {
     if let Ok(p) = c64kit_machine::Prg::parse(data, "fuzz.prg") {
         let _ = p.end_address();
-        let mut m = c64kit_machine::Machine::builtin();
-        let _ = m.load_and_run_prg(&p);
+        // The one start path every front end takes, with the load name a file gives.
+        let settings = c64kit_machine::RunSettings {
+            load_name: Some(b"FUZZ".to_vec()),
+            ..Default::default()
+        };
+        let program = c64kit_machine::Program::from_prg(&p);
+        let _ = c64kit_machine::Machine::start(Some(&program), settings);
     }
     probe_all("fuzz.prg", data);
     load_with("prg", "fuzz.prg", data, &[]);

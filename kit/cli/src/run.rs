@@ -13,11 +13,15 @@ use c64kit::config::{CiaModel, Config, SidModel};
 use c64kit::parse_address;
 use c64kit::{limits, usage, NotProvided};
 use c64kit_basic::{parse_key_script, NoSys};
-use c64kit_cpu::{Cpu, FlatRam};
+use c64kit_cpu::{Cpu, FlatRam, ANE_MAGIC, LXA_MAGIC};
 use c64kit_files::{errln, stdio};
-use c64kit_machine::kernal::AfterReturn;
+use c64kit_machine::input::DEFAULT_KEY_HOLD;
+use c64kit_machine::kernal::{AfterReturn, DEFAULT_IDLE_POLL_LIMIT};
 use c64kit_machine::roms::RomError;
-use c64kit_machine::{trace_line, Machine, Prg, RomPaths, Roms, StartError, StopReason, PAL_HZ};
+use c64kit_machine::{
+    load_name_of, trace_line, Entry, Machine, RomPaths, Roms, RunSettings, Segment, StartError,
+    StopReason, PAL_HZ,
+};
 use c64kit_plugin_api::host::{Collect, Kind};
 use c64kit_plugin_api::{Options, Program, Start};
 use std::io::Write;
@@ -546,103 +550,64 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         let magic = args.cpu_magic.or(config.cpu_magic);
         return run_bare(&args, max_cycles, magic, &load, &labels, &breaks, start);
     }
-    let drive_8 = drive_8(&args, &config)?;
-    let roms = Roms::load(&rom_paths).map_err(|e| rom_error(e, &args, &config))?;
-    let mut m = Machine::new(roms);
-    m.kernal.drive = drive_8;
+    let mut drive_8 = drive_8(&args, &config)?;
     for (path, what) in inputs(&args, global, &config, &rom_paths) {
-        m.kernal.drive.protect(path, what);
+        drive_8.protect(path, what);
     }
-    let mut program_end = 0x0801;
-    let mut start = start;
-    for (addr, bytes, _) in raw_loads(&args.load)? {
-        m.load_raw(addr, &bytes);
-        program_end = program_end.max(addr as usize + bytes.len()).min(0xFFFF);
-        start = start.or(Some(addr));
-    }
-    if let Some(file) = &args.file {
-        let (program, loader) = load(file)?;
-        if loader != crate::registry::DEFAULT_LOADER && !program.description.is_empty() {
-            errln!("c64kit: {}", program.description);
-        }
-        for seg in &program.segments {
-            m.load_raw(seg.address, &seg.bytes);
-        }
-        let first = &program.segments[0];
-        let first = Prg {
-            load_address: first.address,
-            data: first.bytes.clone(),
-        };
-        match (start, program.start) {
-            (Some(_), _) => {
-                for seg in &program.segments {
-                    program_end = program_end.max(seg.address as usize + seg.bytes.len());
-                }
-                program_end = program_end.min(0xFFFF);
+    let roms = Roms::load(&rom_paths).map_err(|e| rom_error(e, &args, &config))?;
+    let raw_loads = raw_loads(&args.load)?
+        .into_iter()
+        .map(|(address, bytes, _)| Segment { address, bytes })
+        .collect();
+    let program = match &args.file {
+        Some(file) => {
+            let (program, loader) = load(file)?;
+            if loader != crate::registry::DEFAULT_LOADER && !program.description.is_empty() {
+                errln!("c64kit: {}", program.description);
             }
-            (None, Start::At(addr)) => {
-                for seg in &program.segments {
-                    program_end = program_end.max(seg.address as usize + seg.bytes.len());
-                }
-                program_end = program_end.min(0xFFFF);
-                start = Some(addr);
-            }
-            (None, Start::Run) => {
-                m.run_loaded_prg(&first)
-                    .map_err(|e| cannot_start(file, &e))?;
-            }
+            Some(machine_program(program))
         }
-    }
-    if let Some(addr) = start {
-        m.start_at(addr, program_end as u16);
-    }
-    if let Some(file) = &args.file {
-        // The name LOAD was given goes under MEMSIZ only where the program does not reach,
-        // which the pointers the start just set (VARTAB) tell: before them, a program
-        // reaching $9FFx lost its last bytes to its own name.
-        m.set_load_name_from_path(file);
-    }
-    if let Some(script) = key_script(&args)? {
-        m.feed_keys(script);
-    }
-    for b in &breaks {
-        m.set_breakpoint(*b);
-    }
+        None => None,
+    };
+    let settings = RunSettings {
+        roms,
+        cia: args.cia.or(config.cia).unwrap_or_default(),
+        sid: args.sid.or(config.sid).unwrap_or_default(),
+        drive: drive_8,
+        raw_loads,
+        start_address: start,
+        // As VICE's autostart loads a PRG: by its file name.
+        load_name: args.file.as_deref().map(load_name_of),
+        keys: key_script(&args)?.unwrap_or_default(),
+        breakpoints: breaks,
+        debug_cart: args.debugcart,
+        after_return: after_return(&args, &config, mode),
+        key_hold: args
+            .key_hold
+            .or(config.key_hold)
+            .unwrap_or(DEFAULT_KEY_HOLD),
+        cpu_magic: args
+            .cpu_magic
+            .or(config.cpu_magic)
+            .unwrap_or((ANE_MAGIC, LXA_MAGIC)),
+        // A person types when they like: an empty keyboard buffer is not the end.
+        idle_poll_limit: match mode {
+            Mode::Run => DEFAULT_IDLE_POLL_LIMIT,
+            Mode::Play => u32::MAX,
+        },
+        // A program that ends in `JMP *` stops there, however it was started; under `play`
+        // a person decides when it ends.
+        stop_on_stuck_loop: mode == Mode::Run,
+    };
+    let mut m = Machine::start(program.as_ref(), settings).map_err(|e| match &args.file {
+        Some(file) => cannot_start(file, &e),
+        None => e.into(),
+    })?;
     let mut trace_file = None;
     if let Some(path) = &args.trace {
         let (file, writer) = TraceFile::create(path)?;
         m.trace = Some(labels.trace(writer));
         trace_file = Some(file);
-    }
-    // A program that ends in `JMP *` stops there, however it was started; under `play` a
-    // person decides when it ends.
-    m.stop_on_stuck_loop = mode == Mode::Run;
-    m.bus.debug_cart = args.debugcart;
-    let after_return = args
-        .after_return
-        .as_deref()
-        .or(config.after_return.as_deref())
-        .unwrap_or(if mode == Mode::Play { "wait" } else { "return" });
-    m.kernal.after_return = if after_return == "wait" {
-        AfterReturn::Wait
-    } else {
-        AfterReturn::Return
-    };
-    if let Some((ane, lxa)) = args.cpu_magic.or(config.cpu_magic) {
-        (m.cpu.ane_magic, m.cpu.lxa_magic) = (ane, lxa);
-    }
-    if let Some(model) = args.cia.or(config.cia) {
-        m.bus.set_cia_model(model);
-    }
-    if let Some(model) = args.sid.or(config.sid) {
-        m.bus.set_sid_model(model);
-    }
-    if let Some(cycles) = args.key_hold.or(config.key_hold) {
-        m.bus.input.key_hold = cycles;
-    }
-    if mode == Mode::Play {
-        // A person types when they like: an empty keyboard buffer is not the end.
-        m.kernal.idle_poll_limit = u32::MAX;
     }
     let mut chosen = Vec::new();
     // Display names from the settings file are named as its setting when unknown.
@@ -696,6 +661,39 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     };
     report(&stop, m.cycles(), m.cpu.pc);
     Ok(outcome.exit_code())
+}
+
+/// What a loader made of a file, as the machine takes a program.
+fn machine_program(program: Program) -> c64kit_machine::Program {
+    c64kit_machine::Program {
+        segments: program
+            .segments
+            .into_iter()
+            .map(|s| Segment {
+                address: s.address,
+                bytes: s.bytes,
+            })
+            .collect(),
+        entry: match program.start {
+            Start::Run => Entry::Run,
+            Start::At(addr) => Entry::At(addr),
+        },
+    }
+}
+
+/// What a return to BASIC does: `--after-return`, else the settings', else `return` for
+/// `run` and `wait` for `play`.
+fn after_return(args: &RunArgs, config: &Config, mode: Mode) -> AfterReturn {
+    let after_return = args
+        .after_return
+        .as_deref()
+        .or(config.after_return.as_deref())
+        .unwrap_or(if mode == Mode::Play { "wait" } else { "return" });
+    if after_return == "wait" {
+        AfterReturn::Wait
+    } else {
+        AfterReturn::Return
+    }
 }
 
 /// A ROM image that cannot be used, named by the option or setting that gave it.
@@ -931,7 +929,10 @@ fn cannot_start(file: &Path, e: &StartError) -> anyhow::Error {
         StartError::NoSys(NoSys::Argument { .. }) => {
             Some("to call the address the SYS would, start there with --start ADDR".to_string())
         }
-        StartError::Text { .. } | StartError::Empty { .. } | StartError::NoSys(_) => None,
+        StartError::Text { .. }
+        | StartError::Empty { .. }
+        | StartError::NoSys(_)
+        | StartError::Nothing => None,
     };
     let message = match advice {
         Some(advice) => format!("{}: {e}: {advice}", file.display()),

@@ -1,6 +1,7 @@
 //! c64kit-machine: the Commodore 64 around the CPU — memory and the PLA's banking, the I/O
 //! chips on the bus, a KERNAL made of traps, drive 8 (a 1541 over a host folder), loading
-//! and RUN, and the run loop with its stop reasons. It knows nothing of plugins: front ends
+//! and RUN (one start path: [`Machine::start`] with a [`Program`] and its [`RunSettings`]),
+//! and the run loop with its stop reasons. It knows nothing of plugins: front ends
 //! read the transcript, screen and memory (and the drive's notes).
 
 pub mod boot;
@@ -12,6 +13,7 @@ pub mod machine;
 pub mod memory;
 pub mod pla;
 pub mod roms;
+pub mod settings;
 pub mod start;
 pub mod stop;
 pub mod text_screen;
@@ -25,6 +27,7 @@ pub use drive::Drive;
 pub use loader::{Prg, PrgError};
 pub use machine::{trace_line, Machine, PAL_HZ};
 pub use roms::{RomPaths, Roms};
+pub use settings::{load_name_of, Entry, Program, RunSettings, Segment};
 pub use start::StartError;
 pub use stop::StopReason;
 pub use text_screen::TextScreen;

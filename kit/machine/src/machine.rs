@@ -86,7 +86,8 @@ impl Machine {
     }
 
     /// LOAD then RUN: follow the BASIC stub's SYS. Errors if RUN would not go straight to a
-    /// SYS (c64kit has no BASIC interpreter), saying why.
+    /// SYS (c64kit has no BASIC interpreter), saying why. A step of [`Machine::start`], which
+    /// front ends use: it sets the rest of a run up in the right order.
     pub fn load_and_run_prg(&mut self, prg: &Prg) -> Result<u16, StartError> {
         self.load_prg(prg);
         self.run_loaded_prg(prg)
@@ -94,32 +95,13 @@ impl Machine {
 
     /// RUN for a program already loaded: the SYS its first statement makes, with its argument
     /// evaluated against memory as RUN leaves it (`SYS PEEK(43)+256*PEEK(44)+26` works).
-    pub fn run_loaded_prg(&mut self, prg: &Prg) -> Result<u16, StartError> {
+    pub(crate) fn run_loaded_prg(&mut self, prg: &Prg) -> Result<u16, StartError> {
         let end = prg.end_address();
         boot::set_run_pointers(&mut self.bus, end);
         let bus = &self.bus;
         let sys = basic_start(prg, |a| bus.peek(a))?.address;
         boot::enter_sys(&mut self.cpu, &mut self.bus, sys, end);
         Ok(sys)
-    }
-
-    /// Leaves the file name LOAD was given as a LOAD of this file would (VICE's autostart
-    /// loads a PRG by its name without the extension): upper-case PETSCII, at most 16
-    /// characters, where programs can find it (FNADR/FNLEN, under MEMSIZ).
-    pub fn set_load_name_from_path(&mut self, path: &std::path::Path) {
-        let stem = path
-            .file_stem()
-            .map(|s| s.to_string_lossy())
-            .unwrap_or_default();
-        let name: Vec<u8> = stem
-            .chars()
-            .take(16)
-            .map(|c| match c.to_ascii_uppercase() {
-                c @ ' '..='_' => c as u8,
-                _ => b'?',
-            })
-            .collect();
-        boot::set_load_name(&mut self.bus, &name);
     }
 
     /// Starts at `addr` as if called by SYS from BASIC (RTS returns to BASIC).

@@ -24,6 +24,8 @@ pub enum StartError {
     MachineCode { load_address: u16 },
     /// A BASIC program at $0801 whose RUN would not go straight to a SYS.
     NoSys(NoSys),
+    /// No program, no raw bytes and no start address: nothing to start.
+    Nothing,
 }
 
 impl StartError {
@@ -71,6 +73,10 @@ impl fmt::Display for StartError {
                  machine code"
             ),
             StartError::NoSys(e) => write!(f, "the BASIC program at ${BASIC_START:04X}: {e}"),
+            StartError::Nothing => write!(
+                f,
+                "nothing to start: no program, no raw bytes loaded and no start address"
+            ),
         }
     }
 }

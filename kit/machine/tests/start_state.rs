@@ -242,7 +242,8 @@ fn the_load_name_goes_under_memsiz() {
         "FNADR, FNLEN"
     );
     // From a file's path as VICE's autostart names it: the stem, upper case.
-    m.set_load_name_from_path(std::path::Path::new("tests/my-game~1.prg"));
+    let name = c64kit_machine::load_name_of(std::path::Path::new("tests/my-game~1.prg"));
+    boot::set_load_name(&mut m.bus, &name);
     assert_eq!(&m.bus.ram[0x9FF7..0xA000], b"MY-GAME?1");
     assert_eq!((word(&m, 0xBB), m.bus.ram[0xB7]), (0x9FF7, 9));
     // A program reaching $9FFE came in after the name: its bytes stay.

@@ -24,7 +24,9 @@ mod flat;
 mod py65;
 
 use c64kit_files::{errln, outln};
-use c64kit_machine::{Machine, Prg, StopReason, PAL_CYCLES_PER_FRAME, PAL_HZ};
+use c64kit_machine::{
+    Machine, Prg, Program, RunSettings, StopReason, PAL_CYCLES_PER_FRAME, PAL_HZ,
+};
 use comfy_table::{CellAlignment, Table};
 use std::path::PathBuf;
 use std::process::{Command, ExitCode, Stdio};
@@ -336,10 +338,11 @@ struct Count {
 }
 
 fn start_machine(prg: &Prg, keys: &str) -> Result<Machine, String> {
-    let mut m = Machine::builtin();
-    m.load_and_run_prg(prg)?;
-    m.feed_keys(c64kit_basic::parse_key_script(keys).map_err(|e| e.to_string())?);
-    Ok(m)
+    let settings = RunSettings {
+        keys: c64kit_basic::parse_key_script(keys).map_err(|e| e.to_string())?,
+        ..RunSettings::default()
+    };
+    Ok(Machine::start(Some(&Program::from_prg(prg)), settings)?)
 }
 
 /// One run that counts instructions (the checking loop).

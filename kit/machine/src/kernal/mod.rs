@@ -8,7 +8,7 @@ pub mod rom;
 mod traps;
 pub mod vars;
 
-pub use traps::{AfterReturn, Kernal, TrapOutcome};
+pub use traps::{AfterReturn, Kernal, TrapOutcome, DEFAULT_IDLE_POLL_LIMIT};
 
 /// Every KERNAL routine we recognise, at the address the real KERNAL has it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

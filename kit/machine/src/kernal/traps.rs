@@ -41,6 +41,10 @@ pub struct Kernal {
     returned: bool,
 }
 
+/// GETIN/CHRIN calls in a row that find no key and no script left before the run ends with
+/// "input exhausted": the first, since nothing will ever type.
+pub const DEFAULT_IDLE_POLL_LIMIT: u32 = 1;
+
 /// What happens when the program returns to BASIC (RTS from its SYS).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AfterReturn {
@@ -78,7 +82,7 @@ impl Kernal {
             transcript: Vec::new(),
             drive: Drive::default(),
             idle_polls: 0,
-            idle_poll_limit: 1,
+            idle_poll_limit: DEFAULT_IDLE_POLL_LIMIT,
             after_return: AfterReturn::Return,
             returned: false,
         }
