@@ -344,7 +344,7 @@ fn broken_libraries_are_refused_naming_the_file() {
     assert!(
         e.contains(
             "`c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 2; this c64kit speaks \
-             3: rebuild it against c64kit-plugin-api"
+             4: rebuild it against c64kit-plugin-api"
         ),
         "{e}"
     );
