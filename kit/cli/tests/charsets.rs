@@ -186,3 +186,47 @@ fn a_cc65_hello_world_reads_in_lower_case() {
     assert!(text.contains("Hello, world\n"), "{text}");
     assert!(text.contains("|Hello, world|"), "{text}");
 }
+
+#[test]
+fn commodores_kernal_switches_alike() {
+    // The same program and keys on Commodore's KERNAL (when C64KIT_ROMS names a folder with
+    // kernal-901227-03.bin and basic-901226-01.bin): the screen's first row agrees.
+    let Some(roms) = std::env::var_os("C64KIT_ROMS").map(std::path::PathBuf::from) else {
+        eprintln!("skipped: set C64KIT_ROMS to a folder with Commodore's ROM images to run it");
+        return;
+    };
+    let dir = temp_dir("charsets-rom");
+    let prg = write(
+        &dir,
+        "all.prg",
+        &stub_asm(&format!(
+            "lda #14\njsr $ffd2\n{}jsr hexd018\nlda #142\njsr $ffd2\njsr hexd018\n\
+             lda #8\njsr $ffd2\njsr key\njsr hexd018\nlda #9\njsr $ffd2\njsr key\njsr hexd018\n\
+             rts\nkey jsr $ffe4\nbeq key\nrts\n{HEX_D018}hello {HELLO}\n",
+            print("hello")
+        )),
+    );
+    let keys = "{SHIFT-CBM}a{SHIFT-CBM}b";
+    let first_row = |extra: &[&str]| {
+        let out = c64kit()
+            .args(["run", &prg, "-q", "--dump-screen", "--input", keys])
+            .args(["--max-cycles", "3000000"])
+            .args(extra)
+            .assert();
+        stdout_of(&out)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    let kernal = roms.join("kernal-901227-03.bin");
+    let basic = roms.join("basic-901226-01.bin");
+    let real = first_row(&[
+        "--kernal-rom",
+        kernal.to_str().unwrap(),
+        "--basic-rom",
+        basic.to_str().unwrap(),
+    ]);
+    assert_eq!(real, "|Hello 17 15 15 17|");
+    assert_eq!(first_row(&[]), real);
+}
