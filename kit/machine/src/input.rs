@@ -453,6 +453,25 @@ mod tests {
     }
 
     #[test]
+    fn shift_cbm_is_a_press_of_both_keys_without_a_code() {
+        let mut q = InputQueue::default();
+        q.push_events([KeyEvent::ShiftCbm, KeyEvent::Key(0x41), KeyEvent::ShiftCbm]);
+        assert_eq!(q.pending_keys(), 3);
+        assert_eq!(q.take(0, true), KeyAvailability::ShiftCbm);
+        // The left SHIFT (column 1, row 7) and C= (column 7, row 5), nothing else.
+        let mut both = [0; 8];
+        both[1] = 0x80;
+        both[7] = 0x20;
+        assert_eq!(q.matrix(1), both);
+        assert_eq!(q.take(2, true), KeyAvailability::Key(0x41));
+        // A program's own scan takes it too, and the KERNAL then gets it while it is down.
+        let gap = q.key_hold + RELEASE_GAP + 2;
+        assert_eq!(q.scan(gap, true), both);
+        assert_eq!(q.take(gap + 1, true), KeyAvailability::ShiftCbm);
+        assert_eq!(q.take(gap + 2, true), KeyAvailability::Exhausted);
+    }
+
+    #[test]
     fn a_wait_counts_from_the_previous_key() {
         let mut q = InputQueue::default();
         q.push_events([

@@ -341,6 +341,15 @@ fn charset_switches_are_written_to_the_vic() {
     assert_eq!(vic.mem.ram[0x0291], 0x80);
     ed.print(&mut vic, b"\x09");
     assert_eq!(vic.mem.ram[0x0291], 0);
+    // The keyboard scan's SHIFT+C= flips the set, unless CHR$(8) locked it.
+    ed.shift_cbm(&mut vic);
+    assert!(ed.lowercase(&vic));
+    ed.print(&mut vic, b"\x08");
+    ed.shift_cbm(&mut vic);
+    assert!(ed.lowercase(&vic));
+    ed.print(&mut vic, b"\x09");
+    ed.shift_cbm(&mut vic);
+    assert!(!ed.lowercase(&vic));
     assert_eq!(ed.plot_get(&vic), (0, 0));
 }
 
