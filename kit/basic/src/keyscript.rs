@@ -36,6 +36,9 @@
 //! - SHIFT, C= and CTRL combinations: `{SHIFT-A}`, `{CBM-K}` (petcat's names), and for any
 //!   key `{SHIFT-1}`, `{CBM-1}` (or `{C=-1}`), `{CTRL-9}`, `{CTRL-A}`: the code the KERNAL
 //!   makes of that combination (an error if it makes none).
+//! - `{SHIFT-CBM}` (or `{SHIFT-C=}`, `{CBM-SHIFT}`) presses SHIFT and C= together, which types
+//!   nothing: the KERNAL's keyboard scan switches the character set (upper-case/graphics and
+//!   lower/upper-case, bit 1 of $D018) unless CHR$(8) locked the switch.
 //!
 //! Every key is also pressed in CIA 1's keyboard matrix (see `c64kit_basic::keyboard` for
 //! which key and modifier type each code), so programs that scan the keyboard themselves
@@ -81,6 +84,8 @@ pub const DEFAULT_JOYSTICK_HOLD: Hold = Hold::Frames(3);
 pub enum KeyEvent {
     /// Put this PETSCII code into the keyboard buffer.
     Key(u8),
+    /// Press SHIFT and C= together: no code, the KERNAL's scan switches the character set.
+    ShiftCbm,
     /// Wait this many CPU cycles before the next key becomes available.
     WaitCycles(u64),
     /// Hold the next key until the program polls for input with the buffer empty.
@@ -255,20 +260,20 @@ fn parse_escape(inner: &str, events: &mut Vec<KeyEvent>) -> Result<(), String> {
             Ok(())
         }
         _ => {
-            let code = match code_for_name(inner) {
-                Some(code) => code,
+            let event = match code_for_name(inner) {
+                Some(code) => KeyEvent::Key(code),
                 None => combination(inner)?
                     .ok_or_else(|| format!("unknown key name {{{}}}", quote(inner.trim())))?,
             };
-            events.push(KeyEvent::Key(code));
+            events.push(event);
             Ok(())
         }
     }
 }
 
-/// `SHIFT-x`, `CBM-x` / `C=-x`, `CTRL-x` for a key x: the code the KERNAL makes of it.
-/// None: not a combination.
-fn combination(name: &str) -> Result<Option<u8>, String> {
+/// `SHIFT-x`, `CBM-x` / `C=-x`, `CTRL-x` for a key x: the code the KERNAL makes of it, or
+/// SHIFT and C= together. None: not a combination.
+fn combination(name: &str) -> Result<Option<KeyEvent>, String> {
     let upper = name.trim().to_uppercase();
     let Some((modifier, key)) = [
         ("SHIFT-", Modifier::Shift),
@@ -280,12 +285,21 @@ fn combination(name: &str) -> Result<Option<u8>, String> {
     .find_map(|(prefix, m)| upper.strip_prefix(prefix).map(|k| (*m, k))) else {
         return Ok(None);
     };
+    if modifier == Modifier::Cbm && key.trim() == "SHIFT" {
+        return Ok(Some(KeyEvent::ShiftCbm));
+    }
     let Some(key) = keyboard::key_named(key) else {
         return Ok(None);
     };
+    let shift = [keyboard::LEFT_SHIFT, keyboard::RIGHT_SHIFT];
+    match modifier {
+        Modifier::Shift if key == keyboard::CBM => return Ok(Some(KeyEvent::ShiftCbm)),
+        Modifier::Cbm if shift.contains(&key) => return Ok(Some(KeyEvent::ShiftCbm)),
+        _ => {}
+    }
     KeyPress { key, modifier }
         .petscii()
-        .map(Some)
+        .map(|code| Some(KeyEvent::Key(code)))
         .ok_or_else(|| format!("{{{}}} types nothing on a C64", quote(name.trim())))
 }
 
@@ -780,6 +794,12 @@ mod tests {
             parse_key_script("{SHIFT-A}{CBM-K}{SHIFT-1}{C=-1}{cbm-2}{CTRL-9}{ctrl-a}{CTRL-2}")
                 .unwrap(),
             keys(&[0xC1, 0xA1, b'!', 0x81, 0x95, 0x12, 0x01, 0x05])
+        );
+        // SHIFT and C= together type nothing: an event of its own, however it is spelt.
+        assert_eq!(
+            parse_key_script("{SHIFT-CBM}{shift-c=}{CBM-SHIFT}{C=-LEFT SHIFT}{cbm-right shift}")
+                .unwrap(),
+            vec![ShiftCbm; 5]
         );
         for (bad, says) in [
             ("{RESTORE 5s}", "times are frames"),

@@ -236,7 +236,8 @@ pub fn code_for_name(name: &str) -> Option<u8> {
 pub enum RenderStyle {
     /// As the screen shows them in the upper-case/graphics character set: $41-$5A as 'A'-'Z',
     /// $C1-$DA (which are graphics in that set) as their Unicode look-alikes (♠, │, ...),
-    /// £ ↑ ← π for $5C $5E $5F $FF. Control codes as `{name}`.
+    /// £ ↑ ← π for $5C $5E $5F $FF; or, with [`RenderOptions::lowercase_charset`], in the
+    /// lower/upper-case set. Control codes as `{name}`.
     #[default]
     Screen,
     /// Byte for byte as `petcat` prints: $41-$5A as 'a'-'z', $C1-$DA as 'A'-'Z', $5C as '\',

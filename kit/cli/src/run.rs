@@ -38,7 +38,8 @@ pub struct RunArgs {
     /// Keys to type: text (a newline is RETURN; letters are sent as the unshifted PETSCII
     /// codes a C64 keyboard gives), {NAME} for special keys ({RETURN}, {DEL}, {F1}...),
     /// {WAIT n} to wait n cycles, {WAITINPUT} to wait until the program asks, {SHIFT-1},
-    /// {CBM-K}, {CTRL-9} for combinations, {RESTORE}, {JOY2 UP FIRE 25f} for joysticks,
+    /// {CBM-K}, {CTRL-9} for combinations, {SHIFT-CBM} to switch the character set,
+    /// {RESTORE}, {JOY2 UP FIRE 25f} for joysticks,
     /// {PADDLE1 128} and {PADDLE1 FIRE} for paddles, {MOUSE1 5 -3} and {MOUSE1 LEFT} for a
     /// 1351 mouse.
     #[arg(long, conflicts_with = "input_file")]

@@ -11,7 +11,9 @@ use crate::sound::Sound;
 use anyhow::Result;
 use c64kit_files::{errln, stdio};
 use c64kit_machine::{Machine, StopReason};
-use c64kit_plugin_api::abi::{FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME};
+use c64kit_plugin_api::abi::{
+    CHARSET_LOWER, CHARSET_UPPER, FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME,
+};
 use c64kit_plugin_api::host::{DisplayInstance, HostSink, Plugin};
 use c64kit_plugin_api::FrameView;
 use std::time::{Duration, Instant};
@@ -262,10 +264,14 @@ impl Drive<'_> {
         let t = m.transcript();
         if t.len() > *seen {
             let new = &t[*seen..];
+            let sets: Vec<u8> = m.transcript_sets()[*seen..]
+                .iter()
+                .map(|&lower| if lower { CHARSET_LOWER } else { CHARSET_UPPER })
+                .collect();
             for d in self.displays.iter_mut() {
                 self.sink.current = d.name.clone();
                 d.instance
-                    .chrout(new, self.sink)
+                    .chrout_in_sets(new, &sets, self.sink)
                     .map_err(|e| failed(d, e))?;
             }
             *seen = t.len();

@@ -561,7 +561,8 @@ fn bad_plugins_fail_the_run_without_aborting() {
     assert!(
         out.stderr.contains(&format!(
             "{}: `c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 2; this c64kit \
-             speaks 3: rebuild it against c64kit-plugin-api {} (ABI 3), which has audio outputs",
+             speaks 4: rebuild it against c64kit-plugin-api {} (ABI 4), which has audio outputs \
+             and whose displays get each CHROUT byte's character set",
             wrong.display(),
             env!("CARGO_PKG_VERSION")
         )),

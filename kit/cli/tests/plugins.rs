@@ -344,7 +344,7 @@ fn broken_libraries_are_refused_naming_the_file() {
     assert!(
         e.contains(
             "`c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 2; this c64kit speaks \
-             3: rebuild it against c64kit-plugin-api"
+             4: rebuild it against c64kit-plugin-api"
         ),
         "{e}"
     );
@@ -518,4 +518,30 @@ fn the_wav_output_behaves_the_same_built_in_and_loaded() {
         sink.notes,
         ["wrote DIR/sound.wav (0.05 s: 1000 samples at 22050 Hz, 16-bit mono; peak -6.8 dBFS)"]
     );
+}
+
+#[test]
+fn the_transcript_gets_each_bytes_character_set_both_ways() {
+    use c64kit_plugin_api::abi::{CHARSET_LOWER as L, CHARSET_UPPER as U};
+    let (builtin, loaded) = both(
+        c64kit_display_transcript::plugin(),
+        "c64kit-display-transcript",
+    );
+    for plugin in [builtin, loaded] {
+        let mut sink = Collect::default();
+        let mut d = plugin.open_display(&[], &mut sink).unwrap();
+        // "HI", then CHR$(14) and "Hi" ($C8 $49) in the lower-case set, then a POKE back
+        // to upper case (no byte says so) and "HI" again.
+        d.chrout_in_sets(b"HI\x0e\xc8I", &[U, U, L, L, L], &mut sink)
+            .unwrap();
+        d.chrout_in_sets(b"HI", &[U, U], &mut sink).unwrap();
+        // Sets shorter than the bytes are padded with the upper-case set.
+        d.chrout_in_sets(b"\x0eAB", &[L, L], &mut sink).unwrap();
+        assert_eq!(
+            String::from_utf8(sink.stdout).unwrap(),
+            "HI{swlc}HiHI{swlc}aB",
+            "{:?}",
+            plugin.origin
+        );
+    }
 }

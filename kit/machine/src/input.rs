@@ -27,6 +27,12 @@ pub const DEFAULT_KEY_HOLD: u64 = 3 * PAL_CYCLES_PER_FRAME;
 /// scanner running once a frame or more often sees the release.
 pub const RELEASE_GAP: u64 = PAL_CYCLES_PER_FRAME;
 
+/// SHIFT+C=: the left SHIFT with the C= key.
+const SHIFT_CBM: KeyPress = KeyPress {
+    key: keyboard::CBM,
+    modifier: keyboard::Modifier::Shift,
+};
+
 /// What the key script plugged into a control port's POT X and POT Y lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PortDevice {
@@ -58,6 +64,8 @@ impl PortDevice {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum KeyAvailability {
     Key(u8),
+    /// SHIFT and C= are pressed together (no code: the KERNAL's scan switches the set).
+    ShiftCbm,
     /// A wait in the script has not elapsed yet.
     NotYet,
     /// The script has run out.
@@ -67,7 +75,8 @@ pub enum KeyAvailability {
 /// A scripted key down in the matrix.
 #[derive(Clone, Copy, Debug)]
 struct Held {
-    code: u8,
+    /// The key's code; None for SHIFT+C=, which has none.
+    code: Option<u8>,
     matrix: [u8; 8],
     /// Released at this cycle.
     until: u64,
@@ -360,7 +369,7 @@ impl InputQueue {
     pub fn pending_keys(&self) -> usize {
         self.events
             .iter()
-            .filter(|e| matches!(e, KeyEvent::Key(_)))
+            .filter(|e| matches!(e, KeyEvent::Key(_) | KeyEvent::ShiftCbm))
             .count()
     }
 
@@ -371,12 +380,12 @@ impl InputQueue {
     pub fn take(&mut self, now: u64, empty_poll: bool) -> KeyAvailability {
         if let Some(h) = self.held.as_mut().filter(|h| !h.delivered && now < h.until) {
             h.delivered = true;
-            return KeyAvailability::Key(h.code);
+            return h
+                .code
+                .map_or(KeyAvailability::ShiftCbm, KeyAvailability::Key);
         }
         let got = self.next_key(now, empty_poll);
-        if let KeyAvailability::Key(k) = got {
-            self.press(k, now, true);
-        }
+        self.press(got, now, true);
         got
     }
 
@@ -398,17 +407,25 @@ impl InputQueue {
                 return self.matrix(now);
             }
         }
-        if let KeyAvailability::Key(k) = self.next_key(now, empty_buffer) {
-            self.press(k, now, false);
-        }
+        let got = self.next_key(now, empty_buffer);
+        self.press(got, now, false);
         self.matrix(now)
     }
 
-    fn press(&mut self, code: u8, now: u64, delivered: bool) {
+    /// Holds a key taken (nothing else) down in the matrix from `now`.
+    fn press(&mut self, got: KeyAvailability, now: u64, delivered: bool) {
+        let (code, matrix) = match got {
+            // A code no key types is taken but shows nothing in the matrix.
+            KeyAvailability::Key(k) => (
+                Some(k),
+                keyboard::press_for(k).map_or([0; 8], KeyPress::matrix),
+            ),
+            KeyAvailability::ShiftCbm => (None, SHIFT_CBM.matrix()),
+            KeyAvailability::NotYet | KeyAvailability::Exhausted => return,
+        };
         self.held = Some(Held {
             code,
-            // A code no key types is taken but shows nothing in the matrix.
-            matrix: keyboard::press_for(code).map_or([0; 8], KeyPress::matrix),
+            matrix,
             until: now.saturating_add(self.key_hold),
             delivered,
         });
@@ -440,13 +457,16 @@ impl InputQueue {
                     | KeyEvent::Paddle { .. }
                     | KeyEvent::Mouse { .. },
                 ) => return KeyAvailability::NotYet,
-                Some(KeyEvent::Key(k)) => {
+                Some(e @ (KeyEvent::Key(_) | KeyEvent::ShiftCbm)) => {
                     if now < self.available_from {
                         return KeyAvailability::NotYet;
                     }
                     self.events.pop_front();
                     self.last_key_at = now;
-                    return KeyAvailability::Key(k);
+                    return match e {
+                        KeyEvent::Key(k) => KeyAvailability::Key(k),
+                        _ => KeyAvailability::ShiftCbm,
+                    };
                 }
             }
         }
@@ -464,6 +484,25 @@ mod tests {
         assert_eq!(q.take(0, true), KeyAvailability::Key(0x41));
         assert_eq!(q.take(5, true), KeyAvailability::Key(13));
         assert_eq!(q.take(9, true), KeyAvailability::Exhausted);
+    }
+
+    #[test]
+    fn shift_cbm_is_a_press_of_both_keys_without_a_code() {
+        let mut q = InputQueue::default();
+        q.push_events([KeyEvent::ShiftCbm, KeyEvent::Key(0x41), KeyEvent::ShiftCbm]);
+        assert_eq!(q.pending_keys(), 3);
+        assert_eq!(q.take(0, true), KeyAvailability::ShiftCbm);
+        // The left SHIFT (column 1, row 7) and C= (column 7, row 5), nothing else.
+        let mut both = [0; 8];
+        both[1] = 0x80;
+        both[7] = 0x20;
+        assert_eq!(q.matrix(1), both);
+        assert_eq!(q.take(2, true), KeyAvailability::Key(0x41));
+        // A program's own scan takes it too, and the KERNAL then gets it while it is down.
+        let gap = q.key_hold + RELEASE_GAP + 2;
+        assert_eq!(q.scan(gap, true), both);
+        assert_eq!(q.take(gap + 1, true), KeyAvailability::ShiftCbm);
+        assert_eq!(q.take(gap + 2, true), KeyAvailability::Exhausted);
     }
 
     #[test]

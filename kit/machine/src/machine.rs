@@ -385,9 +385,17 @@ impl Machine {
         &self.kernal.transcript
     }
 
-    /// The 25 screen lines as text.
+    /// For each byte of [`Machine::transcript`], the character set the VIC-II showed when it
+    /// was printed: true for the lower/upper-case half of the character ROM (after CHR$(14),
+    /// a POKE 53272,23 or SHIFT+C=), false for upper-case/graphics or a set in RAM.
+    pub fn transcript_sets(&self) -> &[bool] {
+        &self.kernal.transcript_sets
+    }
+
+    /// The 25 screen lines as text: the matrix the VIC-II shows, in the character set it
+    /// shows ([`crate::TextScreen::rows`]).
     pub fn screen_text(&mut self) -> Vec<String> {
-        self.kernal.screen_text(&mut self.bus)
+        self.text_screen().rows()
     }
 
     /// A CPU-view read without side effects.

@@ -25,7 +25,27 @@ pub struct TextScreen {
     pub vic: [u8; 0x2F],
 }
 
+/// Whether the VIC-II shows the lower/upper-case half of the character ROM. In banks 0 and 2
+/// it sees the ROM at $1000-$1FFF of the bank (C64 Programmer's Reference Guide, "VIC-II
+/// memory"): $D018's character base $1000 is the upper-case/graphics half, $1800 the
+/// lower/upper-case one. A character set in RAM counts as upper-case/graphics: only the
+/// picture shows its glyphs.
+pub(crate) fn shows_lowercase_rom(bus: &crate::memory::C64Bus) -> bool {
+    let bank = bus.cia2.vic_bank();
+    let char_base = bus.vic.char_base(bank);
+    bank & 1 == 0 && char_base & 0x3800 == 0x1800
+}
+
 impl TextScreen {
+    /// The 25 rows as text for humans, in the character set the VIC-II shows
+    /// (c64kit_screen::screen_row_text: trailing spaces trimmed).
+    pub fn rows(&self) -> Vec<String> {
+        self.chars
+            .chunks(40)
+            .map(|row| c64kit_screen::screen_row_text(row, self.lowercase))
+            .collect()
+    }
+
     pub(crate) fn of(m: &Machine) -> TextScreen {
         let bus = &m.bus;
         let bank = bus.cia2.vic_bank();
@@ -37,18 +57,12 @@ impl TextScreen {
             chars[i] = bus.ram[(base + i) & 0xFFFF];
             colours[i] = bus.colour[i] & 0x0F;
         }
-        let char_base = vic.char_base(bank) as usize;
-        // In banks 0 and 2 the VIC-II sees the character ROM at $1000-$1FFF of the bank. The
-        // screen editor keeps CHR$(14)'s choice of set to itself instead of writing $D018,
-        // so the lower-case set counts as shown if either says so.
-        let in_rom = bank & 1 == 0 && (char_base & 0x3000) == 0x1000;
-        let lowercase = in_rom && (char_base & 0x0800 != 0 || m.kernal.screen.lowercase());
         TextScreen {
             chars,
             colours,
             border: vic.border_color() & 0x0F,
             background: std::array::from_fn(|i| vic.background_color(i) & 0x0F),
-            lowercase,
+            lowercase: shows_lowercase_rom(&m.bus),
             cursor_row: bus.ram[0xD6].min(24),
             cursor_col: bus.ram[0xD3] % 40,
             vic: *vic.registers(),

@@ -1,4 +1,4 @@
-//! The binary interface, version 3: `#[repr(C)]` types and `extern "C"` function pointers
+//! The binary interface, version 4: `#[repr(C)]` types and `extern "C"` function pointers
 //! only, so a plugin built by another compiler version (or in another language) works.
 //!
 //! A plugin library exports one or more functions named `c64kit_plugin_entry…` (any suffix,
@@ -9,7 +9,7 @@
 //!
 //! Versions: one host speaks one version. A plugin built for another is refused when it is
 //! loaded, naming the file and both versions ("speaks c64kit plugin ABI 2; this c64kit speaks
-//! 3: rebuild it against c64kit-plugin-api ..."): rebuilding is all it takes, and a host that
+//! 4: rebuild it against c64kit-plugin-api ..."): rebuilding is all it takes, and a host that
 //! translated between versions would be a second interface to keep correct.
 //!
 //! - Version 1 handed displays a text screen only.
@@ -18,6 +18,9 @@
 //! - Version 3 adds audio outputs ([`KIND_AUDIO`], [`AudioVTable`]): the SID's sound as
 //!   blocks of 16-bit samples. The header gained the `audio` table pointer, so a version 2
 //!   header is shorter than the host would read.
+//! - Version 4 hands `chrout` the character set each byte was printed in (`sets`, one
+//!   [`CHARSET_UPPER`] or [`CHARSET_LOWER`] a byte), so a transcript shows text after
+//!   CHR$(14), a POKE 53272 or SHIFT+C= as the screen did.
 //!
 //! Ownership: everything a plugin is handed (strings, bytes, frames, the host table) is
 //! borrowed for the duration of the call. Everything a plugin hands back goes through the
@@ -31,7 +34,14 @@
 use std::ffi::c_void;
 
 /// The version of this interface. Bumped whenever any type in this module changes.
-pub const ABI_VERSION: u32 = 3;
+pub const ABI_VERSION: u32 = 4;
+
+/// `chrout`'s `sets`: the byte was printed while the VIC-II showed the upper-case/graphics
+/// half of the character ROM (the power-on set), or a character set in RAM.
+pub const CHARSET_UPPER: u8 = 0;
+/// `chrout`'s `sets`: the byte was printed while the VIC-II showed the lower/upper-case half
+/// of the character ROM (after CHR$(14), POKE 53272,23 or SHIFT+C=).
+pub const CHARSET_LOWER: u8 = 1;
 
 /// First bytes of every plugin header.
 pub const MAGIC: [u8; 8] = *b"C64KITPL";
@@ -321,9 +331,16 @@ pub struct DisplayVTable {
     >,
     /// `FLAG_*` bits: what the instance wants from the host.
     pub flags: OptFn<unsafe extern "C" fn(instance: *mut c_void) -> u32>,
-    /// CHROUT bytes since the previous call, in order.
-    pub chrout:
-        OptFn<unsafe extern "C" fn(instance: *mut c_void, bytes: RSlice, host: *const Host) -> u32>,
+    /// CHROUT bytes since the previous call, in order, and for each the character set it was
+    /// printed in (`sets`, as long as `bytes`: [`CHARSET_UPPER`] or [`CHARSET_LOWER`]).
+    pub chrout: OptFn<
+        unsafe extern "C" fn(
+            instance: *mut c_void,
+            bytes: RSlice,
+            sets: RSlice,
+            host: *const Host,
+        ) -> u32,
+    >,
     /// The first cycle at or after which the instance wants its next frame (a display without
     /// [`FLAG_FRAMES`] that wants a few, such as screenshots at given times); `u64::MAX`:
     /// none. Asked after `create` and after each `frame` call.

@@ -113,7 +113,7 @@ impl HostSink for Collect {
 type CreateFn = unsafe extern "C" fn(OptionList, *const Host, *mut *mut c_void) -> u32;
 type FlagsFn = unsafe extern "C" fn(*mut c_void) -> u32;
 type NextFrameFn = unsafe extern "C" fn(*mut c_void) -> u64;
-type ChroutFn = unsafe extern "C" fn(*mut c_void, RSlice, *const Host) -> u32;
+type ChroutFn = unsafe extern "C" fn(*mut c_void, RSlice, RSlice, *const Host) -> u32;
 type FrameFn = unsafe extern "C" fn(*mut c_void, *const Frame, *const Host) -> u32;
 type PollFn = unsafe extern "C" fn(*mut c_void, *const Host) -> u32;
 type FinishFn = unsafe extern "C" fn(*mut c_void, *const RunEnd, *const Frame, *const Host) -> u32;
@@ -216,9 +216,13 @@ fn abi_mismatch(version: u32) -> String {
     // What changed since the plugin's version (the `abi` module's version history).
     match version {
         1 => e.push_str(
-            ", whose displays get frames with the VIC-II's picture and which has audio outputs",
+            ", whose displays get frames with the VIC-II's picture and each CHROUT byte's \
+             character set, and which has audio outputs",
         ),
-        2 => e.push_str(", which has audio outputs"),
+        2 => e.push_str(
+            ", which has audio outputs and whose displays get each CHROUT byte's character set",
+        ),
+        3 => e.push_str(", whose displays get each CHROUT byte's character set"),
         _ => {}
     }
     e
@@ -566,12 +570,35 @@ impl Health {
 }
 
 impl DisplayInstance {
+    /// CHROUT bytes printed in the upper-case/graphics set (the power-on set).
     pub fn chrout(&mut self, bytes: &[u8], sink: &mut dyn HostSink) -> Result<(), CallError> {
+        let sets = vec![abi::CHARSET_UPPER; bytes.len()];
+        self.chrout_in_sets(bytes, &sets, sink)
+    }
+
+    /// CHROUT bytes and the character set each was printed in ([`abi::CHARSET_UPPER`] or
+    /// [`abi::CHARSET_LOWER`]); `sets` is as long as `bytes` (cut or padded with the
+    /// upper-case set if not, so a plugin can rely on it).
+    pub fn chrout_in_sets(
+        &mut self,
+        bytes: &[u8],
+        sets: &[u8],
+        sink: &mut dyn HostSink,
+    ) -> Result<(), CallError> {
         self.health.alive()?;
+        let padded;
+        let sets = if sets.len() == bytes.len() {
+            sets
+        } else {
+            padded = (0..bytes.len())
+                .map(|i| sets.get(i).copied().unwrap_or(abi::CHARSET_UPPER))
+                .collect::<Vec<u8>>();
+            &padded
+        };
         let (f, inst) = (self.fns.chrout, self.inst);
         let r = call(sink, |host| {
-            // SAFETY: live instance, valid slice and host.
-            unsafe { f(inst, RSlice::new(bytes), host) }
+            // SAFETY: live instance, valid slices and host.
+            unsafe { f(inst, RSlice::new(bytes), RSlice::new(sets), host) }
         });
         self.health.check(r)
     }

@@ -268,6 +268,13 @@ pub trait DisplayBackend: Sized + 'static {
         Ok(())
     }
 
+    /// CHROUT bytes with the character set each was printed in (`sets[i]` for `bytes[i]`:
+    /// [`crate::abi::CHARSET_UPPER`] or [`crate::abi::CHARSET_LOWER`]). By default
+    /// [`DisplayBackend::chrout`] with the bytes alone.
+    fn chrout_in_sets(&mut self, bytes: &[u8], _sets: &[u8], host: &HostRef) -> Result<(), String> {
+        self.chrout(bytes, host)
+    }
+
     fn frame(&mut self, _frame: &FrameView, _host: &HostRef) -> Result<(), String> {
         Ok(())
     }
@@ -577,18 +584,22 @@ unsafe extern "C" fn display_next_frame<T: DisplayBackend>(inst: *mut c_void) ->
 unsafe extern "C" fn display_chrout<T: DisplayBackend>(
     inst: *mut c_void,
     bytes: RSlice,
+    sets: RSlice,
     host: *const Host,
 ) -> u32 {
     // SAFETY: the host passes valid pointers for the call.
-    let (inst, host, bytes) = unsafe {
+    let (inst, host, bytes, sets) = unsafe {
         (
             instance::<T>(inst),
             HostRef::from_raw(host),
             bytes.as_bytes(),
+            sets.as_bytes(),
         )
     };
     let Instance { inner, poisoned } = inst;
-    guarded(&host, Some(poisoned), || inner.chrout(bytes, &host))
+    guarded(&host, Some(poisoned), || {
+        inner.chrout_in_sets(bytes, sets, &host)
+    })
 }
 
 unsafe extern "C" fn display_frame<T: DisplayBackend>(

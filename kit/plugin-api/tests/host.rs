@@ -473,17 +473,17 @@ fn headers_are_checked_before_use() {
     assert!(header(|_| {}).is_ok());
     let e = header(|h| h.magic = *b"NOTAPLUG").unwrap_err();
     assert!(e.contains("bad magic"), "{e}");
-    // A plugin built for version 1 (displays got a text screen only) or 2 (no audio
-    // outputs) is refused, naming both versions, what changed and what to do; so is one from
-    // the future.
-    assert_eq!(abi::ABI_VERSION, 3);
+    // A plugin built for version 1 (displays got a text screen only), 2 (no audio outputs)
+    // or 3 (CHROUT bytes without their character set) is refused, naming both versions, what
+    // changed and what to do; so is one from the future.
+    assert_eq!(abi::ABI_VERSION, 4);
     let e = header(|h| h.abi_version = 1).unwrap_err();
     assert_eq!(
         e,
         format!(
-            "it speaks c64kit plugin ABI 1; this c64kit speaks 3: rebuild it against \
-             c64kit-plugin-api {} (ABI 3), whose displays get frames with the VIC-II's picture \
-             and which has audio outputs",
+            "it speaks c64kit plugin ABI 1; this c64kit speaks 4: rebuild it against \
+             c64kit-plugin-api {} (ABI 4), whose displays get frames with the VIC-II's picture \
+             and each CHROUT byte's character set, and which has audio outputs",
             env!("CARGO_PKG_VERSION")
         )
     );
@@ -491,14 +491,24 @@ fn headers_are_checked_before_use() {
     assert_eq!(
         e,
         format!(
-            "it speaks c64kit plugin ABI 2; this c64kit speaks 3: rebuild it against \
-             c64kit-plugin-api {} (ABI 3), which has audio outputs",
+            "it speaks c64kit plugin ABI 2; this c64kit speaks 4: rebuild it against \
+             c64kit-plugin-api {} (ABI 4), which has audio outputs and whose displays get each \
+             CHROUT byte's character set",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+    let e = header(|h| h.abi_version = 3).unwrap_err();
+    assert_eq!(
+        e,
+        format!(
+            "it speaks c64kit plugin ABI 3; this c64kit speaks 4: rebuild it against \
+             c64kit-plugin-api {} (ABI 4), whose displays get each CHROUT byte's character set",
             env!("CARGO_PKG_VERSION")
         )
     );
     let e = header(|h| h.abi_version = 99).unwrap_err();
     assert!(
-        e.starts_with("it speaks c64kit plugin ABI 99; this c64kit speaks 3: rebuild it"),
+        e.starts_with("it speaks c64kit plugin ABI 99; this c64kit speaks 4: rebuild it"),
         "{e}"
     );
     let e = header(|h| h.kind = 9).unwrap_err();

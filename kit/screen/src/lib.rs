@@ -24,11 +24,32 @@
 //! So a program that PEEKs or POKEs them sees and steers the same values as on a real C64, and
 //! 40-column rows are linked into 80-column logical lines exactly like the KERNAL does.
 //!
+//! CHR$(14) and CHR$(142) switch the character set where the KERNAL does, in the VIC-II's
+//! register $D018 ([`ScreenMemory::vic_memory_setup`]): the editor keeps no copy of its own,
+//! so a program's POKE 53272 and the editor always agree.
+//!
 //! Not modelled: the cursor blink (done by the IRQ, which belongs to the machine), the CTRL
 //! key slowing down scrolling, and the VIC register writes of CINT other than the character
-//! set, which [`ScreenMemory::set_lowercase_charset`] reports.
+//! set.
 
 use c64kit_basic::petscii::screen_code_to_char;
+
+/// One row of screen codes as text for humans, in the lower/upper-case set or the
+/// upper-case/graphics one: graphics as Unicode look-alikes, a reversed space as '█', other
+/// reversed characters as their plain glyph. Trailing spaces are trimmed.
+pub fn screen_row_text(codes: &[u8], lowercase: bool) -> String {
+    let line: String = codes
+        .iter()
+        .map(|&code| {
+            if code == 0xa0 {
+                '█'
+            } else {
+                screen_code_to_char(code, lowercase)
+            }
+        })
+        .collect();
+    line.trim_end_matches(' ').to_string()
+}
 
 /// Memory owned by the machine that the editor works on.
 pub trait ScreenMemory {
@@ -38,17 +59,24 @@ pub trait ScreenMemory {
     /// The 1 KiB of colour RAM at $D800 (only the low 4 bits are kept).
     fn colour_ram(&self) -> &[u8; 0x400];
     fn colour_ram_mut(&mut self) -> &mut [u8; 0x400];
-    /// CHR$(14)/CHR$(142) and CINT switch the VIC between the lower/upper-case (true) and the
-    /// upper-case/graphics (false) character set (bit 1 of $D018). The editor also remembers the
-    /// choice itself; implement this to keep a VIC model in step.
-    fn set_lowercase_charset(&mut self, _lowercase: bool) {}
+    /// The VIC-II's memory setup register $D018 as the CPU reads it (the editor reads it with
+    /// the banking in force, as the KERNAL's LDA $D018 does).
+    fn vic_memory_setup(&self) -> u8;
+    /// Writes $D018. CHR$(14) sets bit 1 (the character ROM's lower/upper-case half, 21 ->
+    /// 23 after power-on), CHR$(142) clears it; so does CINT.
+    fn set_vic_memory_setup(&mut self, value: u8);
 }
+
+/// $D018's bit that picks the lower/upper-case half of the character ROM (CB11).
+pub const LOWERCASE_BIT: u8 = 0x02;
 
 /// Plain RAM and colour RAM, for using the editor on its own (tests, tools).
 #[derive(Clone)]
 pub struct PlainMemory {
     pub ram: Box<[u8; 0x10000]>,
     pub colour: Box<[u8; 0x400]>,
+    /// $D018 as stored (its unused bit 0 reads as 1).
+    pub vic_memory_setup: u8,
 }
 
 impl Default for PlainMemory {
@@ -56,6 +84,9 @@ impl Default for PlainMemory {
         PlainMemory {
             ram: Box::new([0; 0x10000]),
             colour: Box::new([0; 0x400]),
+            // What CINT's VIC-II table leaves: screen $0400, characters from $1000 (the
+            // character ROM's upper-case/graphics half).
+            vic_memory_setup: 0x14,
         }
     }
 }
@@ -72,6 +103,12 @@ impl ScreenMemory for PlainMemory {
     }
     fn colour_ram_mut(&mut self) -> &mut [u8; 0x400] {
         &mut self.colour
+    }
+    fn vic_memory_setup(&self) -> u8 {
+        self.vic_memory_setup | 0x01
+    }
+    fn set_vic_memory_setup(&mut self, value: u8) {
+        self.vic_memory_setup = value;
     }
 }
 
@@ -127,11 +164,10 @@ const RUNTB: &[u8; 9] = b"LOAD\rRUN\r";
 /// cannot hang the emulator (the real loops end within 256 steps on a sane table).
 const LOOP_GUARD: usize = 1024;
 
-/// The screen editor. Its state lives in RAM (see the crate docs); this struct only remembers
-/// the character set and whether a CHRIN line input is in progress.
+/// The screen editor. Its state lives in RAM and in $D018 (see the crate docs); this struct
+/// only remembers whether a CHRIN line input is in progress.
 #[derive(Debug, Clone, Default)]
 pub struct ScreenEditor {
-    lowercase: bool,
     waiting_for_line: bool,
 }
 
@@ -150,10 +186,14 @@ impl ScreenEditor {
     /// character set, clear screen and home the cursor. Uses the screen page in HIBASE ($0288).
     pub fn cint(&mut self, mem: &mut impl ScreenMemory) {
         self.waiting_for_line = false;
-        let mut k = Kernal::new(mem, &mut self.lowercase);
+        let mut k = Kernal::new(mem);
         k.poke(DFLTO, 3);
         k.poke(DFLTN, 0);
-        k.set_charset(false);
+        // The real CINT writes its whole VIC-II table (the machine's part); here only the
+        // character set, left alone when the table already chose upper case.
+        if k.mem.vic_memory_setup() & LOWERCASE_BIT != 0 {
+            k.set_charset(false);
+        }
         k.poke(MODE, 0);
         k.poke(BLNON, 0);
         k.poke(KEYLOG, 0x48);
@@ -166,7 +206,7 @@ impl ScreenEditor {
     /// CINT's last part ($E536): text colour A, key repeat and cursor blink timers reset,
     /// clear screen and home. Programs jump in here with their own colour in A.
     pub fn colour_and_clear(&mut self, mem: &mut impl ScreenMemory, colour: u8) {
-        let mut k = Kernal::new(mem, &mut self.lowercase);
+        let mut k = Kernal::new(mem);
         k.poke(COLOR, colour);
         k.poke(KOUNT, 4);
         k.poke(BLNCT, 0x0c);
@@ -177,22 +217,22 @@ impl ScreenEditor {
     /// CLSR ($E544): clear the screen and home the cursor. Not in the jump table, but programs
     /// call it directly as often as CHROUT.
     pub fn clear_screen(&mut self, mem: &mut impl ScreenMemory) {
-        Kernal::new(mem, &mut self.lowercase).clsr();
+        Kernal::new(mem).clsr();
     }
 
     /// NXTD ($E566): home the cursor.
     pub fn home(&mut self, mem: &mut impl ScreenMemory) {
-        Kernal::new(mem, &mut self.lowercase).nxtd();
+        Kernal::new(mem).nxtd();
     }
 
     /// CHROUT ($FFD2) to the screen: prints one PETSCII code or performs its control function.
     pub fn chrout(&mut self, mem: &mut impl ScreenMemory, byte: u8) {
-        Kernal::new(mem, &mut self.lowercase).prt(byte);
+        Kernal::new(mem).prt(byte);
     }
 
     /// Prints several codes with [`Self::chrout`].
     pub fn print(&mut self, mem: &mut impl ScreenMemory, bytes: &[u8]) {
-        let mut k = Kernal::new(mem, &mut self.lowercase);
+        let mut k = Kernal::new(mem);
         for &b in bytes {
             k.prt(b);
         }
@@ -208,7 +248,7 @@ impl ScreenEditor {
     /// PLOT ($FFF0) with carry clear: moves the cursor to `row`, `col` (not range-checked, as
     /// in the KERNAL).
     pub fn plot_set(&mut self, mem: &mut impl ScreenMemory, row: u8, col: u8) {
-        let mut k = Kernal::new(mem, &mut self.lowercase);
+        let mut k = Kernal::new(mem);
         k.poke(TBLX, row);
         k.poke(PNTR, col);
         k.stupt();
@@ -233,9 +273,10 @@ impl ScreenEditor {
         mem.ram()[COLOR as usize]
     }
 
-    /// True after CHR$(14) (lower/upper-case set), false after CHR$(142) or CINT.
-    pub fn lowercase(&self) -> bool {
-        self.lowercase
+    /// True after CHR$(14) (lower/upper-case set), false after CHR$(142) or CINT: bit 1 of
+    /// $D018, where the editor keeps it.
+    pub fn lowercase(&self, mem: &impl ScreenMemory) -> bool {
+        mem.vic_memory_setup() & LOWERCASE_BIT != 0
     }
 
     /// Address of screen RAM (HIBASE * 256).
@@ -243,33 +284,37 @@ impl ScreenEditor {
         (mem.ram()[HIBASE as usize] as u16) << 8
     }
 
-    /// The 25 screen rows as text for humans, in the current character set: graphics as Unicode
-    /// look-alikes, a reversed space as '█', other reversed characters as their plain glyph.
-    /// Trailing spaces are trimmed.
+    /// The 25 screen rows at HIBASE as text for humans, in the character set bit 1 of $D018
+    /// picks ([`screen_row_text`]).
     pub fn screen_text(&self, mem: &impl ScreenMemory) -> Vec<String> {
         let base = self.screen_base(mem) as usize;
         let ram = mem.ram();
+        let lowercase = self.lowercase(mem);
         (0..NLINES as usize)
             .map(|row| {
-                let line: String = (0..LLEN as usize)
-                    .map(|col| {
-                        let code = ram[(base + row * 40 + col) & 0xffff];
-                        if code == 0xa0 {
-                            '█'
-                        } else {
-                            screen_code_to_char(code, self.lowercase)
-                        }
-                    })
+                let codes: Vec<u8> = (0..LLEN as usize)
+                    .map(|col| ram[(base + row * 40 + col) & 0xffff])
                     .collect();
-                line.trim_end_matches(' ').to_string()
+                screen_row_text(&codes, lowercase)
             })
             .collect()
+    }
+
+    /// The keyboard scan's SHIFT+C= switch (the KERNAL's keyboard decode, $EB48, entered
+    /// once per press of the two keys together): flips the character set in $D018 unless
+    /// CHR$(8) locked it (MODE $0291 bit 7).
+    pub fn shift_cbm(&mut self, mem: &mut impl ScreenMemory) {
+        let k = Kernal::new(mem);
+        if k.peek(MODE) & 0x80 == 0 {
+            let v = k.mem.vic_memory_setup() ^ LOWERCASE_BIT;
+            k.mem.set_vic_memory_setup(v);
+        }
     }
 
     /// GETIN's keyboard half (LP2, $E5B4): takes the oldest key from the keyboard buffer
     /// ($0277, count in $C6), or `None` if it is empty.
     pub fn take_key(&mut self, mem: &mut impl ScreenMemory) -> Option<u8> {
-        Kernal::new(mem, &mut self.lowercase).take_key()
+        Kernal::new(mem).take_key()
     }
 
     /// CHRIN ($FFCF) from the keyboard (device 0), as the KERNAL's LOOP5 does it: keys from the
@@ -280,7 +325,7 @@ impl ScreenEditor {
     /// pass (or supplies keys) and calls again, which continues the same input.
     pub fn chrin_keyboard(&mut self, mem: &mut impl ScreenMemory) -> Option<u8> {
         let waiting = self.waiting_for_line;
-        let mut k = Kernal::new(mem, &mut self.lowercase);
+        let mut k = Kernal::new(mem);
         if !waiting {
             // BASIN remembers where input started, so a prompt before it is not read back.
             let (pntr, tblx) = (k.peek(PNTR), k.peek(TBLX));
@@ -299,12 +344,11 @@ impl ScreenEditor {
 /// The editor routines, over the caller's memory. Method names follow the KERNAL labels.
 struct Kernal<'a, M: ScreenMemory + ?Sized> {
     mem: &'a mut M,
-    lowercase: &'a mut bool,
 }
 
 impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
-    fn new(mem: &'a mut M, lowercase: &'a mut bool) -> Self {
-        Kernal { mem, lowercase }
+    fn new(mem: &'a mut M) -> Self {
+        Kernal { mem }
     }
 
     fn peek(&self, a: u16) -> u8 {
@@ -350,9 +394,15 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
         self.poke(a, v);
     }
 
+    /// LOWER/UPPER ($EC44): read $D018, set or clear the lower-case bit, write it back.
     fn set_charset(&mut self, lowercase: bool) {
-        *self.lowercase = lowercase;
-        self.mem.set_lowercase_charset(lowercase);
+        let v = self.mem.vic_memory_setup();
+        let v = if lowercase {
+            v | LOWERCASE_BIT
+        } else {
+            v & !LOWERCASE_BIT
+        };
+        self.mem.set_vic_memory_setup(v);
     }
 
     /// CLSR ($E544): rebuild the line table, clear every row, home.

@@ -290,11 +290,11 @@ fn insert_on_a_full_row_links_a_second_row() {
 }
 
 #[test]
-fn charset_switches_are_recorded_and_reported() {
+fn charset_switches_are_written_to_the_vic() {
     #[derive(Default)]
     struct Vic {
         mem: PlainMemory,
-        switches: Vec<bool>,
+        writes: Vec<u8>,
     }
     impl ScreenMemory for Vic {
         fn ram(&self) -> &[u8; 0x10000] {
@@ -309,25 +309,48 @@ fn charset_switches_are_recorded_and_reported() {
         fn colour_ram_mut(&mut self) -> &mut [u8; 0x400] {
             self.mem.colour_ram_mut()
         }
-        fn set_lowercase_charset(&mut self, lowercase: bool) {
-            self.switches.push(lowercase);
+        fn vic_memory_setup(&self) -> u8 {
+            self.mem.vic_memory_setup()
+        }
+        fn set_vic_memory_setup(&mut self, value: u8) {
+            self.writes.push(value);
+            self.mem.set_vic_memory_setup(value);
         }
     }
     let mut vic = Vic::default();
     let mut ed = ScreenEditor::new();
     ed.reset(&mut vic);
+    // CINT found the upper-case set already chosen: nothing written.
+    assert_eq!(vic.writes, []);
     ed.print(&mut vic, b"\x0eHi");
-    assert!(ed.lowercase());
+    // PEEK(53272): 21 after power-on, 23 after CHR$(14).
+    assert_eq!(vic.mem.vic_memory_setup(), 23);
+    assert!(ed.lowercase(&vic));
     assert_eq!(ed.screen_text(&vic)[0], "hI");
     ed.print(&mut vic, b"\x8e");
-    assert!(!ed.lowercase());
-    assert_eq!(vic.switches, [false, true, false]);
+    assert!(!ed.lowercase(&vic));
+    assert_eq!(vic.mem.vic_memory_setup(), 21);
+    assert_eq!(vic.writes, [0x17, 0x15]);
+    // A POKE 53272,23 is the editor's choice too, and CINT undoes it.
+    vic.set_vic_memory_setup(0x16);
+    assert!(ed.lowercase(&vic));
+    ed.cint(&mut vic);
+    assert!(!ed.lowercase(&vic));
     // Lock and unlock of SHIFT+C= live in MODE ($0291).
     ed.print(&mut vic, b"\x08");
     assert_eq!(vic.mem.ram[0x0291], 0x80);
     ed.print(&mut vic, b"\x09");
     assert_eq!(vic.mem.ram[0x0291], 0);
-    assert_eq!(ed.plot_get(&vic), (0, 2));
+    // The keyboard scan's SHIFT+C= flips the set, unless CHR$(8) locked it.
+    ed.shift_cbm(&mut vic);
+    assert!(ed.lowercase(&vic));
+    ed.print(&mut vic, b"\x08");
+    ed.shift_cbm(&mut vic);
+    assert!(ed.lowercase(&vic));
+    ed.print(&mut vic, b"\x09");
+    ed.shift_cbm(&mut vic);
+    assert!(!ed.lowercase(&vic));
+    assert_eq!(ed.plot_get(&vic), (0, 0));
 }
 
 #[test]

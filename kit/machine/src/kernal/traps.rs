@@ -29,6 +29,9 @@ pub struct Kernal {
     pub screen: ScreenEditor,
     /// Every byte sent to the screen through CHROUT, in order (output to files is not).
     pub transcript: Vec<u8>,
+    /// For each transcript byte, whether the VIC-II showed the lower/upper-case character
+    /// set just after it was printed (so a CHR$(14) is already in it).
+    pub transcript_sets: Vec<bool>,
     /// Device 8: by default it reads the current folder and cannot write.
     pub drive: Drive,
     /// Consecutive GETIN/CHRIN calls that found no key and no script left.
@@ -73,13 +76,25 @@ impl ScreenMemory for Mem<'_> {
     fn colour_ram_mut(&mut self) -> &mut [u8; 1024] {
         &mut self.0.colour
     }
+    /// Through the banking, as the KERNAL's own LDA/STA $D018 (I/O banked out, they reach
+    /// the character ROM and the RAM below it).
+    fn vic_memory_setup(&self) -> u8 {
+        self.0.peek(VIC_MEMORY_SETUP)
+    }
+    fn set_vic_memory_setup(&mut self, value: u8) {
+        self.0.poke(VIC_MEMORY_SETUP, value);
+    }
 }
+
+/// The VIC-II's memory setup register, where the character set is chosen.
+const VIC_MEMORY_SETUP: u16 = 0xD018;
 
 impl Kernal {
     pub fn new() -> Self {
         Kernal {
             screen: ScreenEditor::new(),
             transcript: Vec::new(),
+            transcript_sets: Vec::new(),
             drive: Drive::default(),
             idle_polls: 0,
             idle_poll_limit: DEFAULT_IDLE_POLL_LIMIT,
@@ -91,11 +106,6 @@ impl Kernal {
     /// CINT's work: clear the screen, cursor home, default colours.
     pub fn reset_screen(&mut self, bus: &mut C64Bus) {
         self.screen.reset(&mut Mem(bus));
-    }
-
-    /// The 25 lines of the screen as text.
-    pub fn screen_text(&self, bus: &mut C64Bus) -> Vec<String> {
-        self.screen.screen_text(&Mem(bus))
     }
 
     /// Runs the routine at `trap`. The CPU has fetched the JAM at the entry; on `Return` the
@@ -246,6 +256,8 @@ impl Kernal {
             SCREEN => {
                 self.transcript.push(byte);
                 self.screen.chrout(&mut Mem(bus), byte);
+                self.transcript_sets
+                    .push(crate::text_screen::shows_lowercase_rom(bus));
             }
             DRIVE => self.drive.receive(byte),
             _ => {}
@@ -253,19 +265,24 @@ impl Kernal {
     }
 
     /// Moves one scripted key into the keyboard buffer if the buffer is empty and the script
-    /// has one available, as if the user typed it just now.
+    /// has one available, as if the user typed it just now (SHIFT+C= goes to the scan's
+    /// character set switch instead).
     fn feed_keyboard_buffer(&mut self, bus: &mut C64Bus, empty_poll: bool) -> KeyAvailability {
         let count = bus.ram[NDX as usize];
         if count != 0 {
             return KeyAvailability::NotYet;
         }
         let got = bus.input.take(bus.now, empty_poll);
-        if let KeyAvailability::Key(k) = got {
-            let max = bus.ram[XMAX as usize].clamp(1, 10);
-            if count < max {
-                bus.ram[KEYD as usize] = k;
-                bus.ram[NDX as usize] = 1;
+        match got {
+            KeyAvailability::Key(k) => {
+                let max = bus.ram[XMAX as usize].clamp(1, 10);
+                if count < max {
+                    bus.ram[KEYD as usize] = k;
+                    bus.ram[NDX as usize] = 1;
+                }
             }
+            KeyAvailability::ShiftCbm => self.screen.shift_cbm(&mut Mem(bus)),
+            KeyAvailability::NotYet | KeyAvailability::Exhausted => {}
         }
         got
     }
