@@ -102,3 +102,65 @@ fn the_real_kernal_leaves_the_same() {
     let real = run(Roms::load(&paths).expect("the KERNAL image in C64KIT_ROMS"));
     assert_eq!(run(Roms::builtin()), real);
 }
+
+/// The README's table of the KERNAL's internal entries lists every entry c64kit provides
+/// outside the jump table, and nothing else: every trap that no jump-table entry leads to
+/// (directly, or through its RAM vector's default) and the entries our image holds as code.
+#[test]
+fn the_readme_lists_every_internal_entry() {
+    use c64kit_machine::kernal::{rom, Trap};
+    use std::collections::BTreeSet;
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md at the workspace's root");
+    let section = readme
+        .split("### The KERNAL and BASIC routines c64kit provides")
+        .nth(1)
+        .expect("README.md has a section \"The KERNAL and BASIC routines c64kit provides\"");
+    let listed: BTreeSet<u16> = section
+        .lines()
+        .skip_while(|l| !l.starts_with('|'))
+        .take_while(|l| l.starts_with('|'))
+        .filter_map(|l| l.trim_start_matches("| $").get(..4))
+        .filter_map(|a| u16::from_str_radix(a, 16).ok())
+        .collect();
+    let image = rom::build();
+    let at = |a: u16| image[(a - rom::ROM_BASE) as usize];
+    let word = |a: u16| u16::from_le_bytes([at(a), at(a + 1)]);
+    let mut reached = BTreeSet::new();
+    for entry in (0xFF81..=0xFFF3).step_by(3) {
+        match at(entry) {
+            0x4C => reached.insert(word(entry + 1)),
+            0x6C => {
+                let vector = word(entry + 1);
+                let (_, default) = rom::RAM_VECTORS.iter().find(|v| v.0 == vector).unwrap();
+                reached.insert(*default)
+            }
+            op => panic!("jump-table entry ${entry:04X} holds ${op:02X}"),
+        };
+    }
+    let mut internal: BTreeSet<u16> = Trap::all()
+        .map(Trap::address)
+        .filter(|a| !reached.contains(a))
+        .collect();
+    internal.extend([
+        rom::IRQ_ACK_EXIT,
+        rom::IRQ_EXIT,
+        rom::NMI_DEFAULT,
+        rom::NMI_EXIT,
+        rom::REVISION.0,
+    ]);
+    // The trap inside the NMI handler is its part after the registers are saved.
+    internal.remove(&Trap::NmiDefault.address());
+    let hex = |set: &BTreeSet<u16>| set.iter().map(|a| format!("${a:04X}")).collect::<Vec<_>>();
+    assert_eq!(
+        hex(&listed),
+        hex(&internal),
+        "the README's table (left) and the KERNAL's internal entries (right) differ"
+    );
+    // BASIC's trapped routines are named in the section's text.
+    for addr in 0xA000..0xC000u16 {
+        if Trap::at_basic(addr).is_some() {
+            assert!(section.contains(&format!("${addr:04X}")), "${addr:04X}");
+        }
+    }
+}
