@@ -113,6 +113,19 @@ fn build() -> Option<Built> {
             ],
         );
     }
+    // The same conio program on cc65's 80-column software screen (a bitmap).
+    cl65(
+        &dir,
+        &[
+            "-t",
+            "c64",
+            "-O",
+            "-o",
+            "conio80.prg",
+            "conio.c",
+            "c64-soft80.o",
+        ],
+    );
     let from = target.parent().map(|p| p.join("samples"));
     let samples = from.as_ref().is_some_and(|s| s.join("hello.c").is_file());
     if samples {
@@ -373,6 +386,61 @@ fn conio_puts_text_and_colours_where_the_program_says() {
     for row in 6..9 {
         assert!(colours(&px, 1, row).contains(&WHITE), "cvline, row {row}");
     }
+}
+
+#[test]
+fn conio_on_cc65s_80_column_screen() {
+    let Some(b) = built() else { return };
+    let dir = temp_dir("cc65-conio80");
+    let prg = b.prg("conio80");
+    // Before RETURN, with the picture; soft80 draws 4-pixel characters into a bitmap.
+    let r = run(
+        &dir,
+        &[
+            &prg,
+            "--input",
+            "a{SHIFT-B}1",
+            "--max-cycles",
+            "2000000",
+            "--screenshot",
+            "c.png",
+        ],
+    );
+    assert_eq!(r.code, 4, "{r}");
+    let px = picture(&dir.join("c.png"));
+    assert_eq!(px[0], RED, "the border");
+    let colours_in = |x: std::ops::Range<usize>, row: usize| -> BTreeSet<u8> {
+        x.flat_map(|x| (row * 8..row * 8 + 8).map(move |y| (x, y)))
+            .map(|(x, y)| at(&px, x, y))
+            .collect()
+    };
+    assert_eq!(
+        colours_in(8..48, 1),
+        BTreeSet::from([BLUE, YELLOW]),
+        "gotoxy 2,1"
+    );
+    assert_eq!(
+        colours_in(120..124, 1),
+        BTreeSet::from([BLUE, YELLOW]),
+        "cputcxy's X at 30"
+    );
+    assert!(colours_in(8..36, 3).contains(&GREEN), "Reverse");
+    assert_eq!(
+        colours_in(0..56, 11),
+        BTreeSet::from([BLUE, WHITE]),
+        "keys: 41 c2 31"
+    );
+    assert_eq!(
+        colours_in(60..320, 11),
+        BTreeSet::from([BLUE]),
+        "nothing after the keys"
+    );
+    // RETURN: three keys came before it.
+    let r = run(
+        &dir,
+        &[&prg, "--input", "a{SHIFT-B}1{RETURN}", "--exit-status"],
+    );
+    assert_eq!(r.code, 3, "{r}");
 }
 
 #[test]
