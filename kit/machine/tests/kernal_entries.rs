@@ -13,7 +13,7 @@ const END: u16 = 0x0820 + PROGRAM.len() as u16 - 1;
 
 /// At $0820 ("10 SYS2080" before it).
 #[rustfmt::skip]
-const PROGRAM: [u8; 91] = [
+const PROGRAM: [u8; 127] = [
     0x78,                   // SEI
     // SCOLOR with PNT = $06C8 (row 18 of the screen at $0400), X/Y/C to be kept.
     0xA9, 0xC8, 0x85, 0xD1, // LDA #$C8; STA $D1
@@ -34,7 +34,16 @@ const PROGRAM: [u8; 91] = [
     0x08, 0x78,             // PHP; SEI
     0x8D, 0x44, 0x03, 0x8E, 0x45, 0x03, 0x8C, 0x46, 0x03, // STA/STX/STY $0344-6
     0x68, 0x8D, 0x47, 0x03, // PLA; STA $0347
+    0xA5, 0xC6, 0x8D, 0x4D, 0x03, // LDA $C6; STA $034D
     0xAD, 0x80, 0xFF, 0x8D, 0x48, 0x03, // LDA $FF80; STA $0348
+    // GETIN with one key ("Z") in the buffer, I and C set: SEI, then LP2.
+    0xA9, 0x01, 0x85, 0xC6, // LDA #1; STA $C6
+    0xA9, 0x5A, 0x8D, 0x77, 0x02, // LDA #"Z"; STA $0277
+    0xA2, 0x77, 0x38, 0x78, // LDX #$77; SEC; SEI
+    0x20, 0xE4, 0xFF,       // JSR GETIN
+    0x08, 0x78,             // PHP; SEI
+    0x8D, 0x49, 0x03, 0x8E, 0x4A, 0x03, 0x8C, 0x4B, 0x03, // STA/STX/STY $0349-B
+    0x68, 0x8D, 0x4C, 0x03, // PLA; STA $034C
     0x02,                   // JAM: the end
 ];
 
@@ -50,7 +59,8 @@ fn program() -> Prg {
     }
 }
 
-/// What the program left: the results, USER ($F3/$F4), NDX ($C6) and the buffer.
+/// What the program left: the results ($0340-$034D), USER ($F3/$F4), NDX ($C6) and the
+/// keyboard buffer ($0277-$027A).
 fn run(roms: Roms) -> Vec<u8> {
     let mut m = Machine::new(roms);
     m.load_and_run_prg(&program()).unwrap();
@@ -62,7 +72,7 @@ fn run(roms: Roms) -> Vec<u8> {
             opcode: 0x02
         }
     );
-    let mut left: Vec<u8> = (0..9).map(|i| m.bus.peek(RESULTS + i)).collect();
+    let mut left: Vec<u8> = (0..14).map(|i| m.bus.peek(RESULTS + i)).collect();
     left.extend([0xF3, 0xF4, 0xC6].map(|a| m.bus.peek(a)));
     left.extend((0x0277..0x027B).map(|a| m.bus.peek(a)));
     left
@@ -74,18 +84,18 @@ fn scolor_lp2_and_the_revision_byte_leave_what_the_real_kernal_leaves() {
     // SCOLOR: USER = PNT with the colour RAM's page ($06 & 3 | $D8); A = that page, N set,
     // Z clear; X, Y, C and I as they were. P as pushed: N, bits 5 and 4, I, C.
     assert_eq!(left[..4], [0xDA, 0x11, 0x22, 0xB5], "SCOLOR's A X Y P");
-    assert_eq!(left[9..11], [0xC8, 0xDA], "USER after SCOLOR");
+    assert_eq!(left[14..16], [0xC8, 0xDA], "USER after SCOLOR");
     // LP2: A = Y = the first key, X = the old count; the next three bytes moved down (the
     // $EE after the keys too), NDX one less; CLI and CLC (and N, Z from "A").
     assert_eq!(left[4..8], [0x41, 0x03, 0x41, 0x30], "LP2's A X Y P");
-    assert_eq!(left[11], 2, "NDX after LP2");
-    assert_eq!(
-        left[12..16],
-        [0x42, 0x43, 0xEE, 0xEE],
-        "the buffer after LP2"
-    );
+    assert_eq!(left[13], 2, "NDX after LP2");
+    // LP2 left 42 43 EE EE; GETIN then moved one byte down.
+    assert_eq!(left[17..21], [0x43, 0x43, 0xEE, 0xEE], "the buffer");
     // 901227-03, the KERNAL c64kit follows.
     assert_eq!(left[8], 3, "the revision byte at $FF80");
+    // GETIN takes its key with LP2: the same results, I clear after it.
+    assert_eq!(left[9..13], [0x5A, 0x01, 0x5A, 0x30], "GETIN's A X Y P");
+    assert_eq!(left[16], 0, "NDX after GETIN");
 }
 
 #[test]

@@ -295,26 +295,21 @@ impl Kernal {
             return TrapOutcome::Return;
         }
         let fed = self.feed_keyboard_buffer(bus, true);
-        let count = bus.ram[NDX as usize];
-        // $E5B4: take the first key and shift the rest down; X ends as the old count.
-        match self.screen.take_key(&mut Mem(bus)) {
-            Some(key) => {
-                self.idle_polls = 0;
-                cpu.x = count;
-                cpu.y = key;
-                cpu.load_a(key);
-            }
-            None => {
-                if fed == KeyAvailability::Exhausted {
-                    if let Some(stop) = self.idle() {
-                        return stop;
-                    }
-                } else {
-                    self.idle_polls = 0;
-                }
-                cpu.load_a(0);
-            }
+        if bus.ram[NDX as usize] != 0 {
+            // A key waits: SEI, then LP2 ($E5B4), which ends with CLI and CLC.
+            self.idle_polls = 0;
+            take_key(cpu, bus);
+            return TrapOutcome::Return;
         }
+        if fed == KeyAvailability::Exhausted {
+            if let Some(stop) = self.idle() {
+                return stop;
+            }
+        } else {
+            self.idle_polls = 0;
+        }
+        // No key: A = 0 (Z set), C clear, X and Y kept.
+        cpu.load_a(0);
         cpu.set_carry(false);
         TrapOutcome::Return
     }
