@@ -11,6 +11,7 @@
 //! cia = "6526a"                   # the CIAs: "6526" (old, the default) or "6526a" (new)
 //! sid = "8580"                    # the SID: "6581" (old, the default) or "8580" (new)
 //! after_return = "wait"           # a return to BASIC idles (default: "return" ends the run)
+//! exit_status = true              # a return to BASIC exits with ST ($90), as --exit-status
 //! key_hold = "3f"                 # how long a scripted key is down in the matrix (f, ms, c)
 //! audio = "cpal"                  # audio outputs by name (or a list), for run and play
 //! audio_rate = 48000              # samples per second of the sound
@@ -67,6 +68,7 @@ struct Raw {
     cia: Option<String>,
     sid: Option<String>,
     after_return: Option<String>,
+    exit_status: Option<bool>,
     key_hold: Option<String>,
     audio: Option<OneOrMany>,
     audio_rate: Option<toml::Value>,
@@ -133,6 +135,8 @@ pub struct Config {
     pub sid: Option<SidModel>,
     /// "return" or "wait" (`after_return`).
     pub after_return: Option<String>,
+    /// A return to BASIC exits with the status in ST (`exit_status`, as `--exit-status`).
+    pub exit_status: Option<bool>,
     /// How long a scripted key is held in the keyboard matrix, in cycles (`key_hold`).
     pub key_hold: Option<u64>,
     /// The audio outputs, by plugin name (`audio`).
@@ -261,6 +265,7 @@ impl Config {
                     c64kit_files::quote(other)
                 ),
             },
+            exit_status: raw.exit_status,
             key_hold: raw
                 .key_hold
                 .map(|t| c64kit_basic::parse_hold(&t).map(c64kit_machine::input::hold_cycles))

@@ -106,6 +106,12 @@ pub struct RunArgs {
     /// Off by default: $D7FF is a SID mirror on a real C64.
     #[arg(long)]
     debugcart: bool,
+    /// When the program returns to BASIC, exit with the status it left in ST ($90) instead
+    /// of 0, as sim65 exits with a program's code: cc65 programs leave `main`'s return value
+    /// (or `exit`'s) there; assembly programs LDA #code, STA $90, RTS. Other stops keep
+    /// their exit codes.
+    #[arg(long)]
+    exit_status: bool,
     /// The folder drive 8 reads and writes (a 1541 over the folder; it must exist). Without
     /// it (or drive_dir in c64kit.toml) drive 8 reads the current folder and refuses writes.
     #[arg(long)]
@@ -656,12 +662,20 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         let lines: String = m.screen_text().iter().map(|l| format!("|{l}|\n")).collect();
         stdio::print(&lines, "the screen");
     }
-    let stop = match &outcome {
-        Outcome::Stopped(s) => named_stop(s, &labels),
-        Outcome::Quit => outcome.text(),
+    let returned = matches!(outcome, Outcome::Stopped(StopReason::ReturnedToBasic));
+    let status = m.kernal.returned_status.filter(|_| returned);
+    let stop = match (&outcome, status) {
+        // ST is the program's exit status for cc65 (and `--exit-status`), the KERNAL's I/O
+        // status for others: named as the variable it is.
+        (Outcome::Stopped(s), Some(st)) => format!("{} (ST = {st})", named_stop(s, &labels)),
+        (Outcome::Stopped(s), None) => named_stop(s, &labels),
+        (Outcome::Quit, _) => outcome.text(),
     };
     report(&stop, m.cycles(), m.cpu.pc);
-    Ok(outcome.exit_code())
+    match status {
+        Some(st) if args.exit_status || config.exit_status == Some(true) => Ok(st.into()),
+        _ => Ok(outcome.exit_code()),
+    }
 }
 
 /// What a loader made of a file, as the machine takes a program.
@@ -856,6 +870,9 @@ fn refuse_c64_options(args: &RunArgs, specs: &[(String, Vec<(String, String)>)])
     }
     if args.debugcart {
         given.push("--debugcart (a bare 6502 has no cartridge port)");
+    }
+    if args.exit_status {
+        given.push("--exit-status (a bare 6502 has no BASIC to return to)");
     }
     if args.cia.is_some() {
         given.push("--cia (a bare 6502 has no CIA)");

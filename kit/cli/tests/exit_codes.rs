@@ -231,3 +231,37 @@ fn the_readme_exit_code_table_is_what_the_binary_does() {
         "README rows that no case gives (or codes it lacks)"
     );
 }
+
+/// `--exit-status` (and `exit_status = true`): a return to BASIC exits with the status the
+/// program left in ST ($90), as cc65 programs leave their exit code; without it, 0. The stop
+/// line gives ST either way; other stops keep their codes; `--bare` has no BASIC to return to.
+#[test]
+fn exit_status_is_what_the_program_left_in_st() {
+    let dir = temp_dir("exit-status");
+    // LDA #3; STA $90; RTS
+    let st3 = write(&dir, "st3.prg", &stub_prg(&[0xA9, 3, 0x85, 0x90, 0x60]));
+    let code = |args: &[&str]| {
+        let out = c64kit().current_dir(&dir).args(args).assert();
+        (out.get_output().status.code(), stderr_of(&out))
+    };
+    let (plain, err) = code(&["run", &st3]);
+    assert_eq!(plain, Some(0), "{err}");
+    assert!(err.contains("returned to BASIC (ST = 3) after"), "{err}");
+    assert_eq!(code(&["run", "--exit-status", &st3]).0, Some(3));
+    // A status of 0 is a pass, and 255 is kept whole.
+    let st0 = write(&dir, "st0.prg", &stub_prg(&[0xA9, 0, 0x85, 0x90, 0x60]));
+    assert_eq!(code(&["run", "--exit-status", &st0]).0, Some(0));
+    let st255 = write(&dir, "st255.prg", &stub_prg(&[0xA9, 255, 0x85, 0x90, 0x60]));
+    assert_eq!(code(&["run", "--exit-status", &st255]).0, Some(255));
+    // The settings file's switch does the same.
+    let config = write(&dir, "status.toml", b"exit_status = true\n");
+    assert_eq!(code(&["--config", &config, "run", &st3]).0, Some(3));
+    // A stop other than the return keeps its code: STA $90, then JAM.
+    let jam = write(&dir, "jam.prg", &stub_prg(&[0xA9, 3, 0x85, 0x90, 0x02]));
+    let (jammed, err) = code(&["run", "--exit-status", &jam]);
+    assert_eq!(jammed, Some(7), "{err}");
+    assert!(!err.contains("ST ="), "{err}");
+    let (bare, err) = code(&["run", "--bare", "--exit-status", &st3]);
+    assert_eq!(bare, Some(2), "{err}");
+    assert!(err.contains("--exit-status"), "{err}");
+}

@@ -72,6 +72,12 @@ pub enum Trap {
     ClearScreen,
     /// NXTD ($E566): home the cursor.
     Home,
+    /// LP2 ($E5B4): take the first key from the keyboard buffer (GETIN's keyboard half;
+    /// cc65's `cgetc` calls it as KBDREAD once NDX says a key waits).
+    TakeKey,
+    /// SCOLOR ($EA24): point the colour RAM pointer USER ($F3/$F4) at PNT's line (cc65's
+    /// UPDCRAMPTR, called after every PLOT that moves the cursor: `gotoxy`, `cputcxy`).
+    SyncColourPointer,
     /// BASIC's STROUT ($AB1E): print the string at A (low), Y (high) up to a $00 or a
     /// quote. Machine-code programs call it to print (test programs above all).
     Strout,
@@ -91,7 +97,7 @@ pub enum Trap {
 }
 
 /// Each trap with the real KERNAL address of its routine and the name programmers know.
-const TABLE: [(Trap, u16, &str); 48] = {
+const TABLE: [(Trap, u16, &str); 50] = {
     use Trap::*;
     [
         (Chrout, 0xF1CA, "CHROUT"),
@@ -142,6 +148,8 @@ const TABLE: [(Trap, u16, &str); 48] = {
         (ColourAndClear, 0xE536, "CINT's colour and clear"),
         (ClearScreen, 0xE544, "CLSR"),
         (Home, 0xE566, "NXTD"),
+        (TakeKey, 0xE5B4, "LP2"),
+        (SyncColourPointer, 0xEA24, "SCOLOR"),
     ]
 };
 

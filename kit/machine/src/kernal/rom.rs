@@ -28,6 +28,10 @@ pub const RESET_ENTRY: u16 = 0xFCE2;
 /// the program's own interrupts run beside.
 pub const BASIC_IDLE: u16 = 0xE5CD;
 
+/// The byte before the jump table: the KERNAL's revision, 3 in 901227-03 (the screen
+/// editor c64kit follows). cc65's `get_ostype()` returns it.
+pub const REVISION: (u16, u8) = (0xFF80, 0x03);
+
 /// CINV: the IRQ handler's RAM vector.
 pub const CINV: u16 = 0x0314;
 /// NMINV: the NMI handler's RAM vector.
@@ -137,6 +141,7 @@ pub fn build() -> [u8; 0x2000] {
     put(NMI_EXIT, &restore);
     let nop = BASIC_IDLE + 1;
     put(BASIC_IDLE, &[0x58, 0xEA, 0x4C, nop as u8, (nop >> 8) as u8]);
+    put(REVISION.0, &[REVISION.1]);
     put(0xFFFA, &[NMI_ENTRY as u8, (NMI_ENTRY >> 8) as u8]);
     put(0xFFFC, &[RESET_ENTRY as u8, (RESET_ENTRY >> 8) as u8]);
     put(0xFFFE, &[IRQ_ENTRY as u8, (IRQ_ENTRY >> 8) as u8]);

@@ -42,6 +42,9 @@ pub struct Kernal {
     pub after_return: AfterReturn,
     /// The program has returned and the machine idles as BASIC would.
     returned: bool,
+    /// ST ($90) when the program returned to BASIC: a cc65 program's exit code (its
+    /// startup code stores `main`'s return value or `exit`'s argument there before its RTS).
+    pub returned_status: Option<u8>,
 }
 
 /// GETIN/CHRIN calls in a row that find no key and no script left before the run ends with
@@ -100,6 +103,7 @@ impl Kernal {
             idle_poll_limit: DEFAULT_IDLE_POLL_LIMIT,
             after_return: AfterReturn::Return,
             returned: false,
+            returned_status: None,
         }
     }
 
@@ -223,9 +227,11 @@ impl Kernal {
                 return TrapOutcome::Stop(StopReason::BrkNoHandler { pc });
             }
             ReturnToBasic if self.after_return == AfterReturn::Return => {
-                return TrapOutcome::Stop(StopReason::ReturnedToBasic)
+                self.returned_status = Some(bus.ram[STATUS as usize]);
+                return TrapOutcome::Stop(StopReason::ReturnedToBasic);
             }
             ReturnToBasic => {
+                self.returned_status = Some(bus.ram[STATUS as usize]);
                 // BASIC ends the program: READY. on a line of its own, then it waits.
                 self.returned = true;
                 if self.screen.plot_get(&Mem(bus)).1 != 0 {
@@ -240,6 +246,12 @@ impl Kernal {
             ColourAndClear => self.screen.colour_and_clear(&mut Mem(bus), cpu.a),
             ClearScreen => self.screen.clear_screen(&mut Mem(bus)),
             Home => self.screen.home(&mut Mem(bus)),
+            TakeKey => take_key(cpu, bus),
+            SyncColourPointer => {
+                self.screen.sync_colour_pointer(&mut Mem(bus));
+                // The routine's last load: A = USER's high byte, N set (it is $D8-$DB).
+                cpu.load_a(bus.ram[USER as usize + 1]);
+            }
             Reset => return TrapOutcome::Stop(StopReason::Reset),
         }
         TrapOutcome::Return
@@ -304,26 +316,21 @@ impl Kernal {
             return TrapOutcome::Return;
         }
         let fed = self.feed_keyboard_buffer(bus, true);
-        let count = bus.ram[NDX as usize];
-        // $E5B4: take the first key and shift the rest down; X ends as the old count.
-        match self.screen.take_key(&mut Mem(bus)) {
-            Some(key) => {
-                self.idle_polls = 0;
-                cpu.x = count;
-                cpu.y = key;
-                cpu.load_a(key);
-            }
-            None => {
-                if fed == KeyAvailability::Exhausted {
-                    if let Some(stop) = self.idle() {
-                        return stop;
-                    }
-                } else {
-                    self.idle_polls = 0;
-                }
-                cpu.load_a(0);
-            }
+        if bus.ram[NDX as usize] != 0 {
+            // A key waits: SEI, then LP2 ($E5B4), which ends with CLI and CLC.
+            self.idle_polls = 0;
+            take_key(cpu, bus);
+            return TrapOutcome::Return;
         }
+        if fed == KeyAvailability::Exhausted {
+            if let Some(stop) = self.idle() {
+                return stop;
+            }
+        } else {
+            self.idle_polls = 0;
+        }
+        // No key: A = 0 (Z set), C clear, X and Y kept.
+        cpu.load_a(0);
         cpu.set_carry(false);
         TrapOutcome::Return
     }
@@ -375,6 +382,28 @@ fn udtim(bus: &mut C64Bus) {
     bus.ram[t] = (jiffies >> 16) as u8;
     bus.ram[t + 1] = (jiffies >> 8) as u8;
     bus.ram[t + 2] = jiffies as u8;
+}
+
+/// LP2 ($E5B4): Y = A = the first key in the buffer; the next NDX bytes move down one
+/// place (the real loop runs until X = NDX, so 256 times when NDX is 0: callers check NDX
+/// first); NDX one less; X = the old NDX; then CLI and CLC, as the routine ends.
+fn take_key(cpu: &mut Cpu, bus: &mut C64Bus) {
+    let count = bus.ram[NDX as usize];
+    let key = bus.ram[KEYD as usize];
+    let mut x: u8 = 0;
+    loop {
+        bus.ram[KEYD as usize + x as usize] = bus.ram[KEYD as usize + 1 + x as usize];
+        x = x.wrapping_add(1);
+        if x == count {
+            break;
+        }
+    }
+    bus.ram[NDX as usize] = count.wrapping_sub(1);
+    cpu.x = count;
+    cpu.y = key;
+    cpu.load_a(key);
+    cpu.set_p(cpu.p() & !c64kit_cpu::flag::I);
+    cpu.set_carry(false);
 }
 
 /// VECTOR: C set copies the RAM vectors to (X/Y), C clear copies (X/Y) to them.

@@ -24,6 +24,7 @@ pub const FNADR: u16 = 0x00BB;
 pub const STAL: u16 = 0x00C1; // SAVE's start address; RAMTAS's memory-test pointer
 pub const MEMUSS: u16 = 0x00C3; // LOAD's address when SA = 0
 pub const NDX: u16 = 0x00C6; // keys in the buffer
+pub const USER: u16 = 0x00F3; // colour RAM pointer of the cursor's line (SCOLOR sets it)
 pub const LAT: u16 = 0x0259; // logical file numbers of the open files
 pub const FAT: u16 = 0x0263; // their devices
 pub const SAT: u16 = 0x026D; // their secondary addresses (ORed with $60)
