@@ -228,7 +228,7 @@ impl ScreenEditor {
     /// SCOLOR ($EA24): USER ($F3/$F4) = the colour RAM address matching PNT ($D1/$D2).
     /// Not in the jump table; cc65 calls it after PLOT (its UPDCRAMPTR).
     pub fn sync_colour_pointer(&mut self, mem: &mut impl ScreenMemory) {
-        Kernal::new(mem, &mut self.lowercase).scolor();
+        Kernal::new(mem).scolor();
     }
 
     /// CHROUT ($FFD2) to the screen: prints one PETSCII code or performs its control function.
