@@ -5,6 +5,7 @@
 mod basic;
 mod io;
 pub mod rom;
+pub mod timing;
 mod traps;
 pub mod vars;
 
@@ -88,10 +89,13 @@ pub enum Trap {
     /// BASIC's statement loop NEWSTT ($A7AE), entered at the program's start: c64kit runs
     /// the program's first SYS there (it has no BASIC interpreter).
     Newstt,
+    /// The rest of a long routine's cycles, after an interrupt the CPU took during it (see
+    /// `rom::RESUME`).
+    Resume,
 }
 
 /// Each trap with the real KERNAL address of its routine and the name programmers know.
-const TABLE: [(Trap, u16, &str); 48] = {
+const TABLE: [(Trap, u16, &str); 49] = {
     use Trap::*;
     [
         (Chrout, 0xF1CA, "CHROUT"),
@@ -142,6 +146,11 @@ const TABLE: [(Trap, u16, &str); 48] = {
         (ColourAndClear, 0xE536, "CINT's colour and clear"),
         (ClearScreen, 0xE544, "CLSR"),
         (Home, 0xE566, "NXTD"),
+        (
+            Resume,
+            rom::RESUME + 1,
+            "(the rest of a KERNAL routine an interrupt broke into)",
+        ),
     ]
 };
 

@@ -28,6 +28,12 @@ pub const RESET_ENTRY: u16 = 0xFCE2;
 /// the program's own interrupts run beside.
 pub const BASIC_IDLE: u16 = 0xE5CD;
 
+/// Where a long trap that an interrupt breaks into goes on: a NOP (the CPU takes the
+/// interrupt after it, as it would in the real routine's code), then the trap that spends
+/// the routine's remaining cycles and returns. An address inside the real KERNAL's CLRLN
+/// colour code, which no program calls.
+pub const RESUME: u16 = 0xE4E0;
+
 /// CINV: the IRQ handler's RAM vector.
 pub const CINV: u16 = 0x0314;
 /// NMINV: the NMI handler's RAM vector.
@@ -135,6 +141,7 @@ pub fn build() -> [u8; 0x2000] {
     put(IRQ_ACK_EXIT, &[0xAD, 0x0D, 0xDC]); // LDA $DC0D, falling into IRQ_EXIT
     put(IRQ_EXIT, &restore);
     put(NMI_EXIT, &restore);
+    put(RESUME, &[0xEA]);
     let nop = BASIC_IDLE + 1;
     put(BASIC_IDLE, &[0x58, 0xEA, 0x4C, nop as u8, (nop >> 8) as u8]);
     put(0xFFFA, &[NMI_ENTRY as u8, (NMI_ENTRY >> 8) as u8]);
