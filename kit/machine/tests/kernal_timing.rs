@@ -152,3 +152,15 @@ fn a_scroll_costs_what_commodores_does() {
     });
     assert_eq!(costs, vec![31_686]);
 }
+
+#[test]
+fn getin_costs_what_commodores_does() {
+    // SEI; three keys in the buffer (NDX = 3); JSR $FFE4; JMP *: 93 cycles with the jump
+    // table's JMP ($032A), as Commodore's (54 + 2 * 17 + 5).
+    let code = [
+        0x78, 0xA9, 0x41, 0x8D, 0x77, 0x02, 0xA9, 0x03, 0x85, 0xC6, 0x20, 0xE4, 0xFF, 0x4C, 0x0D,
+        0xC0,
+    ];
+    let hits = arrivals(&code, &[0xC00A, 0xC00D], |_| {}, 2);
+    assert_eq!(hits[1].1 - hits[0].1 - 6, 93);
+}

@@ -9,7 +9,7 @@
 //! real code.
 //!
 //! Limits: paths not listed cost what the nearest listed one does (a control code the table
-//! lacks costs a printable character; GETIN with a key costs GETIN without one); the IRQ's
+//! lacks costs a printable character); the IRQ's
 //! keyboard scan with a key down is measured for unshifted keys (SHIFT, C= and CTRL add a few
 //! cycles on a real C64); the STOP key is never held; the clock's wrap after 24 hours and
 //! SCROL's slow-down while CTRL is held are left out; a long routine's interrupt is taken
@@ -91,6 +91,11 @@ pub const SCROLL_AGAIN_OVERHEAD: u64 = SCROLL_OVERHEAD - 119;
 
 /// GETIN from the keyboard with the buffer empty ($F13E): 19.
 pub const GETIN_KEYBOARD: u64 = 19;
+/// GETIN taking a key: 37, and 17 for each key the buffer held (the shift down, LP2 $E5B4):
+/// 54 with one key, 88 with three, 207 with ten.
+pub fn getin_key(keys_in_buffer: u8) -> u64 {
+    37 + 17 * u64::from(keys_in_buffer.max(1))
+}
 /// STOP ($F6ED), the STOP key not down: 14.
 pub const STOP: u64 = 14;
 /// RDTIM ($F6DD, through SETTIM's end): 30. SETTIM ($F6E4): 19.

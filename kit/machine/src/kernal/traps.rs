@@ -116,7 +116,6 @@ impl Kernal {
             Trap::Settim => timing::SETTIM,
             Trap::Plot if cpu.carry() => timing::PLOT_GET,
             Trap::Plot => timing::PLOT_SET,
-            Trap::Getin if bus.ram[DFLTN as usize] == 0 => timing::GETIN_KEYBOARD,
             _ => 0,
         };
         let outcome = self.run_routine(trap, cpu, bus);
@@ -390,6 +389,7 @@ impl Kernal {
         }
         let fed = self.feed_keyboard_buffer(bus, true);
         let count = bus.ram[NDX as usize];
+        let mut cost = timing::GETIN_KEYBOARD;
         // $E5B4: take the first key and shift the rest down; X ends as the old count.
         match self.screen.take_key(&mut Mem(bus)) {
             Some(key) => {
@@ -397,6 +397,7 @@ impl Kernal {
                 cpu.x = count;
                 cpu.y = key;
                 cpu.load_a(key);
+                cost = timing::getin_key(count);
             }
             None => {
                 if fed == KeyAvailability::Exhausted {
@@ -410,7 +411,7 @@ impl Kernal {
             }
         }
         cpu.set_carry(false);
-        TrapOutcome::Return
+        self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus)
     }
 
     /// CHRIN from the keyboard: the screen editor's line input (keys are echoed on the
