@@ -164,3 +164,31 @@ fn getin_costs_what_commodores_does() {
     let hits = arrivals(&code, &[0xC00A, 0xC00D], |_| {}, 2);
     assert_eq!(hits[1].1 - hits[0].1 - 6, 93);
 }
+
+#[test]
+fn no_jiffy_is_lost_while_chrout_scrolls() {
+    // CLI; 30 times RETURN on the last row (30 scrolls of 31,686 cycles: 58 IRQ periods of
+    // CIA 1's timer, $4025 + 1 cycles); SEI; JMP *. An IRQ that comes during a scroll is
+    // taken then (the trap goes on after it), as in Commodore's code, so the jiffy clock
+    // counts every period.
+    let code = [
+        0x58, 0xA2, 0x1E, 0xA9, 0x0D, 0x20, 0xD2, 0xFF, 0xCA, 0xD0, 0xF8, 0x78, 0x4C, 0x0C, 0xC0,
+    ];
+    let mut m = Machine::builtin();
+    m.load_raw(0xC000, &code);
+    m.start_at(0xC000, 0x0803);
+    m.poke(0xD6, 24);
+    m.poke(0xD1, 0xC0);
+    m.poke(0xD2, 0x07);
+    m.poke(0xA2, 0);
+    m.set_breakpoint(0xC00C);
+    let start = m.cycles();
+    assert!(matches!(m.run(10_000_000), StopReason::Breakpoint { .. }));
+    let periods = (m.cycles() - start) / 0x4026;
+    let jiffies = m.peek(0xA2) as u64;
+    assert!(periods >= 55, "{periods}");
+    assert!(
+        jiffies.abs_diff(periods) <= 1,
+        "{jiffies} jiffies in {periods} periods"
+    );
+}

@@ -13,6 +13,9 @@ use c64kit_cpu::{Bus, Cpu};
 use c64kit_screen::addr::{BLNCT, BLNSW, PNTR, QTSW};
 use c64kit_screen::{ScreenEditor, ScreenMemory};
 
+/// How many routines broken into by interrupts are remembered at once.
+const RESUME_DEPTH: usize = 8;
+
 /// The jiffy clock wraps after 24 hours of 60 ticks per second.
 const JIFFIES_PER_DAY: u32 = 0x4F1A01;
 
@@ -45,8 +48,10 @@ pub struct Kernal {
     last_scan: [u8; 8],
     /// The blinking cursor is shown (the real KERNAL's BLNON), for the blink's cost.
     cursor_shown: bool,
-    /// Cycles a routine still has to spend after the interrupt the CPU is taking.
-    resume: u64,
+    /// Cycles routines still have to spend after the interrupts the CPU took during them,
+    /// by the stack pointer at the break (the interrupt's RTI comes back to it; a handler
+    /// that calls a routine with I clear may break into it again).
+    resume: Vec<(u8, u64)>,
 }
 
 /// What happens when the program returns to BASIC (RTS from its SYS).
@@ -91,7 +96,7 @@ impl Kernal {
             returned: false,
             last_scan: [0; 8],
             cursor_shown: false,
-            resume: 0,
+            resume: Vec::new(),
         }
     }
 
@@ -137,7 +142,11 @@ impl Kernal {
         if left == 0 {
             return TrapOutcome::Return;
         }
-        self.resume = left;
+        // A handler that never came back leaves its entry behind: keep the last few.
+        if self.resume.len() == RESUME_DEPTH {
+            self.resume.remove(0);
+        }
+        self.resume.push((cpu.s, left));
         TrapOutcome::ContinueAt(RESUME)
     }
 
@@ -277,7 +286,10 @@ impl Kernal {
             Reset => return TrapOutcome::Stop(StopReason::Reset),
             Resume => {
                 // The NOP at RESUME and this JAM's fetch were the routine's cycles too.
-                let left = std::mem::take(&mut self.resume).saturating_sub(3);
+                let left = match self.resume.iter().rposition(|e| e.0 == cpu.s) {
+                    Some(i) => self.resume.remove(i).1.saturating_sub(3),
+                    None => 0,
+                };
                 return self.spend(left, cpu, bus);
             }
         }
