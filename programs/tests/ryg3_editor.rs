@@ -200,8 +200,10 @@ fn quit_returns_to_basic_and_reads_nothing_more() {
         let out = s.keys(".q\n.h\n");
         assert_eq!(out, "? .Q\nQUIT\n", "v{v}");
         assert_eq!(s.stop, StopReason::ReturnedToBasic, "v{v}");
+        // Unread: still in the script, or typed into the KERNAL's buffer (NDX, $C6) by an
+        // IRQ that came while QUIT was printed.
         assert_eq!(
-            s.m.bus.input.pending_keys(),
+            s.m.bus.input.pending_keys() + s.m.peek(0xC6) as usize,
             3,
             "`.h` + RETURN were never read"
         );

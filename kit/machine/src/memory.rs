@@ -643,6 +643,49 @@ impl C64Bus {
         self.ba_check_at = self.vic.next_ba_low(self.now + 1);
     }
 
+    /// The CPU spends `cycles` cycles in a routine c64kit runs in Rust (a KERNAL trap) as
+    /// reads of `addr`, so the VIC-II's bad lines and sprite fetches hold it up as they
+    /// would the real routine (a read waits while BA is low; the real code's writes, at most
+    /// 3 in a row, would go on, so a wait may start up to 3 cycles early). Computed per BA
+    /// window, not per cycle. Interrupt lines that change meanwhile are seen at the next
+    /// poll, after the trap, as with a real routine run with I set.
+    pub fn spend_cpu_cycles(&mut self, mut cycles: u64, addr: u16) {
+        while cycles > 0 {
+            // Reads before `ba_check_at` need no look at BA.
+            let free = self.ba_check_at.saturating_sub(self.now + 1);
+            if cycles <= free {
+                self.now += cycles;
+                return;
+            }
+            self.now += free + 1;
+            cycles -= free + 1;
+            self.wait_for_bus(addr);
+        }
+    }
+
+    /// Like `spend_cpu_cycles`, but stops early, at the first cycle an interrupt would be
+    /// taken (the IRQ line asserted while `irq_enabled`, or an NMI edge), so the CPU can
+    /// take it as it would in the real routine's code. Returns the cycles left to spend.
+    pub fn spend_cpu_cycles_until_interrupt(
+        &mut self,
+        mut cycles: u64,
+        addr: u16,
+        irq_enabled: bool,
+    ) -> u64 {
+        while cycles > 0 {
+            if self.now >= self.next_interrupt_check {
+                self.update_interrupts();
+            }
+            if (self.lines.irq && irq_enabled) || self.lines.nmi_edge {
+                return cycles;
+            }
+            let step = cycles.min(self.next_interrupt_check.saturating_sub(self.now).max(1));
+            self.spend_cpu_cycles(step, addr);
+            cycles -= step;
+        }
+        0
+    }
+
     /// The interrupt lines as last computed, for the CPU: an NMI edge is reported once.
     #[inline(always)]
     fn take_lines(&mut self) -> Interrupts {

@@ -169,6 +169,21 @@ const LOOP_GUARD: usize = 1024;
 #[derive(Debug, Clone, Default)]
 pub struct ScreenEditor {
     waiting_for_line: bool,
+    /// How much of the real editor's slow work the calls so far did (the trap KERNAL
+    /// charges the real routine's cycles for it).
+    pub work: Work,
+}
+
+/// Counts of the screen editor's row moves, for timing: each costs the real KERNAL's loop
+/// over a row's 40 characters and colours.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Rows copied to another row (SCRLIN, $E9C8), in scrolling or opening a line.
+    pub rows_copied: u64,
+    /// Rows blanked (CLRLN, $E9FF), in clearing the screen, scrolling or opening a line.
+    pub rows_cleared: u64,
+    /// Scrolls of the whole screen up one row (SCROL's loop, $E8EA).
+    pub scrolls: u64,
 }
 
 impl ScreenEditor {
@@ -186,7 +201,7 @@ impl ScreenEditor {
     /// character set, clear screen and home the cursor. Uses the screen page in HIBASE ($0288).
     pub fn cint(&mut self, mem: &mut impl ScreenMemory) {
         self.waiting_for_line = false;
-        let mut k = Kernal::new(mem);
+        let mut k = Kernal::new(mem, &mut self.work);
         k.poke(DFLTO, 3);
         k.poke(DFLTN, 0);
         // The real CINT writes its whole VIC-II table (the machine's part); here only the
@@ -206,7 +221,7 @@ impl ScreenEditor {
     /// CINT's last part ($E536): text colour A, key repeat and cursor blink timers reset,
     /// clear screen and home. Programs jump in here with their own colour in A.
     pub fn colour_and_clear(&mut self, mem: &mut impl ScreenMemory, colour: u8) {
-        let mut k = Kernal::new(mem);
+        let mut k = Kernal::new(mem, &mut self.work);
         k.poke(COLOR, colour);
         k.poke(KOUNT, 4);
         k.poke(BLNCT, 0x0c);
@@ -217,28 +232,28 @@ impl ScreenEditor {
     /// CLSR ($E544): clear the screen and home the cursor. Not in the jump table, but programs
     /// call it directly as often as CHROUT.
     pub fn clear_screen(&mut self, mem: &mut impl ScreenMemory) {
-        Kernal::new(mem).clsr();
+        Kernal::new(mem, &mut self.work).clsr();
     }
 
     /// NXTD ($E566): home the cursor.
     pub fn home(&mut self, mem: &mut impl ScreenMemory) {
-        Kernal::new(mem).nxtd();
+        Kernal::new(mem, &mut self.work).nxtd();
     }
 
     /// SCOLOR ($EA24): USER ($F3/$F4) = the colour RAM address matching PNT ($D1/$D2).
     /// Not in the jump table; cc65 calls it after PLOT (its UPDCRAMPTR).
     pub fn sync_colour_pointer(&mut self, mem: &mut impl ScreenMemory) {
-        Kernal::new(mem).scolor();
+        Kernal::new(mem, &mut self.work).scolor();
     }
 
     /// CHROUT ($FFD2) to the screen: prints one PETSCII code or performs its control function.
     pub fn chrout(&mut self, mem: &mut impl ScreenMemory, byte: u8) {
-        Kernal::new(mem).prt(byte);
+        Kernal::new(mem, &mut self.work).prt(byte);
     }
 
     /// Prints several codes with [`Self::chrout`].
     pub fn print(&mut self, mem: &mut impl ScreenMemory, bytes: &[u8]) {
-        let mut k = Kernal::new(mem);
+        let mut k = Kernal::new(mem, &mut self.work);
         for &b in bytes {
             k.prt(b);
         }
@@ -254,7 +269,7 @@ impl ScreenEditor {
     /// PLOT ($FFF0) with carry clear: moves the cursor to `row`, `col` (not range-checked, as
     /// in the KERNAL).
     pub fn plot_set(&mut self, mem: &mut impl ScreenMemory, row: u8, col: u8) {
-        let mut k = Kernal::new(mem);
+        let mut k = Kernal::new(mem, &mut self.work);
         k.poke(TBLX, row);
         k.poke(PNTR, col);
         k.stupt();
@@ -310,7 +325,7 @@ impl ScreenEditor {
     /// once per press of the two keys together): flips the character set in $D018 unless
     /// CHR$(8) locked it (MODE $0291 bit 7).
     pub fn shift_cbm(&mut self, mem: &mut impl ScreenMemory) {
-        let k = Kernal::new(mem);
+        let k = Kernal::new(mem, &mut self.work);
         if k.peek(MODE) & 0x80 == 0 {
             let v = k.mem.vic_memory_setup() ^ LOWERCASE_BIT;
             k.mem.set_vic_memory_setup(v);
@@ -320,7 +335,7 @@ impl ScreenEditor {
     /// GETIN's keyboard half (LP2, $E5B4): takes the oldest key from the keyboard buffer
     /// ($0277, count in $C6), or `None` if it is empty.
     pub fn take_key(&mut self, mem: &mut impl ScreenMemory) -> Option<u8> {
-        Kernal::new(mem).take_key()
+        Kernal::new(mem, &mut self.work).take_key()
     }
 
     /// CHRIN ($FFCF) from the keyboard (device 0), as the KERNAL's LOOP5 does it: keys from the
@@ -331,7 +346,7 @@ impl ScreenEditor {
     /// pass (or supplies keys) and calls again, which continues the same input.
     pub fn chrin_keyboard(&mut self, mem: &mut impl ScreenMemory) -> Option<u8> {
         let waiting = self.waiting_for_line;
-        let mut k = Kernal::new(mem);
+        let mut k = Kernal::new(mem, &mut self.work);
         if !waiting {
             // BASIN remembers where input started, so a prompt before it is not read back.
             let (pntr, tblx) = (k.peek(PNTR), k.peek(TBLX));
@@ -350,11 +365,12 @@ impl ScreenEditor {
 /// The editor routines, over the caller's memory. Method names follow the KERNAL labels.
 struct Kernal<'a, M: ScreenMemory + ?Sized> {
     mem: &'a mut M,
+    work: &'a mut Work,
 }
 
 impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
-    fn new(mem: &'a mut M) -> Self {
-        Kernal { mem }
+    fn new(mem: &'a mut M, work: &'a mut Work) -> Self {
+        Kernal { mem, work }
     }
 
     fn peek(&self, a: u16) -> u8 {
@@ -487,6 +503,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
 
     /// CLRLN ($E9FF): blank row `x` in the current colour.
     fn clrln(&mut self, x: u8) {
+        self.work.rows_cleared += 1;
         self.setpnt(x);
         self.scolor();
         let colour = self.peek(COLOR);
@@ -899,6 +916,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
     /// SCROL ($E8EA): scroll the screen up one logical line.
     fn scrol(&mut self) {
         for _ in 0..LOOP_GUARD {
+            self.work.scrolls += 1;
             self.dec(TBLX);
             self.dec(LSXP);
             self.dec(LINTMP);
@@ -978,6 +996,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
 
     /// SCRLIN ($E9C8): copy the row at (from_lo, from_hi & 3 | HIBASE) and its colours to PNT.
     fn scrlin(&mut self, from_lo: u8, from_hi: u8) {
+        self.work.rows_copied += 1;
         let sah = (from_hi & 0x03) | self.peek(HIBASE);
         let from = u16::from_le_bytes([from_lo, sah]);
         let from_colour = u16::from_le_bytes([from_lo, (sah & 0x03) | 0xd8]);

@@ -5,6 +5,7 @@
 mod basic;
 mod io;
 pub mod rom;
+pub mod timing;
 mod traps;
 pub mod vars;
 
@@ -94,10 +95,13 @@ pub enum Trap {
     /// BASIC's statement loop NEWSTT ($A7AE), entered at the program's start: c64kit runs
     /// the program's first SYS there (it has no BASIC interpreter).
     Newstt,
+    /// The rest of a long routine's cycles, after an interrupt the CPU took during it (see
+    /// `rom::RESUME`).
+    Resume,
 }
 
 /// Each trap with the real KERNAL address of its routine and the name programmers know.
-const TABLE: [(Trap, u16, &str); 50] = {
+const TABLE: [(Trap, u16, &str); 51] = {
     use Trap::*;
     [
         (Chrout, 0xF1CA, "CHROUT"),
@@ -150,6 +154,11 @@ const TABLE: [(Trap, u16, &str); 50] = {
         (Home, 0xE566, "NXTD"),
         (TakeKey, 0xE5B4, "LP2"),
         (SyncColourPointer, 0xEA24, "SCOLOR"),
+        (
+            Resume,
+            rom::RESUME + 1,
+            "(the rest of a KERNAL routine an interrupt broke into)",
+        ),
     ]
 };
 

@@ -32,6 +32,12 @@ pub const BASIC_IDLE: u16 = 0xE5CD;
 /// editor c64kit follows). cc65's `get_ostype()` returns it.
 pub const REVISION: (u16, u8) = (0xFF80, 0x03);
 
+/// Where a long trap that an interrupt breaks into goes on: a NOP (the CPU takes the
+/// interrupt after it, as it would in the real routine's code), then the trap that spends
+/// the routine's remaining cycles and returns. An address inside the real KERNAL's CLRLN
+/// colour code, which no program calls.
+pub const RESUME: u16 = 0xE4E0;
+
 /// CINV: the IRQ handler's RAM vector.
 pub const CINV: u16 = 0x0314;
 /// NMINV: the NMI handler's RAM vector.
@@ -139,6 +145,7 @@ pub fn build() -> [u8; 0x2000] {
     put(IRQ_ACK_EXIT, &[0xAD, 0x0D, 0xDC]); // LDA $DC0D, falling into IRQ_EXIT
     put(IRQ_EXIT, &restore);
     put(NMI_EXIT, &restore);
+    put(RESUME, &[0xEA]);
     let nop = BASIC_IDLE + 1;
     put(BASIC_IDLE, &[0x58, 0xEA, 0x4C, nop as u8, (nop >> 8) as u8]);
     put(REVISION.0, &[REVISION.1]);

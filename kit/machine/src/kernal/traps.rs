@@ -1,7 +1,8 @@
 //! What each KERNAL routine does, in Rust. Register and flag results follow the real
 //! routines (e.g. GETIN with nothing typed: A = 0, Z set, C clear, X and Y kept).
 
-use super::rom::{BASIC_IDLE, IRQ_EXIT, NMI_EXIT};
+use super::rom::{BASIC_IDLE, IRQ_EXIT, NMI_EXIT, RESUME};
+use super::timing;
 use super::vars::*;
 use super::Trap;
 use crate::drive::Drive;
@@ -9,7 +10,11 @@ use crate::input::KeyAvailability;
 use crate::memory::C64Bus;
 use crate::stop::StopReason;
 use c64kit_cpu::{Bus, Cpu};
+use c64kit_screen::addr::{BLNCT, BLNSW, PNTR, QTSW};
 use c64kit_screen::{ScreenEditor, ScreenMemory};
+
+/// How many routines broken into by interrupts are remembered at once.
+const RESUME_DEPTH: usize = 8;
 
 /// The jiffy clock wraps after 24 hours of 60 ticks per second.
 const JIFFIES_PER_DAY: u32 = 0x4F1A01;
@@ -45,6 +50,14 @@ pub struct Kernal {
     /// ST ($90) when the program returned to BASIC: a cc65 program's exit code (its
     /// startup code stores `main`'s return value or `exit`'s argument there before its RTS).
     pub returned_status: Option<u8>,
+    /// The keys down at the last IRQ's keyboard scan (a key it did not see costs more).
+    last_scan: [u8; 8],
+    /// The blinking cursor is shown (the real KERNAL's BLNON), for the blink's cost.
+    cursor_shown: bool,
+    /// Cycles routines still have to spend after the interrupts the CPU took during them,
+    /// by the stack pointer at the break (the interrupt's RTI comes back to it; a handler
+    /// that calls a routine with I clear may break into it again).
+    resume: Vec<(u8, u64)>,
 }
 
 /// GETIN/CHRIN calls in a row that find no key and no script left before the run ends with
@@ -104,6 +117,9 @@ impl Kernal {
             after_return: AfterReturn::Return,
             returned: false,
             returned_status: None,
+            last_scan: [0; 8],
+            cursor_shown: false,
+            resume: Vec::new(),
         }
     }
 
@@ -115,12 +131,50 @@ impl Kernal {
     /// Runs the routine at `trap`. The CPU has fetched the JAM at the entry; on `Return` the
     /// machine pops the return address.
     pub fn run(&mut self, trap: Trap, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        // The real routine's cycles on this path (see `timing`), beyond what the trap's
+        // entry and RTS take; spent after the work, as CPU time bad lines can stretch.
+        let cost = match trap {
+            Trap::Stop => timing::STOP,
+            Trap::Rdtim => timing::RDTIM,
+            Trap::Settim => timing::SETTIM,
+            Trap::Plot if cpu.carry() => timing::PLOT_GET,
+            Trap::Plot => timing::PLOT_SET,
+            _ => 0,
+        };
+        let outcome = self.run_routine(trap, cpu, bus);
+        if cost > 0 && outcome == TrapOutcome::Return {
+            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+        }
+        outcome
+    }
+
+    /// Spends a routine's `cycles` as CPU time, then returns as RTS would. An interrupt
+    /// that the real routine's code would take (an IRQ with I clear, an NMI) is taken where
+    /// it comes: the CPU goes on at `RESUME`, takes it there, and the rest is spent after.
+    fn spend(&mut self, cycles: u64, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        let left = bus.spend_cpu_cycles_until_interrupt(
+            cycles,
+            Trap::Chrout.address(),
+            !cpu.interrupt_disabled(),
+        );
+        if left == 0 {
+            return TrapOutcome::Return;
+        }
+        // A handler that never came back leaves its entry behind: keep the last few.
+        if self.resume.len() == RESUME_DEPTH {
+            self.resume.remove(0);
+        }
+        self.resume.push((cpu.s, left));
+        TrapOutcome::ContinueAt(RESUME)
+    }
+
+    fn run_routine(&mut self, trap: Trap, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
         use Trap::*;
         if !matches!(trap, Getin | Chrin) {
             self.idle_polls = 0;
         }
         match trap {
-            Chrout => self.chrout(cpu, bus),
+            Chrout => return self.chrout(cpu, bus),
             Getin => return self.getin(cpu, bus),
             Chrin => return self.chrin(cpu, bus),
             Plot => {
@@ -198,6 +252,7 @@ impl Kernal {
                 })
             }
             IrqDefault => {
+                let cost = self.irq_cost(bus);
                 udtim(bus);
                 self.feed_keyboard_buffer(bus, false);
                 // Idling after the program returned: the script's end is the run's end
@@ -207,7 +262,9 @@ impl Kernal {
                 if self.returned && scripted && bus.input.is_exhausted() {
                     return TrapOutcome::Stop(StopReason::InputExhausted);
                 }
-                // Reading ICR acknowledges CIA 1's timer interrupt, as the real handler does.
+                // The JAM's fetch was the first cycle; the handler ends reading ICR, which
+                // acknowledges CIA 1's timer interrupt, as the real handler does.
+                bus.spend_cpu_cycles(cost - 2, trap.address());
                 bus.read(0xDC0D);
                 bus.interrupts_changed();
                 return TrapOutcome::ContinueAt(IRQ_EXIT);
@@ -253,13 +310,73 @@ impl Kernal {
                 cpu.load_a(bus.ram[USER as usize + 1]);
             }
             Reset => return TrapOutcome::Stop(StopReason::Reset),
+            Resume => {
+                // The NOP at RESUME and this JAM's fetch were the routine's cycles too.
+                let left = match self.resume.iter().rposition(|e| e.0 == cpu.s) {
+                    Some(i) => self.resume.remove(i).1.saturating_sub(3),
+                    None => 0,
+                };
+                return self.spend(left, cpu, bus);
+            }
         }
         TrapOutcome::Return
     }
 
-    fn chrout(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) {
-        self.output(bus, cpu.a);
+    fn chrout(&mut self, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
         cpu.set_carry(false);
+        if bus.ram[DFLTO as usize] == SCREEN {
+            // The path's cost: the byte, the column, the rows the editor moved.
+            let column = bus.ram[PNTR as usize];
+            let quote = bus.ram[QTSW as usize] != 0;
+            let before = self.screen.work;
+            self.output(bus, cpu.a);
+            let cost = timing::chrout_screen(cpu.a, column, quote)
+                + timing::screen_work(before, self.screen.work);
+            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+        }
+        self.output(bus, cpu.a);
+        TrapOutcome::Return
+    }
+
+    /// The default IRQ handler's cycles on this interrupt's path ($EA31 to $EA81): the
+    /// jiffy clock's carries, the cursor blink (counting BLNCT down in RAM as the real
+    /// handler does), the keyboard scan with keys down in the matrix.
+    fn irq_cost(&mut self, bus: &mut C64Bus) -> u64 {
+        let t = TIME as usize;
+        let mut cost = timing::IRQ_HANDLER;
+        if bus.ram[t + 2] == 0xFF {
+            cost += if bus.ram[t + 1] == 0xFF {
+                timing::IRQ_CLOCK_CARRY_TWICE
+            } else {
+                timing::IRQ_CLOCK_CARRY
+            };
+        }
+        if bus.ram[BLNSW as usize] == 0 {
+            cost += timing::IRQ_BLINK_COUNT;
+            let count = bus.ram[BLNCT as usize].wrapping_sub(1);
+            if count == 0 {
+                bus.ram[BLNCT as usize] = timing::BLINK_JIFFIES;
+                cost += if self.cursor_shown {
+                    timing::IRQ_BLINK_OFF
+                } else {
+                    timing::IRQ_BLINK_ON
+                };
+                self.cursor_shown = !self.cursor_shown;
+            } else {
+                bus.ram[BLNCT as usize] = count;
+            }
+        } else {
+            self.cursor_shown = false;
+        }
+        let keys = bus.input.matrix(bus.now);
+        if keys != [0; 8] {
+            cost += timing::IRQ_KEY_HELD;
+            if keys != self.last_scan {
+                cost += timing::IRQ_KEY_NEW;
+            }
+        }
+        self.last_scan = keys;
+        cost
     }
 
     /// A byte to the current output device: the screen (and the transcript), or the drive.
@@ -316,11 +433,13 @@ impl Kernal {
             return TrapOutcome::Return;
         }
         let fed = self.feed_keyboard_buffer(bus, true);
-        if bus.ram[NDX as usize] != 0 {
+        let count = bus.ram[NDX as usize];
+        if count != 0 {
             // A key waits: SEI, then LP2 ($E5B4), which ends with CLI and CLC.
             self.idle_polls = 0;
             take_key(cpu, bus);
-            return TrapOutcome::Return;
+            let cost = timing::getin_key(count);
+            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
         }
         if fed == KeyAvailability::Exhausted {
             if let Some(stop) = self.idle() {
@@ -332,7 +451,11 @@ impl Kernal {
         // No key: A = 0 (Z set), C clear, X and Y kept.
         cpu.load_a(0);
         cpu.set_carry(false);
-        TrapOutcome::Return
+        self.spend(
+            timing::GETIN_KEYBOARD - timing::TRAP_ENTRY_AND_RTS,
+            cpu,
+            bus,
+        )
     }
 
     /// CHRIN from the keyboard: the screen editor's line input (keys are echoed on the

@@ -1,0 +1,162 @@
+//! What the real KERNAL's routines cost in CPU cycles, so that a trap takes the time the
+//! routine would. Measured on c64kit itself running Commodore's KERNAL 901227-03 (and BASIC
+//! 901226-01) with its cycle-exact CPU, with the screen blanked or on lines without bad
+//! lines (so no cycle was stolen), IRQs masked where a routine enables them: c64kit's
+//! `--trace` gives the cycle of every instruction. Each cost counts from the first cycle of
+//! the routine's first instruction to the end of its RTS (or to its exit, for the IRQ
+//! handler), the path named. A trap spends these cycles through the bus
+//! (`C64Bus::spend_cpu_cycles`), so bad lines and sprite DMA stretch them as they would the
+//! real code.
+//!
+//! Limits: paths not listed cost what the nearest listed one does (a control code the table
+//! lacks costs a printable character); the IRQ's
+//! keyboard scan with a key down is measured for unshifted keys (SHIFT, C= and CTRL add a few
+//! cycles on a real C64); the STOP key is never held; the clock's wrap after 24 hours and
+//! SCROL's slow-down while CTRL is held are left out; a long routine's interrupt is taken
+//! after it (the real routine may take it midway).
+
+/// What the trap's own entry and exit cost: the JAM opcode's fetch (the routine's first
+/// cycle) and the RTS the machine does (6 cycles).
+pub const TRAP_ENTRY_AND_RTS: u64 = 1 + 6;
+
+// ---- the IRQ handler ($EA31 up to $EA81, where it restores the registers) ----
+// From the interrupt's first cycle to RTI's end, no key down, cursor not blinking, no
+// carry in the jiffy clock: 219 cycles (262 when a bad line falls in it). The IRQ
+// sequence (7), the entry at $FF48 (29) and the exit at $EA81 (22) are real code in our
+// image too, so the part in between is 219 - 58.
+
+/// $EA31 to $EA81: UDTIM with no carry and STOP not down, BLNSW set (no blink), the cassette
+/// sense, SCNKEY finding no key ($DC01 = $FF with every column low), the ICR read.
+pub const IRQ_HANDLER: u64 = 219 - 58;
+/// UDTIM's INC $A2 carrying into $A1 (BNE not taken, INC, BNE taken): 7 more.
+pub const IRQ_CLOCK_CARRY: u64 = 7;
+/// UDTIM's carry reaching $A0 (two INCs, two BNEs not taken): 11 more.
+pub const IRQ_CLOCK_CARRY_TWICE: u64 = 11;
+/// BLNSW = 0 (a CHRIN prompt): DEC BLNCT and its branch, 7 more (226 in all).
+pub const IRQ_BLINK_COUNT: u64 = 7;
+/// BLNCT reaching 0, the cursor turning off (BLNON set): 281 in all, 55 over the count.
+pub const IRQ_BLINK_OFF: u64 = 281 - 226;
+/// BLNCT reaching 0, the cursor turning on (saving the character and colour under it):
+/// 332 in all, 106 over the count.
+pub const IRQ_BLINK_ON: u64 = 332 - 226;
+/// SCNKEY with a key down: the full scan of the 64 keys, the decode through KEYLOG and the
+/// repeat delay: 1,606 in all for a key held since the last scan (A, E, 1, RETURN).
+pub const IRQ_KEY_HELD: u64 = 1606 - 219;
+/// A key the last scan did not see: into the keyboard buffer, 1,623 in all.
+pub const IRQ_KEY_NEW: u64 = 1623 - 1606;
+/// BLNCT's reload when it reaches 0 (20 jiffies between blinks).
+pub const BLINK_JIFFIES: u8 = 20;
+
+// ---- CHROUT to the screen ($F1CA to its RTS; the jump table's JMP ($0326) is real code) ----
+
+/// A printable character, not in the last column: 267.
+pub const CHROUT_PRINTABLE: u64 = 267;
+/// A printable character in the last column of a logical line's first row (column 39: the
+/// line grows to a second row): 352, besides any rows moved to open it.
+pub const CHROUT_PRINTABLE_ROW_END: u64 = 352;
+/// A printable character in a logical line's last column (79: on to the next line): 402.
+pub const CHROUT_PRINTABLE_LINE_END: u64 = 402;
+/// The quote, which also toggles quote mode.
+pub const CHROUT_QUOTE: u64 = 276;
+/// RETURN without scrolling (220; 221 on rows whose table lookup crosses a page).
+pub const CHROUT_RETURN: u64 = 220;
+/// CLR ($93) besides its 25 row clears.
+pub const CHROUT_CLEAR: u64 = 37_684 - 25 * ROW_CLEAR;
+/// HOME ($13).
+pub const CHROUT_HOME: u64 = 438;
+/// Cursor up ($91), right ($1D), left ($9D) within the screen.
+pub const CHROUT_UP: u64 = 236;
+pub const CHROUT_RIGHT: u64 = 179;
+pub const CHROUT_LEFT: u64 = 184;
+/// RVS ON ($12), RVS OFF ($92), a colour code ($05 white).
+pub const CHROUT_RVS_ON: u64 = 343;
+pub const CHROUT_RVS_OFF: u64 = 351;
+pub const CHROUT_COLOUR: u64 = 331;
+/// DEL ($14) and INST ($94) in the middle of a row (the row's rest moves by one).
+pub const CHROUT_DELETE: u64 = 1609;
+pub const CHROUT_INSERT: u64 = 1592;
+/// SCRLIN ($E9C8, JSR to its RTS): one row and its colours copied (1,158; up to 1,222 when
+/// the row's addresses cross pages).
+pub const ROW_COPY: u64 = 1158;
+/// CLRLN ($E9FF): one row blanked with the background colour (1,473).
+pub const ROW_CLEAR: u64 = 1473;
+/// SCROL's work besides its 24 row copies and 1 row clear: the link table, the CTRL-key
+/// check. RETURN on the last row costs 31,681 in all.
+pub const SCROLL_OVERHEAD: u64 = 31_681 - CHROUT_RETURN - 24 * ROW_COPY - ROW_CLEAR;
+/// SCROL's loop again in the same call (a logical line of two rows scrolls out whole): 119
+/// less than the first time (a print loop's scrolls of two-row lines, screen blanked).
+pub const SCROLL_AGAIN_OVERHEAD: u64 = SCROLL_OVERHEAD - 119;
+
+// ---- small routines (entry to RTS) ----
+
+/// GETIN from the keyboard with the buffer empty ($F13E): 19.
+pub const GETIN_KEYBOARD: u64 = 19;
+/// GETIN taking a key: 37, and 17 for each key the buffer held (the shift down, LP2 $E5B4):
+/// 54 with one key, 88 with three, 207 with ten.
+pub fn getin_key(keys_in_buffer: u8) -> u64 {
+    37 + 17 * u64::from(keys_in_buffer.max(1))
+}
+/// STOP ($F6ED), the STOP key not down: 14.
+pub const STOP: u64 = 14;
+/// RDTIM ($F6DD, through SETTIM's end): 30. SETTIM ($F6E4): 19.
+pub const RDTIM: u64 = 30;
+pub const SETTIM: u64 = 19;
+/// PLOT ($E50A): reading the cursor 15, setting it 110.
+pub const PLOT_GET: u64 = 15;
+pub const PLOT_SET: u64 = 110;
+
+/// CHROUT to the screen's cost for `byte` (without row moves), the cursor in column
+/// `column` of its logical line (PNTR, 0-79) before.
+pub fn chrout_screen(byte: u8, column: u8, quote_mode: bool) -> u64 {
+    let printable = match column {
+        39 => CHROUT_PRINTABLE_ROW_END,
+        79 => CHROUT_PRINTABLE_LINE_END,
+        _ => CHROUT_PRINTABLE,
+    };
+    if quote_mode && !matches!(byte, 0x0D | 0x8D | 0x22 | 0x14) {
+        return printable;
+    }
+    match byte {
+        0x0D | 0x8D => CHROUT_RETURN,
+        0x22 => CHROUT_QUOTE,
+        0x93 => CHROUT_CLEAR,
+        0x13 => CHROUT_HOME,
+        0x91 => CHROUT_UP,
+        0x1D => CHROUT_RIGHT,
+        0x9D => CHROUT_LEFT,
+        0x12 => CHROUT_RVS_ON,
+        0x92 => CHROUT_RVS_OFF,
+        0x05 | 0x1C | 0x1E | 0x1F | 0x81 | 0x90 | 0x95..=0x9C | 0x9E | 0x9F => CHROUT_COLOUR,
+        0x14 => CHROUT_DELETE,
+        0x94 => CHROUT_INSERT,
+        _ => printable,
+    }
+}
+
+/// The cost of the editor's row moves and scrolls between two counts.
+pub fn screen_work(before: c64kit_screen::Work, after: c64kit_screen::Work) -> u64 {
+    (after.rows_copied - before.rows_copied) * ROW_COPY
+        + (after.rows_cleared - before.rows_cleared) * ROW_CLEAR
+        + match after.scrolls - before.scrolls {
+            0 => 0,
+            n => SCROLL_OVERHEAD + (n - 1) * SCROLL_AGAIN_OVERHEAD,
+        }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_irq_handler_costs_what_commodores_does() {
+        // First cycle of the interrupt to RTI's end on a line with no bad line.
+        assert_eq!(7 + 29 + IRQ_HANDLER + 22, 219);
+        assert_eq!(7 + 29 + IRQ_HANDLER + IRQ_BLINK_COUNT + 22, 226);
+        assert_eq!(7 + 29 + IRQ_HANDLER + IRQ_KEY_HELD + 22, 1606);
+        assert_eq!(CHROUT_CLEAR + 25 * ROW_CLEAR, 37_684);
+        assert_eq!(
+            CHROUT_RETURN + SCROLL_OVERHEAD + 24 * ROW_COPY + ROW_CLEAR,
+            31_681
+        );
+    }
+}

@@ -1,0 +1,161 @@
+//! The trap KERNAL takes the time Commodore's does: the same programs on c64kit's trap
+//! KERNAL and on the real ROMs (KERNAL 901227-03, BASIC 901226-01) from the folder in
+//! `C64KIT_ROMS` must take the same C64 time within 0.1%. Without the variable (CI has no
+//! Commodore ROM) each test says so and passes.
+//!
+//! Typing is not compared: the trap KERNAL hands a scripted key to GETIN at once, while the
+//! real KERNAL's scan finds it in the keyboard matrix (held 3 frames, then a frame's gap),
+//! so the RYG runs compare the time between a command's RETURN and the next prompt (the
+//! engine's thinking and printing), which is what F16 judges.
+
+use c64kit_basic::parse_key_script;
+use c64kit_machine::{Machine, Prg, RomPaths, Roms, StopReason};
+
+fn real_roms() -> Option<Roms> {
+    let Some(dir) = std::env::var_os("C64KIT_ROMS") else {
+        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
+        return None;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let paths = RomPaths {
+        kernal: Some(dir.join("kernal-901227-03.bin")),
+        basic: Some(dir.join("basic-901226-01.bin")),
+        chargen: None,
+    };
+    Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
+}
+
+fn label(labels: &str, name: &str) -> u16 {
+    let line = labels
+        .lines()
+        .find(|l| l.ends_with(&format!(" .{name}")))
+        .unwrap_or_else(|| panic!("no label {name}"));
+    u16::from_str_radix(&line[5..9], 16).unwrap()
+}
+
+fn assert_close(what: &str, trap: u64, real: u64) {
+    let off = (trap as f64 - real as f64) / real as f64;
+    println!(
+        "{what}: trap KERNAL {trap} cycles, Commodore's {real} ({:+.3}%)",
+        off * 100.0
+    );
+    assert!(off.abs() <= 0.001, "{what}: {trap} against {real} cycles");
+}
+
+/// The cycles between each command's end (read_command returned) and the next prompt
+/// (human_turn entered), summed over the run; also the whole run's cycles.
+fn think_time(roms: Roms, program: &str, keys: &str) -> u64 {
+    let built = c64kit_programs::built_in(program).unwrap();
+    let prg = Prg::parse(built.prg, program).unwrap();
+    let prompt = label(built.labels, "human_turn");
+    let after_read = prompt + 3;
+    let mut m = Machine::new(roms);
+    m.load_and_run_prg(&prg).unwrap();
+    m.feed_keys(parse_key_script(keys).unwrap());
+    m.set_breakpoint(prompt);
+    m.set_breakpoint(after_read);
+    let (mut total, mut since, mut commands) = (0, None, 0);
+    loop {
+        match m.run(400_000_000) {
+            StopReason::Breakpoint { pc } if pc == after_read => {
+                since = Some(m.cycles());
+                commands += 1;
+            }
+            StopReason::Breakpoint { pc } if pc == prompt => {
+                if let Some(from) = since.take() {
+                    total += m.cycles() - from;
+                }
+                // The last prompt: every key typed and read.
+                if m.bus.input.pending_keys() == 0 && m.peek(0xC6) == 0 && commands > 0 {
+                    return total;
+                }
+            }
+            other => panic!("{program}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn ryg3_thinks_as_long_as_on_commodores_kernal() {
+    let Some(_) = real_roms() else { return };
+    for program in ["ryg3-v09", "ryg3-v10"] {
+        let keys = ".d8\ne1f2\n.g\n";
+        let trap = think_time(Roms::builtin(), program, keys);
+        let real = think_time(real_roms().unwrap(), program, keys);
+        assert_close(&format!("{program} {keys:?}"), trap, real);
+    }
+}
+
+/// Runs `code` at $C000 (it ends in `JMP *` at `end`) on both KERNALs: the cycles to reach
+/// the end.
+fn cycles_to_end(roms: Roms, code: &[u8], end: u16) -> u64 {
+    let mut m = Machine::new(roms);
+    m.load_raw(0xC000, code);
+    m.start_at(0xC000, 0x0803);
+    m.set_breakpoint(end);
+    match m.run(100_000_000) {
+        StopReason::Breakpoint { pc } if pc == end => m.cycles(),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_interrupt_heavy_loop_takes_commodores_time() {
+    let Some(real) = real_roms() else { return };
+    // CLI; count X down 200 times over (a quarter of a second: 15 IRQs, the screen on);
+    // SEI; JMP *.
+    let code = [
+        0x58, 0xA0, 0xC8, 0xA2, 0x00, 0xCA, 0xD0, 0xFD, 0x88, 0xD0, 0xF8, 0xA9, 0x00, 0x85, 0xFB,
+        0xE6, 0xFB, 0xD0, 0xFC, 0x78, 0x4C, 0x14, 0xC0,
+    ];
+    let trap = cycles_to_end(Roms::builtin(), &code, 0xC014);
+    let real = cycles_to_end(real, &code, 0xC014);
+    assert_close("IRQ-heavy loop", trap, real);
+}
+
+#[test]
+fn a_print_loop_takes_commodores_time() {
+    let Some(real) = real_roms() else { return };
+    // CLI; 10 times: print "HELLO, WORLD" and RETURN (scrolling once the screen is full),
+    // then a screenful of characters; SEI; JMP *.
+    let mut code = vec![0x58, 0xA9, 0x0A, 0x85, 0xFB];
+    let text = b"HELLO, WORLD\r";
+    // outer: LDX #0; inner: LDA text,X; JSR $FFD2; INX; CPX #len; BNE inner
+    let outer = 0xC000 + code.len() as u16;
+    let text_at = 0xC100u16;
+    code.extend([0xA2, 0x00]);
+    let inner = 0xC000 + code.len() as u16;
+    code.extend([
+        0xBD,
+        text_at as u8,
+        (text_at >> 8) as u8,
+        0x20,
+        0xD2,
+        0xFF,
+        0xE8,
+    ]);
+    code.extend([0xE0, text.len() as u8, 0xD0]);
+    code.push((inner as i32 - (0xC000 + code.len() as i32 + 1)) as u8);
+    // LDY #200: LDA #$41; JSR $FFD2; DEY; BNE
+    code.extend([0xA0, 0xC8]);
+    let chars = 0xC000 + code.len() as u16;
+    code.extend([0xA9, 0x41, 0x20, 0xD2, 0xFF, 0x88, 0xD0]);
+    code.push((chars as i32 - (0xC000 + code.len() as i32 + 1)) as u8);
+    // DEC $FB; BNE outer (through a JMP: too far for a branch after the loops)
+    code.extend([
+        0xC6,
+        0xFB,
+        0xF0,
+        0x03,
+        0x4C,
+        outer as u8,
+        (outer >> 8) as u8,
+    ]);
+    let end = 0xC000 + code.len() as u16 + 1;
+    code.extend([0x78, 0x4C, end as u8, (end >> 8) as u8]);
+    code.resize(0x100, 0xEA);
+    code.extend(text);
+    let trap = cycles_to_end(Roms::builtin(), &code, end);
+    let real = cycles_to_end(real, &code, end);
+    assert_close("print loop", trap, real);
+}
