@@ -60,8 +60,6 @@ pub struct Kernal {
     resume: Vec<(u8, u64)>,
     /// CHRIN is in its line input (it entered the loop that waits for keys).
     line_input: bool,
-    /// Cycles of CHRIN's line input still to spend after an interrupt broke into them.
-    line_input_owed: u64,
 }
 
 /// GETIN/CHRIN calls in a row that find no key and no script left before the run ends with
@@ -125,7 +123,6 @@ impl Kernal {
             cursor_shown: false,
             resume: Vec::new(),
             line_input: false,
-            line_input_owed: 0,
         }
     }
 
@@ -502,13 +499,6 @@ impl Kernal {
             self.line_input = true;
             cost += timing::CHRIN_TO_LOOP;
         }
-        // What an interrupt broke into is finished first.
-        if self.line_input_owed > 0 {
-            let owed = std::mem::take(&mut self.line_input_owed);
-            if let Some(outcome) = self.spend_turn(owed, cpu, bus) {
-                return outcome;
-            }
-        }
         let fed = self.feed_keyboard_buffer(bus, true);
         loop {
             let count = bus.ram[NDX as usize];
@@ -521,9 +511,7 @@ impl Kernal {
                 // No complete line yet: the loop turns (the trap is entered again).
                 let _ = self.screen.chrin_keyboard(&mut Mem(bus));
                 cost += timing::CHRIN_WAIT_TURN;
-                return self
-                    .spend_turn(cost - 1, cpu, bus)
-                    .unwrap_or(TrapOutcome::ContinueAt(Trap::Chrin.address()));
+                return self.spend_turn(cost - 1, bus);
             }
             self.idle_polls = 0;
             if self.cursor_shown {
@@ -581,18 +569,12 @@ impl Kernal {
         u16::from_le_bytes([bus.ram[PNT as usize], bus.ram[PNT as usize + 1]])
     }
 
-    /// Spends `cycles` of CHRIN's line input; an interrupt that comes (interrupts on) is
-    /// taken at once and the rest spent at the loop's next turn.
-    fn spend_turn(&mut self, cycles: u64, cpu: &Cpu, bus: &mut C64Bus) -> Option<TrapOutcome> {
-        let left = bus.spend_cpu_cycles_until_interrupt(
-            cycles,
-            Trap::Chrin.address(),
-            !cpu.interrupt_disabled(),
-        );
-        (left > 0).then(|| {
-            self.line_input_owed = left;
-            TrapOutcome::ContinueAt(Trap::Chrin.address())
-        })
+    /// Spends `cycles` of CHRIN's line input, after which the loop turns again (the trap is
+    /// entered again, where an interrupt that came meanwhile is taken: up to one turn's
+    /// echo late, where the real loop takes it at once).
+    fn spend_turn(&mut self, cycles: u64, bus: &mut C64Bus) -> TrapOutcome {
+        bus.spend_cpu_cycles(cycles, Trap::Chrin.address());
+        TrapOutcome::ContinueAt(Trap::Chrin.address())
     }
 }
 
