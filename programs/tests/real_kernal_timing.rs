@@ -159,3 +159,41 @@ fn a_print_loop_takes_commodores_time() {
     let real = cycles_to_end(real, &code, end);
     assert_close("print loop", trap, real);
 }
+
+#[test]
+fn reading_lines_with_chrin_takes_commodores_time() {
+    let Some(real) = real_roms() else { return };
+    // Typing is not compared (see above): the program puts each line's keys in the
+    // keyboard buffer itself, then reads the line with CHRIN until RETURN, so both KERNALs
+    // echo the same keys from the same buffer, interrupts on and the screen showing.
+    // For each line of the table (ending with a 0): CLR (both screens the same, nothing
+    // scrolls); copy its keys to $0277 and set NDX; JSR $FFCF until it hands back RETURN.
+    // Then SEI; JMP *.
+    let mut code = vec![0x58, 0xA9, 0x93, 0x20, 0xD2, 0xFF];
+    code.extend([
+        0xA2, 0x00, // LDX #0
+        0xA9, 0x93, 0x20, 0xD2, 0xFF, // fill: CLR (no scrolling)
+        0xA0, 0x00, // LDY #0
+        0xBD, 0x00, 0xC1, // next: LDA table,X
+        0xF0, 0x19, // BEQ end
+        0x99, 0x77, 0x02, // STA $0277,Y
+        0xE8, 0xC8, // INX; INY
+        0xC9, 0x0D, 0xD0, 0xF2, // CMP #13; BNE next
+        0x84, 0xC6, 0x86, 0xFB, // STY NDX; STX $FB
+        0x20, 0xCF, 0xFF, // read: JSR CHRIN
+        0xC9, 0x0D, 0xD0, 0xF9, // CMP #13; BNE read
+        0xA6, 0xFB, 0x4C, 0x08, 0xC0, // LDX $FB; JMP fill
+    ]);
+    let end = 0xC000 + code.len() as u16 + 1;
+    code.extend([0x78, 0x4C, end as u8, (end >> 8) as u8]);
+    code.resize(0x100, 0xEA);
+    // Lines of up to 10 keys (the buffer's size): letters, digits, spaces (the table read
+    // with X: under 256 bytes).
+    for _ in 0..5 {
+        code.extend(b"HELLO ABC\rLIST\rX = Y + Z\r10 GOTO 1\rA1 B2 C3\r");
+    }
+    code.push(0);
+    let trap = cycles_to_end(Roms::builtin(), &code, end);
+    let real = cycles_to_end(real, &code, end);
+    assert_close("reading lines with CHRIN", trap, real);
+}

@@ -192,3 +192,76 @@ fn no_jiffy_is_lost_while_chrout_scrolls() {
         "{jiffies} jiffies in {periods} periods"
     );
 }
+
+/// The cycles of each `JSR target` (JSR to the next instruction) in
+/// `LDA #$7F; STA $DC0D` (no CIA 1 interrupts); `LDA #$0B; STA $D011` (screen blanked);
+/// `JSR target; CMP #$0D; BNE` back to the JSR; `JMP *`, with `keys` in the keyboard buffer
+/// (at most `max` calls).
+fn call_costs(target: u16, keys: &[u8], max: usize) -> Vec<u64> {
+    let code = [
+        0xA9,
+        0x7F,
+        0x8D,
+        0x0D,
+        0xDC,
+        0xA9,
+        0x0B,
+        0x8D,
+        0x11,
+        0xD0,
+        0x20,
+        target as u8,
+        (target >> 8) as u8,
+        0xC9,
+        0x0D,
+        0xD0,
+        0xF9,
+        0x4C,
+        0x11,
+        0xC0,
+    ];
+    let setup = |m: &mut Machine| {
+        for (i, &k) in keys.iter().enumerate() {
+            m.poke(0x0277 + i as u16, k);
+        }
+        m.poke(0xC6, keys.len() as u8);
+    };
+    let mut m = Machine::builtin();
+    m.load_raw(0xC000, &code);
+    m.start_at(0xC000, 0x0803);
+    setup(&mut m);
+    for s in [0xC00A, 0xC00D, 0xC011] {
+        m.set_breakpoint(s);
+    }
+    let (mut out, mut called) = (Vec::new(), 0);
+    while out.len() < max {
+        match m.run(10_000_000) {
+            StopReason::Breakpoint { pc: 0xC00A } => called = m.cycles(),
+            StopReason::Breakpoint { pc: 0xC00D } => out.push(m.cycles() - called),
+            StopReason::Breakpoint { .. } => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    out
+}
+
+#[test]
+fn chrin_s_line_input_costs_what_commodores_does() {
+    // Measured on Commodore's KERNAL, keys in the buffer before the first call: the call
+    // that echoes the keys and takes RETURN, then one call for each character and the
+    // RETURN at the line's end (each with its JSR and the jump table's JMP ($0324)).
+    assert_eq!(call_costs(0xFFCF, b"ABC\r", 9), vec![1904, 136, 136, 158]);
+    assert_eq!(call_costs(0xFFCF, b"\r", 9), vec![822, 158]);
+    assert_eq!(
+        call_costs(0xFFCF, b"A1 \"B\r", 9),
+        vec![2702, 135, 135, 144, 136, 158]
+    );
+    assert_eq!(call_costs(0xFFCF, b"ABCDEFGHI\r", 1)[0], 4475);
+}
+
+#[test]
+fn lp2_and_scolor_called_on_their_own_cost_what_commodores_do() {
+    // JSR to the next instruction: LP2 22 + 17 a key in the buffer, SCOLOR 22.
+    assert_eq!(call_costs(0xE5B4, b"AB\r", 9), vec![6 + 73, 6 + 56, 6 + 39]);
+    assert_eq!(call_costs(0xEA24, b"", 2), vec![6 + 22, 6 + 22]);
+}

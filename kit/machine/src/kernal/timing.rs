@@ -91,10 +91,72 @@ pub const SCROLL_AGAIN_OVERHEAD: u64 = SCROLL_OVERHEAD - 119;
 
 /// GETIN from the keyboard with the buffer empty ($F13E): 19.
 pub const GETIN_KEYBOARD: u64 = 19;
-/// GETIN taking a key: 37, and 17 for each key the buffer held (the shift down, LP2 $E5B4):
-/// 54 with one key, 88 with three, 207 with ten.
+/// GETIN taking a key: its 15 cycles, then a jump into LP2: 54 with one key, 88 with
+/// three, 207 with ten.
 pub fn getin_key(keys_in_buffer: u8) -> u64 {
-    37 + 17 * u64::from(keys_in_buffer.max(1))
+    15 + lp2(keys_in_buffer.max(1))
+}
+/// LP2 ($E5B4, JSR to RTS less the JSR), taking the first key and moving the rest down:
+/// 22, and 17 for each key the buffer held (39 with one key, 192 with ten). With none its
+/// loop runs 256 times, 120 of them with a page crossed: 4,494.
+pub fn lp2(keys_in_buffer: u8) -> u64 {
+    match keys_in_buffer {
+        0 => 22 + 17 * 256 + 120,
+        n => 22 + LP2_PER_KEY * u64::from(n),
+    }
+}
+/// LP2's loop: one turn for each key in the buffer.
+pub const LP2_PER_KEY: u64 = 17;
+/// SCOLOR ($EA24, the colour pointer from the line pointer): 22.
+pub const SCOLOR: u64 = 22;
+
+// ---- CHRIN from the keyboard (BASIN $F157, then the screen editor's line input) ----
+// Measured with CIA 1's interrupts off and the screen blanked, keys put in the buffer before
+// the call, JSR $FFCF to the instruction after it, less the JSR (6) and the jump table's
+// JMP ($0324) (5).
+
+/// From BASIN's first cycle to the line input loop's first look at the buffer (LOOP3,
+/// $E5CD): 37.
+pub const CHRIN_TO_LOOP: u64 = 37;
+/// One turn of that loop with the buffer empty: the wait, which spins with interrupts as
+/// the caller left them (the key is seen at the next turn after it comes): 12.
+pub const CHRIN_WAIT_TURN: u64 = 12;
+/// A turn that takes a key other than RETURN and echoes it: 48, plus LP2's 17 for each key
+/// in the buffer, plus what CHROUT would take for the key (`chrout_screen` and the rows
+/// moved): 349 for a letter with two keys in the buffer, 383 with four.
+pub const CHRIN_KEY: u64 = 48;
+/// When the key comes while the blinking cursor is shown, the character under it is put
+/// back first: 77 more.
+pub const CHRIN_CURSOR_OFF: u64 = 77;
+/// A turn that takes RETURN, to the RTS that hands back the line's first character: 88,
+/// plus LP2's 17 for each key in the buffer, the search back for the line's last
+/// character (`line_end_search`) and the character's cost (`chrin_character`): 775 for
+/// the line "A" with the RETURN alone in the buffer.
+pub const CHRIN_RETURN: u64 = 88;
+/// A later call handing back the character in screen code `code` (BASIN to RTS, LOP5):
+/// 124, 1 more when bit 5 is clear (letters: 125) and when bit 6 is set, 9 more for the
+/// quote (which toggles quote mode), 1 more when the read crosses a page: 125 for A, 124
+/// for a space or a digit, 133 for the quote.
+pub fn chrin_character(code: u8, crosses_page: bool) -> u64 {
+    124 + u64::from(code & 0x20 == 0)
+        + u64::from(code & 0x40 != 0)
+        + if code == 0x22 { 9 } else { 0 }
+        + u64::from(crosses_page)
+}
+/// The call after the line's last character, handing back RETURN: 147 (besides the
+/// RETURN echoed on the screen when the output is not the screen).
+pub const CHRIN_LINE_END: u64 = 147;
+/// The search back from the logical line's last column (`last`, LNMX) over blanks to the
+/// last character, found in column `found` (0 when the line is blank): 14 a column, 1 more
+/// where the read crosses a page from the line's start (low byte `pnt_low`); 545 for a
+/// blank line of one row on the screen's first rows.
+pub fn line_end_search(last: u8, found: u8, pnt_low: u8) -> u64 {
+    let cross = |y: u8| u64::from(u16::from(pnt_low) + u16::from(y) > 0xFF);
+    if found == 0 {
+        (1..=last).map(|y| 14 + cross(y)).sum::<u64>() - 1
+    } else {
+        (found + 1..=last).map(|y| 14 + cross(y)).sum::<u64>() + 10 + cross(found)
+    }
 }
 /// STOP ($F6ED), the STOP key not down: 14.
 pub const STOP: u64 = 14;
@@ -158,5 +220,34 @@ mod tests {
             CHROUT_RETURN + SCROLL_OVERHEAD + 24 * ROW_COPY + ROW_CLEAR,
             31_681
         );
+    }
+
+    #[test]
+    fn chrin_s_line_input_costs_what_commodores_does() {
+        // The routine's cycles measured on the real KERNAL, keys in the buffer beforehand.
+        assert_eq!(
+            CHRIN_KEY + 2 * LP2_PER_KEY + chrout_screen(b'C', 2, false),
+            349
+        );
+        assert_eq!(
+            CHRIN_KEY + 4 * LP2_PER_KEY + chrout_screen(b'A', 0, false),
+            383
+        );
+        // "A", RETURN alone in the buffer; "ABC"; a blank line (its first character: a space).
+        let ret = |found, code| {
+            CHRIN_RETURN
+                + LP2_PER_KEY
+                + line_end_search(39, found, 0x20)
+                + chrin_character(code, false)
+        };
+        assert_eq!(ret(0, 0x01), 775);
+        assert_eq!(ret(2, 0x01), 758);
+        assert_eq!(ret(8, 0x01), 674);
+        assert_eq!(ret(0, 0x20), 774);
+        assert_eq!(chrin_character(0x22, false), 133);
+        assert_eq!(lp2(1), 39);
+        assert_eq!(lp2(10), 192);
+        assert_eq!(lp2(0), 4494);
+        assert_eq!(getin_key(3), 88);
     }
 }

@@ -10,7 +10,7 @@ use crate::input::KeyAvailability;
 use crate::memory::C64Bus;
 use crate::stop::StopReason;
 use c64kit_cpu::{Bus, Cpu};
-use c64kit_screen::addr::{BLNCT, BLNSW, PNTR, QTSW};
+use c64kit_screen::addr::{AUTODN, BLNCT, BLNSW, CRSW, INDX, LNMX, PNT, PNTR, QTSW};
 use c64kit_screen::{ScreenEditor, ScreenMemory};
 
 /// How many routines broken into by interrupts are remembered at once.
@@ -58,6 +58,8 @@ pub struct Kernal {
     /// by the stack pointer at the break (the interrupt's RTI comes back to it; a handler
     /// that calls a routine with I clear may break into it again).
     resume: Vec<(u8, u64)>,
+    /// CHRIN is in its line input (it entered the loop that waits for keys).
+    line_input: bool,
 }
 
 /// GETIN/CHRIN calls in a row that find no key and no script left before the run ends with
@@ -120,6 +122,7 @@ impl Kernal {
             last_scan: [0; 8],
             cursor_shown: false,
             resume: Vec::new(),
+            line_input: false,
         }
     }
 
@@ -139,6 +142,8 @@ impl Kernal {
             Trap::Settim => timing::SETTIM,
             Trap::Plot if cpu.carry() => timing::PLOT_GET,
             Trap::Plot => timing::PLOT_SET,
+            Trap::TakeKey => timing::lp2(bus.ram[NDX as usize]),
+            Trap::SyncColourPointer => timing::SCOLOR,
             _ => 0,
         };
         let outcome = self.run_routine(trap, cpu, bus);
@@ -466,24 +471,110 @@ impl Kernal {
             self.serial_input(cpu, bus);
             return TrapOutcome::Return;
         }
+        if !self.line_input && bus.ram[CRSW as usize] != 0 {
+            // Handing back the next character of the line entered.
+            let (y, pnt) = (bus.ram[PNTR as usize], self.line_pointer(bus));
+            let cost = if y == bus.ram[INDX as usize] {
+                let before = self.screen.work;
+                let echo = bus.ram[DFLTO as usize] != SCREEN;
+                let b = self.screen.chrin_keyboard(&mut Mem(bus));
+                let printed = if echo { timing::CHROUT_RETURN } else { 0 };
+                cpu.load_a(b.unwrap_or(13));
+                timing::CHRIN_LINE_END + printed + timing::screen_work(before, self.screen.work)
+            } else {
+                let code = bus.ram[pnt.wrapping_add(u16::from(y)) as usize];
+                let cost = timing::chrin_character(code, (pnt & 0xFF) + u16::from(y) > 0xFF);
+                let b = self.screen.chrin_keyboard(&mut Mem(bus));
+                cpu.load_a(b.unwrap_or(13));
+                cost
+            };
+            self.idle_polls = 0;
+            cpu.set_carry(false);
+            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+        }
+        // Each entry of the trap here is one turn of the real loop that waits for keys (the
+        // JAM's fetch its first cycle), until RETURN ends the line.
+        let mut cost = 0;
+        if !self.line_input {
+            self.line_input = true;
+            cost += timing::CHRIN_TO_LOOP;
+        }
         let fed = self.feed_keyboard_buffer(bus, true);
-        match self.screen.chrin_keyboard(&mut Mem(bus)) {
-            Some(b) => {
-                self.idle_polls = 0;
-                cpu.load_a(b);
-                cpu.set_carry(false);
-                TrapOutcome::Return
-            }
-            None => {
-                if fed == KeyAvailability::Exhausted && bus.ram[NDX as usize] == 0 {
+        loop {
+            let count = bus.ram[NDX as usize];
+            if count == 0 {
+                if fed == KeyAvailability::Exhausted {
                     if let Some(stop) = self.idle() {
                         return stop;
                     }
                 }
-                // No complete line yet: let time pass by entering the trap again.
-                TrapOutcome::ContinueAt(Trap::Chrin.address())
+                // No complete line yet: the loop turns (the trap is entered again).
+                let _ = self.screen.chrin_keyboard(&mut Mem(bus));
+                cost += timing::CHRIN_WAIT_TURN;
+                return self.spend_turn(cost - 1, bus);
+            }
+            self.idle_polls = 0;
+            if self.cursor_shown {
+                cost += timing::CHRIN_CURSOR_OFF;
+                self.cursor_shown = false;
+            }
+            cost += timing::LP2_PER_KEY * u64::from(count);
+            // One key at a time, the rest kept in the buffer, so each echo is costed at its
+            // column (SHIFT+RUN/STOP, which fills the buffer, is let run whole).
+            let key = bus.ram[KEYD as usize];
+            let rest: Vec<u8> = bus.ram[KEYD as usize + 1..KEYD as usize + count as usize].to_vec();
+            let (column, quote, before) = (
+                bus.ram[PNTR as usize],
+                bus.ram[QTSW as usize] != 0,
+                self.screen.work,
+            );
+            if key != 0x83 {
+                bus.ram[NDX as usize] = 1;
+            }
+            let got = self.screen.chrin_keyboard(&mut Mem(bus));
+            if key != 0x83 {
+                let k = KEYD as usize;
+                bus.ram[k..k + rest.len()].copy_from_slice(&rest);
+                bus.ram[NDX as usize] = count - 1;
+            }
+            match got {
+                Some(b) => {
+                    // RETURN: the search for the line's end, the first character handed back.
+                    let pnt = self.line_pointer(bus);
+                    let found = bus.ram[INDX as usize].wrapping_sub(1);
+                    let first = bus.ram[PNTR as usize].wrapping_sub(1);
+                    let code = bus.ram[pnt.wrapping_add(u16::from(first)) as usize];
+                    cost += timing::CHRIN_RETURN
+                        + timing::line_end_search(bus.ram[LNMX as usize], found, pnt as u8)
+                        + timing::chrin_character(code, false);
+                    self.line_input = false;
+                    cpu.load_a(b);
+                    cpu.set_carry(false);
+                    return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+                }
+                None => {
+                    cost += timing::CHRIN_KEY
+                        + timing::chrout_screen(key, column, quote)
+                        + timing::screen_work(before, self.screen.work);
+                    let left = bus.ram[NDX as usize];
+                    bus.ram[BLNSW as usize] = left;
+                    bus.ram[AUTODN as usize] = left;
+                }
             }
         }
+    }
+
+    /// The screen address of the cursor's logical line (PNT).
+    fn line_pointer(&self, bus: &C64Bus) -> u16 {
+        u16::from_le_bytes([bus.ram[PNT as usize], bus.ram[PNT as usize + 1]])
+    }
+
+    /// Spends `cycles` of CHRIN's line input, after which the loop turns again (the trap is
+    /// entered again, where an interrupt that came meanwhile is taken: up to one turn's
+    /// echo late, where the real loop takes it at once).
+    fn spend_turn(&mut self, cycles: u64, bus: &mut C64Bus) -> TrapOutcome {
+        bus.spend_cpu_cycles(cycles, Trap::Chrin.address());
+        TrapOutcome::ContinueAt(Trap::Chrin.address())
     }
 }
 
