@@ -663,7 +663,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         stdio::print(&lines, "the screen");
     }
     let returned = matches!(outcome, Outcome::Stopped(StopReason::ReturnedToBasic));
-    let status = m.kernal.returned_status.filter(|_| returned);
+    let status = m.returned_status().filter(|_| returned);
     let stop = match (&outcome, status) {
         // ST is the program's exit status for cc65 (and `--exit-status`), the KERNAL's I/O
         // status for others: named as the variable it is.

@@ -385,6 +385,12 @@ impl Machine {
         &self.kernal.transcript
     }
 
+    /// ST ($90) as the program left it when it returned to BASIC (`None`: it has not): a cc65
+    /// program's exit code, the KERNAL's I/O status for other programs.
+    pub fn returned_status(&self) -> Option<u8> {
+        self.kernal.returned_status
+    }
+
     /// For each byte of [`Machine::transcript`], the character set the VIC-II showed when it
     /// was printed: true for the lower/upper-case half of the character ROM (after CHR$(14),
     /// a POKE 53272,23 or SHIFT+C=), false for upper-case/graphics or a set in RAM.

@@ -572,8 +572,8 @@ impl Health {
 impl DisplayInstance {
     /// CHROUT bytes printed in the upper-case/graphics set (the power-on set).
     pub fn chrout(&mut self, bytes: &[u8], sink: &mut dyn HostSink) -> Result<(), CallError> {
-        let sets = vec![abi::CHARSET_UPPER; bytes.len()];
-        self.chrout_in_sets(bytes, &sets, sink)
+        // No sets given: `chrout_in_sets` pads them with the upper-case set.
+        self.chrout_in_sets(bytes, &[], sink)
     }
 
     /// CHROUT bytes and the character set each was printed in ([`abi::CHARSET_UPPER`] or
