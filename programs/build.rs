@@ -47,6 +47,10 @@ fn main() {
 fn projects(root: &Path) -> Vec<(String, PathBuf)> {
     let mut out = Vec::new();
     for dir in std::fs::read_dir(root).into_iter().flatten().flatten() {
+        // Our BASIC is a ROM, not a program: kit/basic-rom builds it.
+        if dir.file_name() == "basic" {
+            continue;
+        }
         for f in std::fs::read_dir(dir.path())
             .into_iter()
             .flatten()

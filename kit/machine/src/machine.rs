@@ -299,17 +299,21 @@ impl Machine {
     fn handle_jam(&mut self) -> Option<StopReason> {
         let pc = self.cpu.pc;
         let trap = match self.bus.region(pc) {
-            Region::KernalRom if self.bus.roms.trap_kernal => match Trap::at(pc) {
-                Some(t) => Some(t),
-                // Our image is JAM between its entries: the program called into the real
-                // KERNAL's internals, which c64kit does not have.
-                None => {
-                    return Some(StopReason::Unimplemented {
-                        routine: "(an internal KERNAL address, not a documented entry)",
-                        pc,
-                    })
+            Region::KernalRom
+                if self.bus.roms.trap_kernal && !self.bus.roms.is_own_basic_code(pc) =>
+            {
+                match Trap::at(pc) {
+                    Some(t) => Some(t),
+                    // Our image is JAM between its entries: the program called into the real
+                    // KERNAL's internals, which c64kit does not have.
+                    None => {
+                        return Some(StopReason::Unimplemented {
+                            routine: "(an internal KERNAL address, not a documented entry)",
+                            pc,
+                        })
+                    }
                 }
-            },
+            }
             Region::BasicRom if self.bus.roms.trap_basic => Trap::at_basic(pc),
             _ => None,
         };

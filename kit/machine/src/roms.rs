@@ -19,6 +19,9 @@ pub struct Roms {
     /// True when `basic` is our filler, where BASIC's STROUT and LINPRT are traps; false
     /// for a real BASIC image.
     pub trap_basic: bool,
+    /// True when `basic` is our own BASIC ([`Roms::own_basic`]), whose code goes on in
+    /// $E000-$E4DF of the KERNAL image: a JAM there is BASIC's, never a KERNAL trap.
+    pub own_basic: bool,
 }
 
 /// Paths of optional real ROM images.
@@ -52,7 +55,27 @@ impl Roms {
             chargen: Box::new(c64kit_basic::font::char_rom()),
             trap_kernal: true,
             trap_basic: true,
+            own_basic: false,
         }
+    }
+
+    /// Our own BASIC V2 (`c64kit_basic_rom`, 6502 code) with our KERNAL, which leaves it
+    /// $E000-$E4DF as Commodore's KERNAL leaves Commodore's BASIC.
+    pub fn own_basic() -> Self {
+        let mut roms = Self::builtin();
+        roms.basic.copy_from_slice(c64kit_basic_rom::BASIC);
+        let at = (c64kit_basic_rom::KERNAL_PART_BASE - crate::kernal::rom::ROM_BASE) as usize;
+        roms.kernal[at..at + c64kit_basic_rom::KERNAL_PART.len()]
+            .copy_from_slice(c64kit_basic_rom::KERNAL_PART);
+        roms.trap_basic = false;
+        roms.own_basic = true;
+        roms
+    }
+
+    /// True if `addr` in the KERNAL ROM holds our BASIC's code, not the KERNAL's.
+    pub fn is_own_basic_code(&self, addr: u16) -> bool {
+        let part = c64kit_basic_rom::KERNAL_PART_BASE;
+        self.own_basic && (part..part + c64kit_basic_rom::KERNAL_PART.len() as u16).contains(&addr)
     }
 
     /// The defaults with any real images given replacing them.

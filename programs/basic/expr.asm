@@ -1,0 +1,1 @@
+; c64kit BASIC V2: expressions (FRMEVL, operators, relations, AND OR NOT), variables and arrays (PTRGET, DIM, LET), DEF FN and FN, PEEK POKE WAIT FRE POS USR and the argument parsers (GETBYT, GETADR, CHKCOM...). Owner: expr.

@@ -1,0 +1,1 @@
+; c64kit BASIC V2: the 5-byte floating point: FADD FSUB FMULT FDIV, normalising and rounding, moves between FAC, ARG and memory, conversions, FCOMP, SGN ABS INT, FIN (text to number) and FOUT (number to text). Owner: float.
