@@ -10,3 +10,92 @@ NOTYET  byte $02
 ; ifndef NAME
 ; NAME = NOTYET
 ; endif
+
+; Used by exec.asm (h-exec), defined by the others.
+ifndef FNDLIN
+FNDLIN = NOTYET
+endif
+ifndef FNDLNC
+FNDLNC = NOTYET
+endif
+ifndef CRDO
+CRDO = NOTYET
+endif
+ifndef LINPRT
+LINPRT = NOTYET
+endif
+ifndef OUTDO
+OUTDO = NOTYET
+endif
+ifndef READY
+READY = NOTYET
+endif
+ifndef RESLST
+RESLST = NOTYET
+endif
+ifndef ST_LET
+ST_LET = NOTYET
+endif
+ifndef GETSTK
+GETSTK = NOTYET
+endif
+ifndef SYNCHR
+SYNCHR = NOTYET
+endif
+ifndef CHKNUM
+CHKNUM = NOTYET
+endif
+ifndef FRMNUM
+FRMNUM = NOTYET
+endif
+ifndef MOVFM
+MOVFM = NOTYET
+endif
+ifndef FONE
+FONE = NOTYET
+endif
+ifndef SIGN
+SIGN = NOTYET
+endif
+ifndef ROUND
+ROUND = NOTYET
+endif
+ifndef STMDSP
+STMDSP = NOTYET
+endif
+ifndef SNERR
+SNERR = NOTYET
+endif
+ifndef BRKTXT
+BRKTXT = NOTYET
+endif
+ifndef ERRFIN
+ERRFIN = NOTYET
+endif
+ifndef ERROR
+ERROR = NOTYET
+endif
+ifndef RUNC
+RUNC = NOTYET
+endif
+ifndef CLEARC
+CLEARC = NOTYET
+endif
+ifndef FRMEVL
+FRMEVL = NOTYET
+endif
+ifndef GETBYT
+GETBYT = NOTYET
+endif
+ifndef PTRGET
+PTRGET = NOTYET
+endif
+ifndef FADD
+FADD = NOTYET
+endif
+ifndef MOVVF
+MOVVF = NOTYET
+endif
+ifndef FCOMP
+FCOMP = NOTYET
+endif
