@@ -41,11 +41,12 @@ DORES   = GARBFL                ; LIST: quote mode, bit 7 set inside quotes
 *=$A69C
 
 ; LIST [from][-[to]]: the lines from..to (from 0, to 65535 when left out); lists to READY.
-ST_LIST bcc @range              ; a digit: a line number
-        beq @range              ; nothing: the whole program
+ST_LIST bcc GOLST               ; a digit: a line number
+        beq GOLST               ; nothing: the whole program
         cmp #MINUTK
-        bne LSTRTS              ; anything else: NEWSTT says "SYNTAX"
-@range  jsr LINGET              ; the first line (0 if none) ...
+        beq GOLST
+LSTRTS  rts                     ; anything else: NEWSTT says "SYNTAX"
+GOLST   jsr LINGET              ; the first line (0 if none) ...
         jsr FNDLIN              ; ... LOWTR at it or the next one after it
         jsr CHRGOT
         beq @ends               ; "LIST n": from n to n
@@ -62,7 +63,6 @@ ST_LIST bcc @range              ; a digit: a line number
         lda #$FF                ; no last line: up to 65535
         sta LINNUM
         sta LINNUM+1
-LSTRTS  rts
 
 ; One line at LOWTR (link, number, text), if its number is not above LINNUM.
 LIST4   ldy #1

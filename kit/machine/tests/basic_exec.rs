@@ -1,0 +1,464 @@
+//! Our BASIC's statement loop and control flow (programs/basic/exec.asm: NEWSTT, GONE, LIST,
+//! FOR/NEXT, GOTO/GOSUB/RETURN, IF, ON, STOP/END/CONT, RUN, RESTORE, DATA/REM, LINGET).
+//!
+//! Without Commodore's ROMs: LINGET, DATAN and REMN of our BASIC ROM (`Roms::own_basic`)
+//! called as routines on text in RAM.
+//!
+//! With Commodore's BASIC image in `C64KIT_ROMS` (CI has none: the test says so and passes):
+//! exec.asm is assembled to $C000 with every routine it calls at Commodore's address, and
+//! run inside Commodore's BASIC (copied to the RAM under the BASIC ROM, its statement table,
+//! its vectors IGONE and IQPLOP and the entries its own code calls redirected to ours). The
+//! same programs then run on Commodore's BASIC alone and on the pair: what they print must
+//! be the same, byte for byte. The programs are those of ../shared/basic-v2 (their recorded
+//! output must also match) and programs of our own for what those leave out (LIST's ranges,
+//! CONT, RUN n, GO TO, errors of the statements here).
+
+use c64kit_basic::parse_key_script;
+use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
+use std::path::{Path, PathBuf};
+
+const BASIC_START: u16 = 0x0801;
+/// CHRGET in zero page (BASIC's cold start puts it there) and its text pointer.
+const CHRGET: u16 = 0x0073;
+const TXTPTR: u16 = 0x007A;
+const LINNUM: u16 = 0x0014;
+/// Our driver routines go here.
+const DRIVER: u16 = 0xC800;
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn word(m: &Machine, at: u16) -> u16 {
+    u16::from_le_bytes([m.peek(at), m.peek(at + 1)])
+}
+
+fn own_label(name: &str) -> u16 {
+    c64kit_basic_rom::label(name).unwrap_or_else(|| panic!("our BASIC has no label {name}"))
+}
+
+/// Where a routine of ours stops a run that reaches a routine not written yet (a
+/// placeholder) or `name` once it exists.
+fn own_label_or_placeholder(name: &str) -> u16 {
+    c64kit_basic_rom::label(name).unwrap_or_else(|| own_label("NOTYET"))
+}
+
+/// Calls `routine` of our BASIC on `text` (placed at $0900): after a JSR CHRGET from just
+/// before it, or with TXTPTR at its first byte (as DATAN and REMN are called); then STA $FB;
+/// STY $FC and a JMP to itself. The machine there, or how the run stopped elsewhere.
+fn call_on_text(routine: u16, text: &[u8], chrget_first: bool) -> Result<Machine, StopReason> {
+    let mut m = Machine::new(Roms::own_basic());
+    m.load_raw(0x0900, text);
+    let before = if chrget_first { 0x08FFu16 } else { 0x0900 };
+    m.load_raw(TXTPTR, &before.to_le_bytes());
+    let [rl, rh] = routine.to_le_bytes();
+    let mut code = vec![];
+    if chrget_first {
+        code.extend_from_slice(&[0x20, CHRGET as u8, 0x00]);
+    }
+    code.extend_from_slice(&[0x20, rl, rh, 0x85, 0xFB, 0x84, 0xFC]);
+    let [el, eh] = (DRIVER + code.len() as u16).to_le_bytes();
+    code.extend_from_slice(&[0x4C, el, eh]);
+    m.load_raw(DRIVER, &code);
+    let end = DRIVER + code.len() as u16 - 3;
+    m.set_breakpoint(end);
+    m.set_breakpoint(own_label_or_placeholder("SNERR"));
+    m.sys(DRIVER, 0, 0, 0, 0x0803);
+    match m.run(1_000_000) {
+        StopReason::Breakpoint { pc } if pc == end => Ok(m),
+        stop => Err(stop),
+    }
+}
+
+#[test]
+fn linget_reads_a_line_number_and_stops_at_the_next_character() {
+    let linget = own_label("LINGET");
+    for (text, want, rest) in [
+        (&b"12345:X"[..], 12345u16, 5u16),
+        (b"0\0", 0, 1),
+        (b"63999:", 63999, 5),
+        (b"1 2 3\0", 123, 5),
+        (b"A", 0, 0),
+    ] {
+        let m = call_on_text(linget, text, true).unwrap_or_else(|s| panic!("{text:?}: {s:?}"));
+        assert_eq!(word(&m, LINNUM), want, "{text:?}");
+        assert_eq!(word(&m, TXTPTR), 0x0900 + rest, "{text:?}");
+        assert_eq!(m.peek(0xFB), text[rest as usize], "{text:?}: A");
+    }
+    // 64000 and above: SYNTAX (before the digit that would pass 63999 is taken).
+    for text in [&b"64000"[..], b"99999", b"640000"] {
+        let stop = call_on_text(linget, text, true).err();
+        let pc = own_label_or_placeholder("SNERR");
+        assert_eq!(stop, Some(StopReason::Breakpoint { pc }), "{text:?}");
+    }
+}
+
+#[test]
+fn datan_and_remn_find_the_statement_and_line_end_outside_quotes() {
+    let y_after = |routine: &str, text: &[u8]| {
+        let m = call_on_text(own_label(routine), text, false)
+            .unwrap_or_else(|s| panic!("{routine} {text:?}: {s:?}"));
+        m.peek(0xFC)
+    };
+    let text = b"AB\"C:D\":E\"F:\0";
+    assert_eq!(
+        y_after("DATAN", text),
+        7,
+        "the colon after the closed quote"
+    );
+    assert_eq!(y_after("REMN", text), 12, "the line's 0");
+    // An open quote hides the colon to the line's end.
+    assert_eq!(y_after("DATAN", b"\"A:B\0"), 4);
+    assert_eq!(y_after("DATAN", b":"), 0);
+}
+
+// ---- Inside Commodore's BASIC -------------------------------------------------------------
+
+/// Commodore's BASIC with our KERNAL (whose transcript records CHROUT), if `C64KIT_ROMS`
+/// names the folder: the BASIC image, and the part of Commodore's KERNAL image that is
+/// BASIC's ($E000-$E4DF, where our KERNAL leaves room for a BASIC).
+fn commodore_basic() -> Option<Roms> {
+    let dir = PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
+    let paths = RomPaths {
+        basic: Some(dir.join("basic-901226-01.bin")),
+        kernal: None,
+        chargen: None,
+    };
+    let mut roms = Roms::load(&paths).expect("the BASIC image in C64KIT_ROMS");
+    let kernal = std::fs::read(dir.join("kernal-901227-03.bin")).expect("the KERNAL image");
+    let part = c64kit_basic_rom::KERNAL_PART.len();
+    roms.kernal[..part].copy_from_slice(&kernal[..part]);
+    roms.own_basic = true;
+    Some(roms)
+}
+
+/// Commodore's addresses of the routines exec.asm calls and of what it reads (memory maps;
+/// each checked against the image's first bytes in `commodore_entry` where ours replaces it).
+const COMMODORE_NAMES: &[(&str, u16)] = &[
+    ("READY", 0xA474),
+    ("ERROR", 0xA437),
+    ("ERRFIN", 0xA469),
+    ("BRKTXT", 0xA381),
+    ("SNERR", 0xAF08),
+    ("GETSTK", 0xA3FB),
+    ("FNDLIN", 0xA613),
+    ("FNDLNC", 0xA617),
+    ("RUNC", 0xA659),
+    ("CLEARC", 0xA660),
+    ("RESLST", 0xA09E),
+    ("STMDSP", 0xA00C),
+    ("ST_LET", 0xA9A5),
+    ("PTRGET", 0xB08B),
+    ("FRMEVL", 0xAD9E),
+    ("FRMNUM", 0xAD8A),
+    ("CHKNUM", 0xAD8D),
+    ("SYNCHR", 0xAEFF),
+    ("GETBYT", 0xB79E),
+    ("FADD", 0xB867),
+    ("FCOMP", 0xBC5B),
+    ("MOVFM", 0xBBA2),
+    ("MOVVF", 0xBBD0),
+    ("ROUND", 0xBC1B),
+    ("SIGN", 0xBC2B),
+    ("FONE", 0xB9BC),
+    ("LINPRT", 0xBDCD),
+    ("CRDO", 0xAAD7),
+    ("OUTDO", 0xAB47),
+];
+
+/// Entries of Commodore's BASIC that its other code (the main loop, CLR, READ, DEF, SYS's
+/// return, ...) reaches directly: each gets a JMP to ours. With the bytes it starts with in
+/// the image, so a wrong address fails here.
+const REDIRECTED: &[(&str, u16, [u8; 3])] = &[
+    ("FNDFOR", 0xA38A, [0xBA, 0xE8, 0xE8]),
+    ("NEWSTT", 0xA7AE, [0x20, 0x2C, 0xA8]),
+    ("GONE", 0xA7E1, [0x6C, 0x08, 0x03]),
+    ("NGONE", 0xA7E4, [0x20, 0x73, 0x00]),
+    ("GONE3", 0xA7ED, [0xF0, 0x3C, 0xE9]),
+    ("ST_RESTORE", 0xA81D, [0x38, 0xA5, 0x2B]),
+    ("RESFIN", 0xA827, [0x85, 0x41, 0x84]),
+    ("ISCNTC", 0xA82C, [0x20, 0xE1, 0xFF]),
+    ("ST_GOTO", 0xA8A0, [0x20, 0x6B, 0xA9]),
+    ("ST_DATA", 0xA8F8, [0x20, 0x06, 0xA9]),
+    ("ADDON", 0xA8FB, [0x98, 0x18, 0x65]),
+    ("DATAN", 0xA906, [0xA2, 0x3A, 0x2C]),
+    ("REMN", 0xA909, [0xA2, 0x00, 0x86]),
+    ("LINGET", 0xA96B, [0xA2, 0x00, 0x86]),
+    ("ST_NEXT", 0xAD1E, [0xD0, 0x04, 0xA0]),
+];
+
+/// Statement tokens whose handlers are ours (the rest stay Commodore's).
+const OUR_STATEMENTS: &[(u8, &str)] = &[
+    (0x80, "ST_END"),
+    (0x81, "ST_FOR"),
+    (0x82, "ST_NEXT"),
+    (0x83, "ST_DATA"),
+    (0x89, "ST_GOTO"),
+    (0x8A, "ST_RUN"),
+    (0x8B, "ST_IF"),
+    (0x8C, "ST_RESTORE"),
+    (0x8D, "ST_GOSUB"),
+    (0x8E, "ST_RETURN"),
+    (0x8F, "ST_REM"),
+    (0x90, "ST_STOP"),
+    (0x91, "ST_ON"),
+    (0x9A, "ST_CONT"),
+    (0x9B, "ST_LIST"),
+];
+
+/// exec.asm (with BASIC's RAM, the KERNAL's names and the error numbers) assembled to
+/// $C000 ($C000, $C400, $C500 for its three areas), the routines it calls at Commodore's
+/// addresses.
+fn exec_at_c000() -> c64kit_asm::Assembly {
+    let dir = repo_root().join("programs/basic");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let mut exec = read("exec.asm");
+    for (from, to) in [
+        ("*=$A69C", "*=$C000"),
+        ("*=$A38A", "*=$C400"),
+        ("*=$AD1E", "*=$C500"),
+    ] {
+        assert!(exec.contains(from), "exec.asm has no {from}");
+        exec = exec.replace(from, to);
+    }
+    let text = [
+        read("zeropage.asm"),
+        read("kernal.asm"),
+        read("errors.asm"),
+        exec,
+    ]
+    .join("\n");
+    let opts = c64kit_asm::Options {
+        defines: COMMODORE_NAMES
+            .iter()
+            .map(|&(n, a)| (n.to_string(), a as i64))
+            .collect(),
+        ..Default::default()
+    };
+    c64kit_asm::assemble_source("exec.asm", &text, &opts).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Basic {
+    Commodores,
+    WithOurExec,
+}
+
+/// Runs `program` (BASIC text) as RUN would, typing `keys` when it reads the keyboard (and
+/// after it ends): everything printed, and how the run stopped.
+fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason) {
+    let mut roms = commodore_basic().unwrap();
+    let exec = (basic == Basic::WithOurExec).then(exec_at_c000);
+    if let Some(asm) = &exec {
+        let ours = |name: &str| -> u16 {
+            *asm.labels
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .unwrap_or_else(|| panic!("exec.asm has no {name}"))
+                .1
+        };
+        // Into (our copy of) Commodore's BASIC image: JMPs to ours at the entries, our
+        // handlers in its statement table (each entry the address - 1).
+        let image = &mut roms.basic;
+        for &(name, at, first) in REDIRECTED {
+            let i = (at - 0xA000) as usize;
+            assert_eq!(image[i..i + 3], first, "{name} at ${at:04X}");
+            let [lo, hi] = ours(name).to_le_bytes();
+            image[i..i + 3].copy_from_slice(&[0x4C, lo, hi]);
+        }
+        for &(token, name) in OUR_STATEMENTS {
+            let i = 0x0C + 2 * (token - 0x80) as usize;
+            image[i..i + 2].copy_from_slice(&(ours(name) - 1).to_le_bytes());
+        }
+    }
+    let mut m = Machine::new(roms);
+    let prg = c64kit_basic::tokenize(program, BASIC_START).unwrap();
+    m.load_raw(BASIC_START, &prg[2..]);
+    let end = BASIC_START + prg.len() as u16 - 2;
+    if let Some(asm) = &exec {
+        m.load_raw(asm.load_address, &asm.bytes);
+        for (vector, name) in [(0x0306u16, "NQPLOP"), (0x0308, "NGONE")] {
+            let at = asm
+                .labels
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .unwrap()
+                .1;
+            m.load_raw(vector, &at.to_le_bytes());
+        }
+    }
+    // LDA #0; JSR SETMSG (as RUN); JSR RUNC; JMP NEWSTT.
+    m.load_raw(
+        DRIVER,
+        &[
+            0xA9, 0x00, 0x20, 0x90, 0xFF, 0x20, 0x59, 0xA6, 0x4C, 0xAE, 0xA7,
+        ],
+    );
+    m.start_at(DRIVER, end);
+    m.feed_keys(parse_key_script(keys).unwrap());
+    let stop = m.run(400_000_000);
+    (m.transcript().to_vec(), stop)
+}
+
+fn readable(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| match b {
+            b'\r' => "\n".to_string(),
+            0x20..=0x7E => (b as char).to_string(),
+            _ => format!("{{${b:02X}}}"),
+        })
+        .collect()
+}
+
+/// Where two outputs first differ, with some of each around it.
+fn first_difference(ours: &[u8], theirs: &[u8]) -> String {
+    let at = ours.iter().zip(theirs).take_while(|(a, b)| a == b).count();
+    let from = at.saturating_sub(60);
+    format!(
+        "from byte {at} (of {} and {}):\nours:   {}\ntheirs: {}",
+        ours.len(),
+        theirs.len(),
+        readable(&ours[from..ours.len().min(at + 60)]),
+        readable(&theirs[from..theirs.len().min(at + 60)])
+    )
+}
+
+/// The same output from both; returns it.
+fn same_on_both(name: &str, program: &str, keys: &str) -> Vec<u8> {
+    let (theirs, their_stop) = run(Basic::Commodores, program, keys);
+    let (ours, our_stop) = run(Basic::WithOurExec, program, keys);
+    assert!(
+        ours == theirs,
+        "{name}: printed with our exec.asm and by Commodore's BASIC differ {}",
+        first_difference(&ours, &theirs)
+    );
+    assert_eq!(our_stop, their_stop, "{name}");
+    assert_eq!(
+        our_stop,
+        StopReason::InputExhausted,
+        "{name}: ends waiting for keys"
+    );
+    ours
+}
+
+#[test]
+fn the_shared_programs_print_the_same_inside_commodores_basic() {
+    if commodore_basic().is_none() {
+        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+        return;
+    }
+    let dir = repo_root().join("../shared/basic-v2");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!(
+            "{} is not there: the shared programs not run",
+            dir.display()
+        );
+        return;
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".bas").map(str::to_string))
+        .collect();
+    names.sort();
+    let (mut same, mut as_recorded) = (0, 0);
+    for name in &names {
+        let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).ok();
+        let meta = read("meta").unwrap_or_default();
+        if meta.contains("prints_timings = true") {
+            println!("{name}: prints TI, so depends on speed: left out");
+            continue;
+        }
+        let keys = read("keys").unwrap_or_default();
+        let ours = same_on_both(name, &read("bas").unwrap(), &keys);
+        same += 1;
+        let recorded: Vec<u8> = read("chrout")
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(|h| u8::from_str_radix(h, 16).unwrap())
+            .collect();
+        if ours == recorded {
+            as_recorded += 1;
+        } else {
+            println!("{name}: differs from the recorded output (typed input's echo?)");
+        }
+    }
+    println!(
+        "{same} of {} programs print the same; {as_recorded} exactly as recorded",
+        names.len()
+    );
+    assert!(same >= 40, "only {same} programs compared");
+}
+
+/// Our own programs for what the shared ones leave out, with what is typed after them.
+const OWN_PROGRAMS: &[(&str, &str, &str)] = &[
+    (
+        "list ranges",
+        "10 REM \"QUOTED PRINT\" AND:PRINT\n20 PRINT \"{$99}IN QUOTES\";π;\"A\":GOTO 50\n\
+         30 FOR I=1 TO 2 STEP 3:NEXT I\n40 DATA 1,\"X:Y\",3\n50 END\n",
+        "LIST\nLIST 20\nLIST 20-40\nLIST -30\nLIST 30-\nLIST 25\nLIST 60-\nLIST X\nLIST 10-X\n",
+    ),
+    (
+        "stop and cont",
+        "10 I=0\n20 I=I+1:PRINT I:IF I=2 THEN STOP\n30 IF I<4 THEN 20\n40 END:PRINT \"AFTER END\"\n\
+         50 PRINT \"FIFTY\"\n",
+        "CONT\nCONT\nCONT\nPRINT I\nRUN 50\nCONT\nCLR\nCONT\nSTOP\nEND\n",
+    ),
+    (
+        "goto gosub return",
+        "10 GOSUB 100:GO TO 30\n20 PRINT \"NOT HERE\"\n30 PRINT \"THIRTY\":GOSUB 110:GOTO 60\n\
+         40 PRINT \"FORTY\":RETURN\n60 FOR I=1 TO 3:GOSUB 40:NEXT\n70 ON 2 GOSUB 100,110,40\n\
+         80 GOTO 200\n100 PRINT \"SUB 100\"\n110 PRINT \"SUB 110\":RETURN\n",
+        "GOTO 20\nGOTO 70000\nGOTO\nRETURN 5\nGOSUB 100\nRETURN\nRUN 40\nGO 20\nGOSUB 100:PRINT \"BACK\"\n",
+    ),
+    (
+        "for next frames",
+        "10 FOR I=1 TO 2:FOR J=1 TO 3:PRINT I;J:GOSUB 100:NEXT J,I\n\
+         20 FOR I=1 TO 2:FOR J=1 TO 2:FOR I=7 TO 8:PRINT \"I\";I;:NEXT:PRINT:NEXT J\n\
+         30 FOR X=10 TO 1 STEP -3:PRINT X;:NEXT:PRINT X\n\
+         40 FOR X=1 TO 1.5 STEP .25:PRINT X;:NEXT X:PRINT\n\
+         50 FOR X=5 TO 1:PRINT \"ONCE\";X:NEXT:FOR Y=0 TO 0 STEP -1:PRINT Y:NEXT\n\
+         60 FOR A%=1 TO 2:NEXT\n\
+         100 FOR K=1 TO 2:NEXT:RETURN\n",
+        "NEXT\nFOR I=1 TO 3:PRINT I:NEXT\nFOR A$=1 TO 2\nFOR I=1 TO \"X\"\nFOR I=1 STEP 2\nNEXT I J\n",
+    ),
+    (
+        "if on restore data",
+        "10 READ A,B$:PRINT A;B$:RESTORE:READ C:PRINT C\n20 DATA 5,\"S:T\",7\n\
+         30 IF A=5 THEN PRINT \"YES\":IF B$ THEN PRINT \"STR\"\n40 IF A=6 THEN PRINT \"NO\":PRINT \"NO2\"\n\
+         50 IF A THEN 70\n60 PRINT \"SKIPPED\"\n70 IF A GOTO 90\n80 PRINT \"SKIPPED\"\n\
+         90 ON A-4 GOTO 110,120\n100 PRINT \"FELL\"\n110 ON 3 GOTO 120:ON 0 GOSUB 120:PRINT \"ON DONE\"\n\
+         120 REM THE END:PRINT \"NOT PRINTED\"\n130 IF A THEN X\n",
+        "ON 1 GOTO 20X\nON 1 PRINT\nIF 1 THEN GOTO 60\nIF A PRINT\nREM\nDATA X:PRINT \"AFTER DATA\"\n",
+    ),
+    (
+        "undefined lines and running off the end",
+        "10 PRINT \"A\"\n20 GOSUB 25\n",
+        "RUN\nGOTO 15\nRUN 15\nLIST 5-5\nNEW\nLIST\nRUN\n",
+    ),
+];
+
+#[test]
+fn our_programs_print_the_same_inside_commodores_basic() {
+    if commodore_basic().is_none() {
+        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+        return;
+    }
+    for &(name, program, keys) in OWN_PROGRAMS {
+        let out = same_on_both(name, program, keys);
+        println!("--- {name}\n{}", readable(&out));
+    }
+}
+
+#[test]
+fn out_of_memory_from_gosub_and_for() {
+    if commodore_basic().is_none() {
+        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+        return;
+    }
+    same_on_both(
+        "deep FOR",
+        "10 N=N+1:FOR I=1 TO 2:GOSUB 20\n20 ON N AND 1 GOTO 10:FOR J=1 TO 2:GOTO 10\n",
+        "PRINT N\n",
+    );
+}
