@@ -241,14 +241,20 @@ fn exec_at_c000() -> c64kit_asm::Assembly {
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Basic {
     Commodores,
-    WithOurExec,
+    /// Ours, except the handlers named (left Commodore's: their stack frames must fit ours).
+    WithOurExecBut(&'static [&'static str]),
 }
+
+const ALL_OURS: Basic = Basic::WithOurExecBut(&[]);
 
 /// Runs `program` (BASIC text) as RUN would, typing `keys` when it reads the keyboard (and
 /// after it ends): everything printed, and how the run stopped.
 fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason) {
     let mut roms = commodore_basic().unwrap();
-    let exec = (basic == Basic::WithOurExec).then(exec_at_c000);
+    let (exec, theirs) = match basic {
+        Basic::Commodores => (None, &[][..]),
+        Basic::WithOurExecBut(theirs) => (Some(exec_at_c000()), theirs),
+    };
     if let Some(asm) = &exec {
         let ours = |name: &str| -> u16 {
             *asm.labels
@@ -260,13 +266,13 @@ fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason) {
         // Into (our copy of) Commodore's BASIC image: JMPs to ours at the entries, our
         // handlers in its statement table (each entry the address - 1).
         let image = &mut roms.basic;
-        for &(name, at, first) in REDIRECTED {
+        for &(name, at, first) in REDIRECTED.iter().filter(|r| !theirs.contains(&r.0)) {
             let i = (at - 0xA000) as usize;
             assert_eq!(image[i..i + 3], first, "{name} at ${at:04X}");
             let [lo, hi] = ours(name).to_le_bytes();
             image[i..i + 3].copy_from_slice(&[0x4C, lo, hi]);
         }
-        for &(token, name) in OUR_STATEMENTS {
+        for &(token, name) in OUR_STATEMENTS.iter().filter(|s| !theirs.contains(&s.1)) {
             let i = 0x0C + 2 * (token - 0x80) as usize;
             image[i..i + 2].copy_from_slice(&(ours(name) - 1).to_le_bytes());
         }
@@ -326,8 +332,13 @@ fn first_difference(ours: &[u8], theirs: &[u8]) -> String {
 
 /// The same output from both; returns it.
 fn same_on_both(name: &str, program: &str, keys: &str) -> Vec<u8> {
+    same_with(ALL_OURS, name, program, keys)
+}
+
+/// The same output from Commodore's BASIC and from `ours`; returns it.
+fn same_with(ours: Basic, name: &str, program: &str, keys: &str) -> Vec<u8> {
     let (theirs, their_stop) = run(Basic::Commodores, program, keys);
-    let (ours, our_stop) = run(Basic::WithOurExec, program, keys);
+    let (ours, our_stop) = run(ours, program, keys);
     assert!(
         ours == theirs,
         "{name}: printed with our exec.asm and by Commodore's BASIC differ {}",
@@ -461,4 +472,30 @@ fn out_of_memory_from_gosub_and_for() {
         "10 N=N+1:FOR I=1 TO 2:GOSUB 20\n20 ON N AND 1 GOTO 10:FOR J=1 TO 2:GOTO 10\n",
         "PRINT N\n",
     );
+}
+
+/// Our FOR with Commodore's NEXT and the other way round, our GOSUB with Commodore's RETURN
+/// and the other way round: the frames on the stack are Commodore's.
+#[test]
+fn our_frames_are_commodores() {
+    if commodore_basic().is_none() {
+        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+        return;
+    }
+    let programs: Vec<_> = OWN_PROGRAMS
+        .iter()
+        .filter(|p| p.0 == "for next frames" || p.0 == "goto gosub return")
+        .collect();
+    assert_eq!(programs.len(), 2);
+    for theirs in [
+        &["ST_NEXT"][..],
+        &["ST_FOR"],
+        &["ST_RETURN"],
+        &["ST_GOSUB", "ST_GOTO"],
+    ] {
+        for &&(name, program, keys) in &programs {
+            let name = format!("{name} with Commodore's {theirs:?}");
+            same_with(Basic::WithOurExecBut(theirs), &name, program, keys);
+        }
+    }
 }
