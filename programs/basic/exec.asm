@@ -9,6 +9,15 @@
 ; statement (0 or ":"), C clear for a digit. Each returns by RTS to NEWSTT (the address
 ; GONE3's JSR left on the stack) with TXTPTR at the statement's end; one that returns with
 ; TXTPTR at anything else gets "SYNTAX" from NEWSTT.
+;
+; Areas: $A69C-$A9A4 as the README says (ST_LIST at Commodore's $A69C); FNDFOR at $A38A,
+; Commodore's address, the end of the tables' area in the README (Commodore's tables end at
+; $A389); NEXT from $AD1E (Commodore's) to $AD88, 17 bytes past the README's $AD77 (Microsoft's
+; NEXT is 107 bytes; Commodore's FRMNUM follows at $AD8A). The other entries are near but
+; not at Commodore's addresses: from NEWSTT to LINGET every routine is as long as
+; Commodore's in Commodore's order, but FOR pushes FAC itself (9 bytes more than with
+; Microsoft's PUSHF/FORPSH, which are the expression evaluator's), so the layout here is
+; ordered to fit instead.
 
 ; The tokens used here (Commodore's numbering: the keyword list's order from $80).
 ENDTK   = $80
