@@ -431,7 +431,8 @@ const OWN_PROGRAMS: &[(&str, &str, &str)] = &[
          50 FOR X=5 TO 1:PRINT \"ONCE\";X:NEXT:FOR Y=0 TO 0 STEP -1:PRINT Y:NEXT\n\
          60 FOR A%=1 TO 2:NEXT\n\
          100 FOR K=1 TO 2:NEXT:RETURN\n",
-        "NEXT\nFOR I=1 TO 3:PRINT I:NEXT\nFOR A$=1 TO 2\nFOR I=1 TO \"X\"\nFOR I=1 STEP 2\nNEXT I J\n",
+        "NEXT\nFOR I=1 TO 3:PRINT I:NEXT\nFOR A$=1 TO 2\nFOR I=1 TO \"X\"\nFOR I=1 STEP 2\nNEXT I J\n\
+         FOR A(1)=1 TO 2\nFOR I=1 TO 2 STEP\nFOR I=1 TO 2 STEP \"A\"\nFOR I=1 TO 2 X\nGO SUB 100\n{$CC}\n",
     ),
     (
         "if on restore data",
