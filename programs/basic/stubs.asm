@@ -99,3 +99,6 @@ endif
 ifndef FCOMP
 FCOMP = NOTYET
 endif
+ifndef LOWTR
+LOWTR = $5F                     ; zero page: h-core's zeropage.asm names it (FNDLIN's result)
+endif

@@ -49,7 +49,6 @@ FOUR6   = $53   ; garbage collection step (3 or 7)
 JMPER   = $54   ; JMP opcode and address for function dispatch ($54-$56)
 TEMPF1  = $57   ; float work area ($57-$5B)
 TEMPF2  = $5C   ; float work area ($5C-$60)
-LOWTR   = $5F   ; FNDLIN: the line found (or the next), LIST: the line being listed
 FACEXP  = $61   ; FAC: exponent
 FACHO   = $62   ; FAC: mantissa ($62-$65), high byte first
 FACMOH  = $63
