@@ -10,14 +10,10 @@
 ; GONE3's JSR left on the stack) with TXTPTR at the statement's end; one that returns with
 ; TXTPTR at anything else gets "SYNTAX" from NEWSTT.
 ;
-; Areas: $A69C-$A9A4 as the README says (ST_LIST at Commodore's $A69C); FNDFOR at $A38A,
-; Commodore's address, the end of the tables' area in the README (Commodore's tables end at
-; $A389); NEXT from $AD1E (Commodore's) to $AD88, 17 bytes past the README's $AD77 (Microsoft's
-; NEXT is 107 bytes; Commodore's FRMNUM follows at $AD8A). The other entries are near but
-; not at Commodore's addresses: from NEWSTT to LINGET every routine is as long as
-; Commodore's in Commodore's order, but FOR pushes FAC itself (9 bytes more than with
-; Microsoft's PUSHF/FORPSH, which are the expression evaluator's), so the layout here is
-; ordered to fit instead.
+; Areas: $A69C-$A9A4 as the README says, every entry at Commodore's address; FNDFOR at its
+; Commodore address $A38A (the end of the tables' area in the README: Commodore's tables end
+; at $A389); NEXT from $AD1E to $AD88: Microsoft's NEXT is 107 bytes and so is Commodore's,
+; which ends at $AD89 (LOOPDN at $AD78, FRMNUM at $AD8A): 17 bytes past the README's $AD77.
 
 ; The tokens used here (Commodore's numbering: the keyword list's order from $80).
 ENDTK   = $80
@@ -47,6 +43,10 @@ FORSIZ  = 18
 LSTPNT  = FORPNT                ; LIST: index into the line being listed
 DORES   = GARBFL                ; LIST: quote mode, bit 7 set inside quotes
 
+; Every entry below is at Commodore's address (*= before each: the assembler refuses a
+; routine that grew into the next), as machine code calls them: NEWSTT from decrunchers,
+; NGONE and NQPLOP from the programs that hook IGONE and IQPLOP, LINGET, DATAN ...
+
 *=$A69C
 
 ; LIST [from][-[to]]: the lines from..to (from 0, to 65535 when left out); lists to READY.
@@ -69,9 +69,8 @@ GOLST   jsr LINGET              ; the first line (0 if none) ...
         lda LINNUM
         ora LINNUM+1
         bne LIST4
-        lda #$FF                ; no last line: up to 65535
-        sta LINNUM
-        sta LINNUM+1
+        dec LINNUM              ; no last line: up to 65535
+        dec LINNUM+1
 
 ; One line at LOWTR (link, number, text), if its number is not above LINNUM.
 LIST4   ldy #1
@@ -117,10 +116,12 @@ GRODY   jmp READY
 
 ; Each character through the IQPLOP vector ($0306): programs hook it to list their own
 ; keywords. A = the character, flags from it; Y = its index in the line (LOWTR).
+*=$A717
 QPLOP   jmp (IQPLOP)
 
 ; IQPLOP's default: a token (bit 7) outside quotes is listed as its keyword, from the
 ; keyword list RESLST (words one after another, the last letter with bit 7 set).
+*=$A71A
 NQPLOP  bpl PLOOP
         cmp #PITK
         beq PLOOP
@@ -143,7 +144,10 @@ NQPLOP  bpl PLOOP
 
 ; FOR var = start TO limit [STEP step]: LET assigns the start; then the frame (above) goes
 ; on the stack, replacing a FOR of the same variable and everything above it. Falls into
-; NEWSTT: the body always runs at least once.
+; NEWSTT: the body always runs at least once. FAC goes onto the stack through the
+; expression evaluator's PUSHF (A, then FAC rounded; back after the JSR) and FORPSH (FAC
+; rounded, then JMP (INDEX1)), as Microsoft's FOR does.
+*=$A742
 ST_FOR  lda #$80
         sta SUBFLG              ; no array element as the loop variable
         jsr ST_LET              ; FORPNT = the variable's address
@@ -177,13 +181,12 @@ ST_FOR  lda #$80
         ora #$7F
         and FACHO
         sta FACHO
-        jsr ROUND               ; rounded, then onto the stack (exponent lowest)
-        ldx #4
-@lim    lda FACEXP,x
-        pha
-        dex
-        bpl @lim
-        lda #<FONE              ; STEP 1 unless given
+        lda #<LDFONE
+        ldy #>LDFONE
+        sta INDEX1
+        sty INDEX1+1
+        jmp FORPSH              ; the limit onto the stack, on at LDFONE
+LDFONE  lda #<FONE              ; STEP 1 unless given
         ldy #>FONE
         jsr MOVFM
         jsr CHRGOT
@@ -192,13 +195,8 @@ ST_FOR  lda #$80
         jsr CHRGET
         jsr FRMNUM
 @step   jsr SIGN
-        pha                     ; the STEP's sign, then the STEP (its sign from this byte)
-        jsr ROUND
-        ldx #4
-@stp    lda FACEXP,x
-        pha
-        dex
-        bpl @stp
+        jsr PUSHF               ; the STEP's sign, then the STEP (PUSHF's INC of our return
+                                ; address's low byte: this JSR must not end at $xxFD)
         lda FORPNT+1
         pha
         lda FORPNT
@@ -209,6 +207,7 @@ ST_FOR  lda #$80
 ; The statement loop. TXTPTR is at a statement's end (":" or a line's 0): check the STOP
 ; key, go on with the next statement, or the next line (CURLIN), or end at the program's
 ; end (READY, no BREAK). The text pointer of a running program is kept in OLDTXT for CONT.
+*=$A7AE
 NEWSTT  jsr ISCNTC
         lda TXTPTR
         ldy TXTPTR+1
@@ -222,8 +221,9 @@ NEWSTT  jsr ISCNTC
         ldy #2                  ; the line's end: the next line's link
         lda (TXTPTR),y
         clc                     ; (no BREAK from ENDCON)
-        beq ENDCON              ; link high 0: the program's end
-        iny
+        bne @line
+        jmp ENDCON              ; link high 0: the program's end
+@line   iny
         lda (TXTPTR),y
         sta CURLIN
         iny
@@ -236,20 +236,23 @@ NEWSTT  jsr ISCNTC
         inc TXTPTR+1
 
 ; Execute the statement after TXTPTR through the IGONE vector ($0308).
+*=$A7E1
 GONE    jmp (IGONE)
 
 ; IGONE's default: the next character, then the statement; then the next one.
+*=$A7E4
 NGONE   jsr CHRGET
         jsr GONE3
         jmp NEWSTT
 
 ; A statement starting with A (flags from CHRGET): a statement token through the table
 ; STMDSP (each entry the handler's address - 1), a letter by LET, nothing is nothing.
-GONE3   beq GONRTS
+*=$A7ED
+GONE3   beq ISCRTS
 GONE2   sbc #ENDTK              ; (ON comes here with C set)
         bcc @let                ; below the tokens: LET (a letter; anything else: "SYNTAX")
         cmp #LASTST-ENDTK+1
-        bcs @notst
+        bcs SNERRX
         asl
         tay
         lda STMDSP+1,y
@@ -258,20 +261,32 @@ GONE2   sbc #ENDTK              ; (ON comes here with C set)
         pha
         jmp CHRGET              ; the handler gets the next character
 @let    jmp ST_LET
-@notst  cmp #GOTK-ENDTK         ; GO TO, two words
+MORSTS  cmp #":"
+        beq GONE
+SNERR1  jmp SNERR
+SNERRX  cmp #GOTK-ENDTK         ; GO TO, two words
         bne SNERR1
         jsr CHRGET
         lda #TOTK
         jsr SYNCHR
         jmp ST_GOTO
-GONRTS  rts
 
-MORSTS  cmp #":"
-        beq GONE
-SNERR1  jmp SNERR
+; RESTORE: READ starts again from the program's start (DATPTR = TXTTAB - 1).
+*=$A81D
+ST_RESTORE
+        sec
+        lda TXTTAB
+        sbc #1
+        ldy TXTTAB+1
+        bcs RESFIN
+        dey
+RESFIN  sta DATPTR              ; READ's end comes here with A/Y
+        sty DATPTR+1
+ISCRTS  rts
 
 ; The STOP key through the KERNAL's STOP: pressed, it leaves Z and C set (its CMP #$7F of
 ; the key row), so ST_STOP below gives BREAK; not pressed, Z clear: ST_STOP returns.
+*=$A82C
 ISCNTC  jsr STOP
 
 ; STOP: C set (CHRGET at a terminator), so BREAK IN line; END: no message. Both keep the
@@ -298,20 +313,26 @@ ENDCON  lda #<BRKTXT
         jmp ERRFIN              ; "BREAK", " IN line" when running, READY
 @ready  jmp READY
 
-; RESTORE: READ starts again from the program's start (DATPTR = TXTTAB - 1).
-ST_RESTORE
-        sec
-        lda TXTTAB
-        sbc #1
-        ldy TXTTAB+1
-        bcs RESFIN
-        dey
-RESFIN  sta DATPTR              ; READ's end comes here with A/Y
-        sty DATPTR+1
-ISCRTS  rts
+; CONT: on from where STOP, END or the STOP key left the program; "CAN'T CONTINUE" if
+; nothing was kept (OLDTXT high 0: set by CLR, RUN, NEW, errors and edits).
+*=$A857
+ST_CONT bne @rts
+        ldx #ERR_CANT_CONTINUE
+        ldy OLDTXT+1
+        bne @go
+        jmp ERROR
+@go     lda OLDTXT
+        sta TXTPTR
+        sty TXTPTR+1
+        lda OLDLIN
+        ldy OLDLIN+1
+        sta CURLIN
+        sty CURLIN+1
+@rts    rts
 
 ; RUN [line]: variables cleared, then from the start or the line. KERNAL messages off
 ; (SETMSG 0) while a program runs.
+*=$A871
 ST_RUN  php
         lda #0
         jsr SETMSG
@@ -322,6 +343,7 @@ ST_RUN  php
         jmp RUNC2
 
 ; GOSUB line: the 5-byte frame (text pointer, line, GOSUTK), then GOTO.
+*=$A883
 ST_GOSUB
         lda #3
         jsr GETSTK
@@ -341,11 +363,15 @@ RUNC2   jsr CHRGOT
 
 ; GOTO line: from the next line when the target is higher than the current one, else from
 ; the start; "UNDEF'D STATEMENT" if it is not there. TXTPTR to the byte before the line.
+*=$A8A0
 ST_GOTO jsr LINGET
         jsr REMN                ; Y = to the line's end
-        lda CURLIN+1            ; as Microsoft's: the high bytes decide
-        cmp LINNUM+1
-        bcs @start              ; not after this line (or direct: CURLIN $FFxx)
+        sec                     ; the target after this line? (direct: CURLIN $FFxx, never)
+        lda CURLIN
+        sbc LINNUM
+        lda CURLIN+1
+        sbc LINNUM+1
+        bcs @start
         tya
         sec                     ; the next line: past the 0
         adc TXTPTR
@@ -365,22 +391,8 @@ ST_GOTO jsr LINGET
         sta TXTPTR+1
 GORTS   rts
 
-; CONT: on from where STOP, END or the STOP key left the program; "CAN'T CONTINUE" if
-; nothing was kept (OLDTXT high 0: set by CLR, RUN, NEW, errors and edits).
-ST_CONT bne @rts
-        ldx #ERR_CANT_CONTINUE
-        ldy OLDTXT+1
-        beq GOERR
-        lda OLDTXT
-        sta TXTPTR
-        sty TXTPTR+1
-        lda OLDLIN
-        ldy OLDLIN+1
-        sta CURLIN
-        sty CURLIN+1
-@rts    rts
-
 ; RETURN: drops the FOR frames above the latest GOSUB frame and goes on after that GOSUB.
+*=$A8D2
 ST_RETURN
         bne GORTS
         lda #$FF
@@ -392,7 +404,8 @@ ST_RETURN
         ldx #ERR_RETURN_WITHOUT_GOSUB
         byte $2C                ; BIT abs: skips the next LDX
 USERR   ldx #ERR_UNDEFD_STATEMENT
-GOERR   jmp ERROR
+        jmp ERROR
+SNERR2  jmp SNERR
 RETU1   pla
         pla
         sta CURLIN
@@ -404,6 +417,7 @@ RETU1   pla
         sta TXTPTR+1            ; at the GOSUB's line number: skip the rest (as DATA)
 
 ; DATA: skip to the statement's end (READ finds the items itself).
+*=$A8F8
 ST_DATA jsr DATAN
 ADDON   tya                     ; TXTPTR += Y
         clc
@@ -415,6 +429,7 @@ REMRTS  rts
 
 ; DATAN: Y = the offset from TXTPTR of the statement's end (":" or 0, not inside quotes).
 ; REMN: of the line's end (0). TXTPTR unchanged.
+*=$A906
 DATAN   ldx #":"
         byte $2C                ; BIT abs: skips the next LDX
 REMN    ldx #0
@@ -436,6 +451,7 @@ REMN    ldx #0
 
 ; IF cond THEN line | statements, IF cond GOTO line: false (0, or an empty string) skips
 ; the rest of the line.
+*=$A928
 ST_IF   jsr FRMEVL
         jsr CHRGOT
         cmp #GOTOTK
@@ -454,30 +470,31 @@ DOCO    jmp GONE3
 
 ; ON x GOTO|GOSUB line, line, ...: the x-th line (1-based); none (x 0 or too many): the next
 ; statement.
+*=$A94B
 ST_ON   jsr GETBYT              ; X = x ("ILLEGAL QUANTITY" outside 0..255), A next char
         pha
         cmp #GOSUTK
-        beq @loop
-        cmp #GOTOTK
-        bne SNERR3
-@loop   dec FACLO
-        bne @skip
+        beq ONGLOP
+SNERR3  cmp #GOTOTK             ; (LINGET's overflow comes here: A is never GOTOTK... as
+        bne SNERR2              ; Microsoft's, unless LINNUM's high byte is $89)
+ONGLOP  dec FACLO
+        bne ONGLP1
         pla                     ; this one: GOTO/GOSUB as a statement
         jmp GONE2
-@skip   jsr CHRGET
+ONGLP1  jsr CHRGET
         jsr LINGET
         cmp #","
-        beq @loop
+        beq ONGLOP
         pla
-        rts
-SNERR3  jmp SNERR
+ONGRTS  rts
 
 ; LINGET: the decimal number at TXTPTR (A and flags from CHRGET) into LINNUM, 0 if none;
 ; "SYNTAX" from 64000 on. Leaves A and flags from CHRGOT at the character after it.
+*=$A96B
 LINGET  ldx #0
         stx LINNUM
         stx LINNUM+1
-@digit  bcs @rts                ; not a digit: done
+@digit  bcs ONGRTS              ; not a digit: done
         sbc #"0"-1              ; (C clear) the digit's value
         sta CHARAC
         lda LINNUM+1
@@ -503,7 +520,6 @@ LINGET  ldx #0
         inc LINNUM+1
 @next   jsr CHRGET
         jmp @digit
-@rts    rts
 
 ; FNDFOR, where Commodore's is ($A38A, under the tables' area: the end of Commodore's tables).
 *=$A38A

@@ -102,3 +102,11 @@ endif
 ifndef LOWTR
 LOWTR = $5F                     ; zero page: h-core's zeropage.asm names it (FNDLIN's result)
 endif
+ifndef PUSHF
+PUSHF = NOTYET
+endif
+; Microsoft's FORPSH: PUSHF's entry after it pushes A (PUSHF is TAY PLA STA INC PLA STA TYA
+; PHA, 11 bytes, as Microsoft's and Commodore's: $AE38 and $AE43). expr.asm may name it.
+ifndef FORPSH
+FORPSH = PUSHF+11
+endif
