@@ -213,12 +213,20 @@ const OUR_STATEMENTS: &[(u8, &str)] = &[
 /// exec.asm (with BASIC's RAM, the KERNAL's names and the error numbers) assembled $2000
 /// higher ($Cxxx for $Axxx), the routines it calls at Commodore's addresses.
 fn exec_at_cxxx() -> c64kit_asm::Assembly {
+    exec_assembled(true)
+}
+
+/// exec.asm (with BASIC's RAM, the KERNAL's names and the error numbers), the routines it
+/// calls at Commodore's addresses; `moved`: $2000 higher ($Cxxx for $Axxx).
+fn exec_assembled(moved: bool) -> c64kit_asm::Assembly {
     let dir = repo_root().join("programs/basic");
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let mut exec = read("exec.asm");
     assert!(exec.contains("*=$A69C") && exec.contains("*=$AD1E"));
     assert!(!exec.contains("*=$C"), "exec.asm places code at $Cxxx");
-    exec = exec.replace("*=$A", "*=$C");
+    if moved {
+        exec = exec.replace("*=$A", "*=$C");
+    }
     let text = [
         read("zeropage.asm"),
         read("kernal.asm"),
@@ -241,7 +249,13 @@ enum Basic {
     Commodores,
     /// Ours, except the handlers named (left Commodore's: their stack frames must fit ours).
     WithOurExecBut(&'static [&'static str]),
+    /// exec.asm's bytes in place of Commodore's, at the same addresses (its areas), nothing
+    /// redirected: Commodore's code and vectors reach ours at Commodore's entries.
+    LaidOver,
 }
+
+/// exec.asm's areas (the README's, with NEXT to $AD88 and FNDFOR's $A38A).
+const EXEC_AREAS: [(u16, u16); 3] = [(0xA38A, 0xA3B7), (0xA69C, 0xA9A4), (0xAD1E, 0xAD88)];
 
 const ALL_OURS: Basic = Basic::WithOurExecBut(&[]);
 
@@ -252,6 +266,15 @@ fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason) {
     let (exec, theirs) = match basic {
         Basic::Commodores => (None, &[][..]),
         Basic::WithOurExecBut(theirs) => (Some(exec_at_cxxx()), theirs),
+        Basic::LaidOver => {
+            let asm = exec_assembled(false);
+            for (from, to) in EXEC_AREAS {
+                let at = |a: u16| (a - asm.load_address) as usize;
+                roms.basic[(from - 0xA000) as usize..=(to - 0xA000) as usize]
+                    .copy_from_slice(&asm.bytes[at(from)..=at(to)]);
+            }
+            (None, &[][..])
+        }
     };
     if let Some(asm) = &exec {
         let ours = |name: &str| -> u16 {
@@ -497,4 +520,38 @@ fn our_frames_are_commodores() {
             same_with(Basic::WithOurExecBut(theirs), &name, program, keys);
         }
     }
+}
+
+/// exec.asm laid over Commodore's BASIC at its own addresses, with nothing redirected: each
+/// entry Commodore's code, statement table and vectors reach is where Commodore's is.
+#[test]
+fn laid_over_commodores_basic_at_its_addresses() {
+    let Some(_) = commodore_basic() else {
+        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+        return;
+    };
+    let dir = repo_root().join("../shared/basic-v2");
+    let mut programs: Vec<(String, String, String)> = OWN_PROGRAMS
+        .iter()
+        .map(|&(n, p, k)| (n.to_string(), p.to_string(), k.to_string()))
+        .collect();
+    for name in [
+        "12-for-next",
+        "13-gosub",
+        "14-on-goto",
+        "15-if-then",
+        "16-read-data",
+        "33-stop-end",
+        "37-list-self",
+        "42-deep-gosub",
+    ] {
+        let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}")));
+        if let Ok(program) = read("bas") {
+            programs.push((name.to_string(), program, read("keys").unwrap_or_default()));
+        }
+    }
+    for (name, program, keys) in &programs {
+        same_with(Basic::LaidOver, name, program, keys);
+    }
+    println!("{} programs print the same", programs.len());
 }
