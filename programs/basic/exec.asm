@@ -12,7 +12,7 @@
 ;
 ; Areas: $A69C-$A9A4 as the README says, every entry at Commodore's address; FNDFOR at its
 ; Commodore address $A38A (the end of the tables' area in the README: Commodore's tables end
-; at $A389); NEXT from $AD1E to $AD88: Microsoft's NEXT is 107 bytes and so is Commodore's,
+; at $A389); NEXT from $AD1E to $AD89: Microsoft's NEXT is 107 bytes and so is Commodore's,
 ; which ends at $AD89 (LOOPDN at $AD78, FRMNUM at $AD8A): 17 bytes past the README's $AD77.
 
 ; The tokens used here (Commodore's numbering: the keyword list's order from $80).
@@ -47,14 +47,21 @@ DORES   = GARBFL                ; LIST: quote mode, bit 7 set inside quotes
 ; routine that grew into the next), as machine code calls them: NEWSTT from decrunchers,
 ; NGONE and NQPLOP from the programs that hook IGONE and IQPLOP, LINGET, DATAN ...
 
+; RDYVEC: READY through the IERROR vector with X = $80 (the warm start's end, $E386, in
+; main.asm), as Commodore's END, LIST and the program's end go: a program hooking IERROR
+; sees them (and takes Commodore's time: measured).
+RDYVEC  = WARMST+11
+
+; LSTRTS: the RTS that ends STXTPT (main.asm), just before LIST as in Commodore's ROM.
+LSTRTS  = ST_LIST-1
+
 *=$A69C
 
 ; LIST [from][-[to]]: the lines from..to (from 0, to 65535 when left out); lists to READY.
 ST_LIST bcc GOLST               ; a digit: a line number
         beq GOLST               ; nothing: the whole program
         cmp #MINUTK
-        beq GOLST
-LSTRTS  rts                     ; anything else: NEWSTT says "SYNTAX"
+        bne LSTRTS              ; anything else: NEWSTT says "SYNTAX"
 GOLST   jsr LINGET              ; the first line (0 if none) ...
         jsr FNDLIN              ; ... LOWTR at it or the next one after it
         jsr CHRGOT
@@ -69,8 +76,9 @@ GOLST   jsr LINGET              ; the first line (0 if none) ...
         lda LINNUM
         ora LINNUM+1
         bne LIST4
-        dec LINNUM              ; no last line: up to 65535
-        dec LINNUM+1
+        lda #$FF                ; no last line: up to 65535
+        sta LINNUM
+        sta LINNUM+1
 
 ; One line at LOWTR (link, number, text), if its number is not above LINNUM.
 LIST4   ldy #1
@@ -112,7 +120,7 @@ PLOOP1  iny
         stx LOWTR
         sta LOWTR+1
         bne LIST4
-GRODY   jmp READY
+GRODY   jmp RDYVEC
 
 ; Each character through the IQPLOP vector ($0306): programs hook it to list their own
 ; keywords. A = the character, flags from it; Y = its index in the line (LOWTR).
@@ -127,11 +135,13 @@ NQPLOP  bpl PLOOP
         beq PLOOP
         bit DORES
         bmi PLOOP               ; inside quotes: the byte itself
-        tax                     ; counted down to $7F: the token's word
+        sec
+        sbc #$7F                ; X = the token's place in the list, from 1
+        tax
         sty LSTPNT
         ldy #$FF
 @next   dex
-        bpl @found
+        beq @found
 @skip   iny
         lda RESLST,y
         bpl @skip
@@ -212,6 +222,7 @@ NEWSTT  jsr ISCNTC
         lda TXTPTR
         ldy TXTPTR+1
         cpy #>BUF               ; a direct line: nothing to continue
+        nop                     ; (2 cycles: Commodore's NEWSTT takes them here, measured)
         beq @dir
         sta OLDTXT
         sty OLDTXT+1
@@ -311,7 +322,7 @@ ENDCON  lda #<BRKTXT
         ldy #>BRKTXT
         bcc @ready
         jmp ERRFIN              ; "BREAK", " IN line" when running, READY
-@ready  jmp READY
+@ready  jmp RDYVEC
 
 ; CONT: on from where STOP, END or the STOP key left the program; "CAN'T CONTINUE" if
 ; nothing was kept (OLDTXT high 0: set by CLR, RUN, NEW, errors and edits).
@@ -572,6 +583,10 @@ STXFOR  sta FORPNT
         txa
         clc
         adc #<FORSTP
+        pha
+        adc #FORLIM-FORSTP
+        sta INDEX2              ; the limit's address, low (FCOMPN's, after FADD)
+        pla
         ldy #>FORSTP
         jsr MOVFM               ; FAC = STEP
         tsx
@@ -581,12 +596,8 @@ STXFOR  sta FORPNT
         ldy FORPNT+1
         jsr FADD                ; + the variable
         jsr MOVVF               ; back into the variable
-        tsx
-        txa
-        clc
-        adc #<FORLIM
         ldy #>FORLIM
-        jsr FCOMP               ; A = sign of (variable - limit)
+        jsr FCOMPN              ; A = sign of (variable - limit)
         tsx
         sec
         sbc FORSGN,x

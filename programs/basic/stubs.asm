@@ -96,9 +96,6 @@ endif
 ifndef MOVVF
 MOVVF = NOTYET
 endif
-ifndef FCOMP
-FCOMP = NOTYET
-endif
 ifndef LOWTR
 LOWTR = $5F                     ; zero page: h-core's zeropage.asm names it (FNDLIN's result)
 endif
@@ -109,4 +106,7 @@ endif
 ; PHA, 11 bytes, as Microsoft's and Commodore's: $AE38 and $AE43). expr.asm may name it.
 ifndef FORPSH
 FORPSH = PUSHF+11
+endif
+ifndef FCOMPN
+FCOMPN = NOTYET
 endif

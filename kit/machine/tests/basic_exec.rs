@@ -136,6 +136,7 @@ fn commodore_basic() -> Option<Roms> {
 /// each checked against the image's first bytes in `commodore_entry` where ours replaces it).
 const COMMODORE_NAMES: &[(&str, u16)] = &[
     ("READY", 0xA474),
+    ("WARMST", 0xE37B),
     ("ERROR", 0xA437),
     ("ERRFIN", 0xA469),
     ("BRKTXT", 0xA381),
@@ -155,7 +156,7 @@ const COMMODORE_NAMES: &[(&str, u16)] = &[
     ("SYNCHR", 0xAEFF),
     ("GETBYT", 0xB79E),
     ("FADD", 0xB867),
-    ("FCOMP", 0xBC5B),
+    ("FCOMPN", 0xBC5D),
     ("MOVFM", 0xBBA2),
     ("MOVVF", 0xBBD0),
     ("ROUND", 0xBC1B),
@@ -254,14 +255,15 @@ enum Basic {
     LaidOver,
 }
 
-/// exec.asm's areas (the README's, with NEXT to $AD88 and FNDFOR's $A38A).
-const EXEC_AREAS: [(u16, u16); 3] = [(0xA38A, 0xA3B7), (0xA69C, 0xA9A4), (0xAD1E, 0xAD88)];
+/// exec.asm's areas (the README's, with NEXT to $AD89 and FNDFOR's $A38A).
+const EXEC_AREAS: [(u16, u16); 3] = [(0xA38A, 0xA3B7), (0xA69C, 0xA9A4), (0xAD1E, 0xAD89)];
 
 const ALL_OURS: Basic = Basic::WithOurExecBut(&[]);
 
 /// Runs `program` (BASIC text) as RUN would, typing `keys` when it reads the keyboard (and
 /// after it ends): everything printed, and how the run stopped.
-fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason) {
+/// Also the cycles the run took.
+fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason, u64) {
     let mut roms = commodore_basic().unwrap();
     let (exec, theirs) = match basic {
         Basic::Commodores => (None, &[][..]),
@@ -304,6 +306,9 @@ fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason) {
     let end = BASIC_START + prg.len() as u16 - 2;
     if let Some(asm) = &exec {
         m.load_raw(asm.load_address, &asm.bytes);
+        // LIST's RTS for SYNTAX is the one ending main.asm's STXTPT, just before it.
+        let list = asm.labels.iter().find(|(n, _)| *n == "ST_LIST").unwrap().1;
+        m.load_raw(list - 1, &[0x60]);
         for (vector, name) in [(0x0306u16, "NQPLOP"), (0x0308, "NGONE")] {
             let at = asm
                 .labels
@@ -324,7 +329,7 @@ fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason) {
     m.start_at(DRIVER, end);
     m.feed_keys(parse_key_script(keys).unwrap());
     let stop = m.run(400_000_000);
-    (m.transcript().to_vec(), stop)
+    (m.transcript().to_vec(), stop, m.cycles())
 }
 
 fn readable(bytes: &[u8]) -> String {
@@ -358,8 +363,8 @@ fn same_on_both(name: &str, program: &str, keys: &str) -> Vec<u8> {
 
 /// The same output from Commodore's BASIC and from `ours`; returns it.
 fn same_with(ours: Basic, name: &str, program: &str, keys: &str) -> Vec<u8> {
-    let (theirs, their_stop) = run(Basic::Commodores, program, keys);
-    let (ours, our_stop) = run(ours, program, keys);
+    let (theirs, their_stop, _) = run(Basic::Commodores, program, keys);
+    let (ours, our_stop, _) = run(ours, program, keys);
     assert!(
         ours == theirs,
         "{name}: printed with our exec.asm and by Commodore's BASIC differ {}",
@@ -523,7 +528,8 @@ fn our_frames_are_commodores() {
 }
 
 /// exec.asm laid over Commodore's BASIC at its own addresses, with nothing redirected: each
-/// entry Commodore's code, statement table and vectors reach is where Commodore's is.
+/// entry Commodore's code, statement table and vectors reach is where Commodore's is. The
+/// programs print the same and take the same cycles, to the last one.
 #[test]
 fn laid_over_commodores_basic_at_its_addresses() {
     let Some(_) = commodore_basic() else {
@@ -552,6 +558,15 @@ fn laid_over_commodores_basic_at_its_addresses() {
     }
     for (name, program, keys) in &programs {
         same_with(Basic::LaidOver, name, program, keys);
+        let theirs = run(Basic::Commodores, program, keys).2;
+        let ours = run(Basic::LaidOver, program, keys).2;
+        assert_eq!(
+            ours, theirs,
+            "{name}: cycles with our exec.asm and Commodore's"
+        );
     }
-    println!("{} programs print the same", programs.len());
+    println!(
+        "{} programs print the same in the same cycles",
+        programs.len()
+    );
 }
