@@ -4,14 +4,19 @@
 //! Without Commodore's ROMs: LINGET, DATAN and REMN of our BASIC ROM (`Roms::own_basic`)
 //! called as routines on text in RAM.
 //!
-//! With Commodore's BASIC image in `C64KIT_ROMS` (CI has none: the test says so and passes):
-//! exec.asm is assembled $2000 higher (at $Cxxx) with every routine it calls at Commodore's address, and
-//! run inside Commodore's BASIC (copied to the RAM under the BASIC ROM, its statement table,
-//! its vectors IGONE and IQPLOP and the entries its own code calls redirected to ours). The
-//! same programs then run on Commodore's BASIC alone and on the pair: what they print must
-//! be the same, byte for byte. The programs are those of ../shared/basic-v2 (their recorded
-//! output must also match) and programs of our own for what those leave out (LIST's ranges,
-//! CONT, RUN n, GO TO, errors of the statements here).
+//! With Commodore's BASIC image in `C64KIT_ROMS` (CI has none: the test says so and passes),
+//! the same programs run on Commodore's BASIC alone and with exec.asm in it (its part of
+//! Commodore's KERNAL image too; our KERNAL, whose transcript records CHROUT), and must print
+//! the same, byte for byte:
+//! - exec.asm laid over Commodore's image at its own addresses, nothing redirected (every
+//!   entry is where Commodore's is): also in the same cycles, to the last one;
+//! - exec.asm assembled $2000 higher (at $Cxxx) with Commodore's statement table, vectors
+//!   and entries pointed at it, some handlers left Commodore's (our FOR with their NEXT,
+//!   their GOSUB with our RETURN ...): the stack frames are Commodore's.
+//!
+//! The programs are those of ../shared/basic-v2 (the number printing exactly what was
+//! recorded is reported) and our own for what those leave out (LIST's ranges, CONT, RUN n,
+//! GO TO, the statements' errors).
 
 use c64kit_basic::parse_key_script;
 use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
@@ -542,8 +547,7 @@ fn laid_over_commodores_basic_at_its_addresses() {
         .iter()
         .map(|&(n, p, k)| (n.to_string(), p.to_string(), k.to_string()))
         .collect();
-    // All the shared programs but those printing TI (43-ti: its values depend on the time
-    // the run takes, which is the same here, but TI counts from power-on).
+    // All the shared programs: in the same cycles even the TI values printed are the same.
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .map(|d| {
             d.filter_map(|e| e.ok()?.file_name().into_string().ok())
@@ -554,12 +558,6 @@ fn laid_over_commodores_basic_at_its_addresses() {
     names.sort();
     for name in names {
         let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}")));
-        if read("meta")
-            .unwrap_or_default()
-            .contains("prints_timings = true")
-        {
-            continue;
-        }
         if let Ok(program) = read("bas") {
             programs.push((name.to_string(), program, read("keys").unwrap_or_default()));
         }
