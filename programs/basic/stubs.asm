@@ -27,9 +27,6 @@ endif
 ifndef OUTDO
 OUTDO = NOTYET
 endif
-ifndef READY
-READY = NOTYET
-endif
 ifndef RESLST
 RESLST = NOTYET
 endif
@@ -56,9 +53,6 @@ FONE = NOTYET
 endif
 ifndef SIGN
 SIGN = NOTYET
-endif
-ifndef ROUND
-ROUND = NOTYET
 endif
 ifndef STMDSP
 STMDSP = NOTYET
