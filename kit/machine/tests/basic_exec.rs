@@ -574,3 +574,94 @@ fn laid_over_commodores_basic_at_its_addresses() {
         programs.len()
     );
 }
+
+/// On Commodore's BASIC and KERNAL (CHROUT caught at $FFD2: no transcript there), with
+/// exec.asm laid over it or not: RUN/STOP held down (the KERNAL's STOP key flag, which its
+/// interrupt keeps from the keyboard) at the `stop_at`-th STOP key check (ISCNTC: each
+/// statement and each listed line), typing `keys`; what was printed in 20 million cycles.
+fn run_with_stop_key(laid_over: bool, program: &str, keys: &str, stop_at: u32) -> Vec<u8> {
+    let dir = PathBuf::from(std::env::var_os("C64KIT_ROMS").unwrap());
+    let mut roms = Roms::load(&RomPaths {
+        basic: Some(dir.join("basic-901226-01.bin")),
+        kernal: Some(dir.join("kernal-901227-03.bin")),
+        chargen: None,
+    })
+    .unwrap();
+    if laid_over {
+        let asm = exec_assembled(false);
+        for (from, to) in EXEC_AREAS {
+            let at = |a: u16| (a - asm.load_address) as usize;
+            roms.basic[(from - 0xA000) as usize..=(to - 0xA000) as usize]
+                .copy_from_slice(&asm.bytes[at(from)..=at(to)]);
+        }
+    }
+    let mut m = Machine::new(roms);
+    let prg = c64kit_basic::tokenize(program, BASIC_START).unwrap();
+    m.load_raw(BASIC_START, &prg[2..]);
+    // LDA #0; JSR SETMSG (as RUN); JSR RUNC; JMP NEWSTT.
+    m.load_raw(
+        DRIVER,
+        &[
+            0xA9, 0x00, 0x20, 0x90, 0xFF, 0x20, 0x59, 0xA6, 0x4C, 0xAE, 0xA7,
+        ],
+    );
+    m.start_at(DRIVER, BASIC_START + prg.len() as u16 - 2);
+    m.feed_keys(parse_key_script(keys).unwrap());
+    const CHROUT: u16 = 0xFFD2;
+    const ISCNTC: u16 = 0xA82C;
+    const STKEY: u16 = 0x0091;
+    m.set_breakpoint(CHROUT);
+    m.set_breakpoint(ISCNTC);
+    let end = m.cycles() + 20_000_000;
+    let (mut out, mut checks) = (vec![], 0);
+    while m.cycles() < end {
+        match m.run(end - m.cycles()) {
+            StopReason::Breakpoint { pc: CHROUT } => out.push(m.cpu.a),
+            StopReason::Breakpoint { pc: ISCNTC } => {
+                checks += 1;
+                if checks == stop_at {
+                    m.poke(STKEY, 0x7F); // the STOP key's row, as the interrupt reads it
+                }
+            }
+            StopReason::CycleBudget { .. } => break,
+            other => panic!("{other:?}"),
+        }
+    }
+    out
+}
+
+#[test]
+fn the_stop_key_breaks_a_run_and_a_listing_as_on_commodores() {
+    if commodore_basic().is_none() {
+        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+        return;
+    }
+    for (program, keys, stop_at, want) in [
+        (
+            "10 FOR I=1 TO 9:PRINT I;:NEXT:PRINT \"END\"\n",
+            "{WAIT 3000000}CONT\n",
+            12,
+            &b"BREAK IN 10\r\nREADY.\r\n\r 6\x1d 7\x1d 8\x1d 9\x1dEND"[..],
+        ),
+        (
+            "10 PRINT \"A\"\n20 LIST\n30 REM\n40 REM\n50 REM\n",
+            "",
+            5,
+            b"BREAK IN 20",
+        ),
+    ] {
+        let theirs = run_with_stop_key(false, program, keys, stop_at);
+        let ours = run_with_stop_key(true, program, keys, stop_at);
+        assert!(
+            ours == theirs,
+            "{program}: {}",
+            first_difference(&ours, &theirs)
+        );
+        assert!(
+            ours.windows(want.len()).any(|w| w == want),
+            "{program}: {}",
+            readable(&ours)
+        );
+        println!("{}", readable(&ours));
+    }
+}
