@@ -10,3 +10,83 @@ NOTYET  byte $02
 ; ifndef NAME
 ; NAME = NOTYET
 ; endif
+
+; expr.asm calls these (Commodore's conventions; owners: main, exec, float, strings, tables).
+ifndef ERROR
+ERROR = NOTYET
+endif
+ifndef OMERR
+OMERR = NOTYET
+endif
+ifndef GETSTK
+GETSTK = NOTYET
+endif
+ifndef REASON
+REASON = NOTYET
+endif
+ifndef BLTU
+BLTU = NOTYET
+endif
+ifndef ST_DATA
+ST_DATA = NOTYET
+endif
+ifndef FIN
+FIN = NOTYET
+endif
+ifndef MOVFM
+MOVFM = NOTYET
+endif
+ifndef MOVMF
+MOVMF = NOTYET
+endif
+ifndef MOVFA
+MOVFA = NOTYET
+endif
+ifndef FCOMP
+FCOMP = NOTYET
+endif
+ifndef QINT
+QINT = NOTYET
+endif
+ifndef ROUND
+ROUND = NOTYET
+endif
+ifndef FLOAT
+FLOAT = NOTYET
+endif
+ifndef FLOATS
+FLOATS = NOTYET
+endif
+ifndef FLOATB
+FLOATB = NOTYET
+endif
+ifndef STRLIT
+STRLIT = NOTYET
+endif
+ifndef FREFAC
+FREFAC = NOTYET
+endif
+ifndef FRETMP
+FRETMP = NOTYET
+endif
+ifndef FRETMS
+FRETMS = NOTYET
+endif
+ifndef STRINI
+STRINI = NOTYET
+endif
+ifndef MOVINS
+MOVINS = NOTYET
+endif
+ifndef GARBA2
+GARBA2 = NOTYET
+endif
+ifndef CAT
+CAT = NOTYET
+endif
+ifndef OPTAB
+OPTAB = NOTYET
+endif
+ifndef FUNDSP
+FUNDSP = NOTYET
+endif
