@@ -83,7 +83,7 @@ COPSTR  pla
 ; Store the string FAC points at (a descriptor) in FORPNT's string variable. TI$ (PTRGET
 ; gives it the address of ZEROC) sets the clock instead. INPUT, READ and GET come here too.
 INPCOM  ldy FORPNT+1
-        cpy #>ZEROC
+        cpy #>ZERO
         bne GETSPT
         jsr FREFAC              ; A = length, INDEX = the characters
         cmp #6                  ; "HHMMSS" only
@@ -95,8 +95,8 @@ INPCOM  ldy FORPNT+1
 TILOOP  lda (INDEX),y           ; each digit adds its weight (TIWL) that many times
         sec
         sbc #$30
-        cmp #10
-        bcs TIFC                ; not a digit: ILLEGAL QUANTITY
+        bcc TIFC                ; below "0": ILLEGAL QUANTITY (above "9" counts on, as
+                                ; Commodore's: "A" is 17)
         tax
         beq TINEXT
 TIADD   clc
@@ -404,7 +404,7 @@ ISVRET  sta FACMO
         ldx #0
         stx FACOV
         ldx FACMO+1
-        cpx #>ZEROC
+        cpx #>ZERO
         bne STRRTS
         cmp #$54
         bne STRRTS
@@ -422,7 +422,7 @@ GOOO    ldx INTFLG
         txa
         jmp GIVAYF
 GOOOOO  ldx FACMO+1
-        cpx #>ZEROC
+        cpx #>ZERO
         bne GOMOVF
         cmp #$54
         bne QSTATV
@@ -666,8 +666,8 @@ NOTFNS  pla
         lda $0102,x
         cmp #>(ISVRET-1)
         bne NOTEVL
-LDZR    lda #<ZEROC
-        ldy #>ZEROC
+LDZR    lda #<ZERO
+        ldy #>ZERO
         rts
 NOTEVL  lda VARNAM
         ldy VARNAM+1
@@ -1213,7 +1213,8 @@ UMLCNT  dec DECCNT
         rts
 UMOM    jmp OMERR
 
-; ZEROC: what a variable that does not exist reads as (a float, an integer, an empty string).
+; ZEROC: what a variable that does not exist reads as where float.asm has no ZERO yet
+; (Microsoft's ZERO, inside FHALF, which Commodore's points at: stubs.asm).
 ZEROC   byte 0,0,0,0,0
 
 

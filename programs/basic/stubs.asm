@@ -90,3 +90,6 @@ endif
 ifndef FUNDSP
 FUNDSP = NOTYET
 endif
+ifndef ZERO
+ZERO = ZEROC
+endif

@@ -1,0 +1,424 @@
+//! Our BASIC's expressions, variables and arrays (programs/basic/expr.asm: LET, FRMEVL and
+//! its operators, PTRGET, DIM and the array layout, DEF FN, TI/TI$/ST, FRE, POS, PEEK, POKE,
+//! WAIT) against Commodore's BASIC doing the same, routine by routine: a line of statements
+//! is run by a small dispatcher in RAM that calls the statement handlers (no statement loop
+//! needed), then the variables, arrays, strings, pointers, FAC and the error (if any) are
+//! compared.
+//!
+//! Commodore's ROM images come from the folder in `C64KIT_ROMS`; without it (CI) the tests
+//! say so and pass. Two builds of ours are compared with Commodore's:
+//! - "expr in Commodore's ROM": our expr.asm assembled with the routines it calls from the
+//!   other files (floats, strings, memory moves) at Commodore's addresses and laid over
+//!   Commodore's image, so expr.asm is checked before the rest of our BASIC exists;
+//! - our whole BASIC (`Roms::own_basic`), once the routines expr.asm calls are all written
+//!   (until then the test says which are missing and passes).
+
+use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
+use std::collections::BTreeMap;
+
+/// Commodore's BASIC entries (memory maps) of what the test calls, and of the routines
+/// expr.asm calls that other files of ours write.
+const COMMODORE: &[(&str, u16)] = &[
+    ("ST_LET", 0xA9A5),
+    ("ST_DIM", 0xB081),
+    ("ST_DEF", 0xB3B3),
+    ("ST_POKE", 0xB824),
+    ("ST_WAIT", 0xB82D),
+    ("SNERR", 0xAF08),
+    ("ERROR", 0xA437),
+    ("OMERR", 0xA435),
+    ("GETSTK", 0xA3FB),
+    ("REASON", 0xA408),
+    ("BLTU", 0xA3B8),
+    ("ST_DATA", 0xA8F8),
+    ("FIN", 0xBCF3),
+    ("MOVFM", 0xBBA2),
+    ("MOVMF", 0xBBD4),
+    ("MOVFA", 0xBBFC),
+    ("FCOMP", 0xBC5B),
+    ("QINT", 0xBC9B),
+    ("ROUND", 0xBC1B),
+    ("FLOAT", 0xBC3C),
+    ("FLOATS", 0xBC44),
+    ("FLOATB", 0xBC4F),
+    ("STRLIT", 0xB487),
+    ("FREFAC", 0xB6A6),
+    ("FRETMP", 0xB6AA),
+    ("FRETMS", 0xB6DB),
+    ("STRINI", 0xB475),
+    ("MOVINS", 0xB67A),
+    ("GARBA2", 0xB526),
+    ("CAT", 0xB63D),
+    ("OPTAB", 0xA080),
+    ("FUNDSP", 0xA052),
+    // Float's ZERO (Microsoft's: inside FHALF, 0.5, followed by FOUT's table): what a
+    // variable that does not exist reads as.
+    ("ZERO", 0xBF13),
+];
+
+/// What the test's dispatcher calls.
+const CALLED: [&str; 7] = [
+    "ST_LET", "ST_DIM", "ST_DEF", "ST_POKE", "ST_WAIT", "SNERR", "ERROR",
+];
+
+/// expr.asm's areas (programs/basic/README.md).
+const AREAS: [(u16, u16); 3] = [(0xA9A5, 0xAA7F), (0xAD78, 0xB464), (0xB79B, 0xB848)];
+
+/// Operators in Commodore's OPTAB whose routines are expr.asm's (index, name); each entry
+/// is a precedence byte and the routine's address - 1.
+const OUR_OPERATORS: [(u16, &str); 4] = [(5, "ANDOP"), (6, "OROP"), (8, "NOTOP"), (9, "DOREL")];
+
+const TXTTAB: u16 = 0x0801;
+const DISPATCH: u16 = 0xC000;
+const MEMSIZ: u16 = 0xA000;
+
+fn commodore(name: &str) -> u16 {
+    COMMODORE
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|&(_, a)| a)
+        .unwrap_or_else(|| panic!("no Commodore address for {name}"))
+}
+
+fn real_roms() -> Option<Roms> {
+    let Some(dir) = std::env::var_os("C64KIT_ROMS") else {
+        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
+        return None;
+    };
+    let dir = std::path::PathBuf::from(dir);
+    let paths = RomPaths {
+        kernal: Some(dir.join("kernal-901227-03.bin")),
+        basic: Some(dir.join("basic-901226-01.bin")),
+        chargen: None,
+    };
+    Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
+}
+
+/// Our expr.asm inside Commodore's BASIC, and where its routines are.
+fn expr_in_commodores(real: Roms) -> (Roms, BTreeMap<String, u16>) {
+    let project = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../programs/basic/basic.cbmprj");
+    let defines = COMMODORE
+        .iter()
+        .filter(|(n, _)| !CALLED.contains(n) || *n == "ERROR")
+        .map(|&(n, a)| (n.to_string(), a as i64))
+        .collect();
+    let opts = c64kit_asm::Options {
+        defines,
+        ..Default::default()
+    };
+    let asm = c64kit_asm::assemble_path(&project, &opts).expect("our BASIC assembles");
+    let mut roms = real;
+    for (i, &b) in asm.bytes.iter().enumerate() {
+        let addr = asm.load_address as u32 + i as u32;
+        if AREAS
+            .iter()
+            .any(|&(from, to)| (from as u32..=to as u32).contains(&addr))
+        {
+            roms.basic[addr as usize - 0xA000] = b;
+        }
+    }
+    let labels: BTreeMap<String, u16> = asm
+        .labels
+        .iter()
+        .map(|(k, &v)| (k.to_ascii_uppercase(), v))
+        .collect();
+    for (index, name) in OUR_OPERATORS {
+        let at = (commodore("OPTAB") - 0xA000 + 3 * index + 1) as usize;
+        roms.basic[at..at + 2].copy_from_slice(&(labels[name] - 1).to_le_bytes());
+    }
+    (roms, labels)
+}
+
+/// The dispatcher: runs the statements of the line at TXTPTR (implicit LET, DIM, DEF, POKE,
+/// WAIT) by calling their handlers as the statement loop does (the token read, then the
+/// handler with the next character), then stops at its end.
+fn dispatcher(at: &dyn Fn(&str) -> u16) -> Vec<u8> {
+    let mut src = format!(
+        "CHRGET = $73\nCHRGOT = $79\nST_LET = {}\nST_DIM = {}\nST_DEF = {}\nST_POKE = {}\n\
+         ST_WAIT = {}\nSNERR = {}\n",
+        at("ST_LET"),
+        at("ST_DIM"),
+        at("ST_DEF"),
+        at("ST_POKE"),
+        at("ST_WAIT"),
+        at("SNERR")
+    );
+    src.push_str(
+        "*=$C000
+        lda #$7F        ; no interrupts from CIA 1: the clock stays still
+        sta $DC0D
+stmt    jsr CHRGET
+        cmp #$3A
+        beq stmt
+        cmp #0
+        beq done
+        ldx #4
+find    cmp tokens,x
+        beq found
+        dex
+        bpl find
+        jsr ST_LET
+        jmp next
+found   lda #>(next-1)      ; the handler returns to next
+        pha
+        lda #<(next-1)
+        pha
+        txa
+        asl a
+        tax
+        lda handlers+1,x
+        pha
+        lda handlers,x
+        pha
+        jmp CHRGET
+next    jsr CHRGOT
+        cmp #$3A
+        beq stmt
+        cmp #0
+        beq done
+        jmp SNERR
+done    jmp done
+tokens  byte $86,$96,$97,$92,$88
+handlers word ST_DIM-1,ST_DEF-1,ST_POKE-1,ST_WAIT-1,ST_LET-1
+",
+    );
+    let asm = c64kit_asm::assemble_source("dispatch.asm", &src, &Default::default())
+        .expect("the dispatcher assembles");
+    assert_eq!(asm.load_address, DISPATCH);
+    asm.bytes
+}
+
+#[derive(Debug, PartialEq)]
+struct Outcome {
+    /// The error number ERROR was called with, if any.
+    error: Option<u8>,
+    /// TXTTAB to MEMSIZ's pointers ($2B-$38).
+    pointers: Vec<u8>,
+    /// The variables and arrays (VARTAB to STREND).
+    variables: Vec<u8>,
+    /// String space (FRETOP to MEMSIZ).
+    strings: Vec<u8>,
+    /// VALTYP, INTFLG, the temporary string stack ($0D-$0E, $16-$21).
+    types_and_temps: Vec<u8>,
+    /// FAC ($61-$66), without its value where the last thing evaluated was a string (then
+    /// it holds the descriptor's address: compared through the temporaries).
+    fac: Vec<u8>,
+    /// Where TXTPTR stopped, from the line's start.
+    txtptr: u16,
+    /// The bytes POKE/WAIT touch.
+    poked: Vec<u8>,
+}
+
+fn run(roms: Roms, at: &dyn Fn(&str) -> u16, line: &str) -> Outcome {
+    let prg = c64kit_basic::tokenize(&format!("10 {line}\n"), TXTTAB)
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    let program = &prg[2..];
+    let end = TXTTAB + program.len() as u16;
+    let mut m = Machine::new(roms);
+    m.load_raw(TXTTAB, program);
+    m.load_raw(DISPATCH, &dispatcher(at));
+    let word = |m: &mut Machine, at: u16, v: u16| {
+        m.poke(at, v as u8);
+        m.poke(at + 1, (v >> 8) as u8);
+    };
+    word(&mut m, 0x2B, TXTTAB);
+    for p in [0x2D, 0x2F, 0x31] {
+        word(&mut m, p, end);
+    }
+    for p in [0x33, 0x35, 0x37] {
+        word(&mut m, p, MEMSIZ);
+    }
+    word(&mut m, 0x39, 10); // running line 10: DEF is allowed
+    word(&mut m, 0x7A, TXTTAB + 3); // CHRGET reads the line's first character
+    m.poke(0x16, 0x19); // no temporary strings
+    m.poke(828, 0);
+    let error_at = at("ERROR");
+    m.set_breakpoint(error_at);
+    let done = DISPATCH + dispatcher_done_offset(at);
+    m.set_breakpoint(done);
+    m.cpu.pc = DISPATCH;
+    m.cpu.s = 0xFA;
+    let error = match m.run(20_000_000) {
+        StopReason::Breakpoint { pc } if pc == done => None,
+        StopReason::Breakpoint { pc } if pc == error_at => Some(m.cpu.x),
+        other => panic!("{line}: stopped with {other:?} at ${:04X}", m.cpu.pc),
+    };
+    let peek16 = |m: &Machine, at: u16| m.peek(at) as u16 | (m.peek(at + 1) as u16) << 8;
+    let range = |m: &Machine, from: u16, to: u16| -> Vec<u8> {
+        (from..to.max(from)).map(|a| m.peek(a)).collect()
+    };
+    let (vartab, strend) = (peek16(&m, 0x2D), peek16(&m, 0x31));
+    let (fretop, memsiz) = (peek16(&m, 0x33), peek16(&m, 0x37));
+    let string = m.peek(0x0D) == 0xFF;
+    Outcome {
+        error,
+        pointers: range(&m, 0x2B, 0x39),
+        variables: range(&m, vartab, strend),
+        strings: range(&m, fretop, memsiz),
+        types_and_temps: [range(&m, 0x0D, 0x0F), range(&m, 0x16, 0x22)].concat(),
+        fac: if string {
+            vec![]
+        } else {
+            range(&m, 0x61, 0x67)
+        },
+        txtptr: peek16(&m, 0x7A).wrapping_sub(TXTTAB),
+        poked: vec![m.peek(828)],
+    }
+}
+
+/// Where the dispatcher's `done` loop is (the same for every build: its code does not
+/// depend on the addresses it calls, which are all absolute).
+fn dispatcher_done_offset(at: &dyn Fn(&str) -> u16) -> u16 {
+    let code = dispatcher(at);
+    // `done jmp done`: the only JMP to itself.
+    (0..code.len() - 2)
+        .find(|&i| {
+            code[i] == 0x4C
+                && u16::from_le_bytes([code[i + 1], code[i + 2]]) == DISPATCH + i as u16
+        })
+        .expect("the dispatcher ends in a loop") as u16
+}
+
+/// Lines of statements, each compared whole. Errors are part of the comparison.
+const LINES: &[&str] = &[
+    // Arithmetic and precedence.
+    "A=1+2*3-4/5:B=2^10:C=-3^2:D=2*-3:E=-(-5)+ +3",
+    "A=((((1+2)*3)-4)/5):B=1E3*2.5:C=.5:D=1-2-3:E=2^3^2:F=8/4/2",
+    "A=~:B=~*2:C=1/3",
+    // Integers and logic.
+    "A=NOT 5:B=5 AND 3:C=5 OR 10:D=-1 AND 255:E=NOT -1:F=1 OR 2 AND 4",
+    "A%=-32768:B%=32767:C%=1.9:D%=-1.5:E=A%+B%:F%=A%/2",
+    "A%=32768",
+    "A%=-32769",
+    "A=32768 AND 1",
+    // Relations, numbers and strings.
+    "A=1<2:B=1>2:C=1=1:D=1<>1:E=2<=2:F=3>=4:G=1=<1:H=2><1:I=1<2=-1",
+    "A$=\"ABC\":B$=A$:C=A$<\"ABD\":D=A$=B$:E=\"\"<\"A\":F=\"B\">\"AB\":G=\"AB\"<\"B\"",
+    "A=1<<2",
+    "A=\"A\"<1",
+    // Strings: literals stay in the program, copies and concatenations in string space.
+    "A$=\"X\":B$=A$+A$+A$:C$=B$:D$=\"LIT\":E$=D$",
+    "A$=LEFT$(\"HELLO\",2)+MID$(\"HELLO\",2,3)+RIGHT$(\"HELLO\",1)+CHR$(65)",
+    "A=SGN(-3)+ABS(-2)+INT(2.5)+LEN(\"ABC\")+ASC(\"A\")",
+    // Types.
+    "A=B$",
+    "A$=1",
+    "A=1+\"X\"",
+    // Variables: search, names, reading without creating.
+    "AB=1:ABC=2:A1=3:A=AB+A1:X9Y=4",
+    "A=B:C$=D$:E%=F%:G=H(3)",
+    "A=1:A%=2:A$=\"3\":B=A+A%",
+    // Arrays.
+    "DIM A(3,4),B%(2),C$(5):A(1,2)=5:B%(1)=-7:C$(2)=\"HI\"+\"THERE\":D=A(1,2)+B%(1)",
+    "A(5)=3:B=A(5)+A(10):C%(2,3)=4",
+    "A(11)=1",
+    "DIM A(2):DIM A(2)",
+    "DIM A(2,2):A(1)=1",
+    "A(-1)=1",
+    "DIM A%(10,10,10)",
+    "DIM A(100,100,100)",
+    "X=1:DIM A(3):Y=2:Z=A(1)+X+Y",
+    // DEF FN and FN.
+    "DEF FNA(X)=X*X+1:X=7:B=FNA(3):C=X:D=FNA(FNA(1))",
+    "A=FNB(2)",
+    "DEF FNA$(X)=X",
+    // TI, TI$, ST.
+    "TI$=\"010203\":A=TI:B$=TI$",
+    "TI$=\"235959\":A=TI:B$=TI$+\"\"",
+    "TI$=\"999999\":A=TI:B$=TI$",
+    "TI$=\"12345\"",
+    "TI$=\"1234A6\"",
+    "TI=5",
+    "ST=1",
+    "A=ST",
+    // PEEK, POKE, WAIT, FRE, POS.
+    "POKE 828,123:A=PEEK(828):B=PEEK(40960)",
+    "POKE 828,1:WAIT 828,1:WAIT 828,2,2:WAIT 828,255,254",
+    "POKE 70000,1",
+    "POKE 828,256",
+    "A=PEEK(-1)",
+    "A$=\"ABC\":B$=A$+A$:A=FRE(0):B=POS(0)",
+    // Syntax.
+    "A=1+(2",
+    "A=(1+2))",
+    "A=",
+    "A=((((((((((((((((((((((((((((((((1))))))))))))))))))))))))))))))))",
+];
+
+fn compare(ours: &dyn Fn() -> (Roms, Box<dyn Fn(&str) -> u16>), what: &str) {
+    let mut same = 0;
+    let mut differ = Vec::new();
+    for line in LINES {
+        let (roms, at) = ours();
+        let mine = run(roms, &*at, line);
+        let real = real_roms().expect("checked by the caller");
+        let theirs = run(real, &|n| commodore(n), line);
+        if mine == theirs {
+            same += 1;
+        } else {
+            differ.push(format!("{line}\n  ours:    {mine:?}\n  theirs:  {theirs:?}"));
+        }
+    }
+    println!("{what}: {same} of {} lines identical", LINES.len());
+    assert!(differ.is_empty(), "{what}:\n{}", differ.join("\n"));
+}
+
+#[test]
+fn expr_in_commodores_rom_does_what_commodores_does() {
+    let Some(_) = real_roms() else { return };
+    compare(
+        &|| {
+            let (roms, labels) = expr_in_commodores(real_roms().unwrap());
+            let at: Box<dyn Fn(&str) -> u16> = Box::new(move |n| {
+                if ["ERROR"].contains(&n) {
+                    commodore(n)
+                } else {
+                    labels[n]
+                }
+            });
+            (roms, at)
+        },
+        "expr.asm in Commodore's ROM",
+    );
+}
+
+#[test]
+fn our_basic_does_what_commodores_does() {
+    let Some(_) = real_roms() else { return };
+    let stub = c64kit_basic_rom::label("NOTYET");
+    let missing: Vec<&str> = COMMODORE
+        .iter()
+        .map(|&(n, _)| n)
+        .chain(CALLED)
+        .filter(|n| {
+            let at = c64kit_basic_rom::label(n);
+            at.is_none() || at == stub
+        })
+        .collect();
+    if !missing.is_empty() {
+        println!(
+            "our BASIC does not have these yet: {}; not compared",
+            missing.join(" ")
+        );
+        return;
+    }
+    compare(
+        &|| {
+            let at: Box<dyn Fn(&str) -> u16> =
+                Box::new(|n| c64kit_basic_rom::label(n).expect("checked above"));
+            (Roms::own_basic(), at)
+        },
+        "our BASIC",
+    );
+}
+
+#[test]
+#[ignore]
+fn debug_one() {
+    let line = std::env::var("LINE").unwrap();
+    let (roms, labels) = expr_in_commodores(real_roms().unwrap());
+    let at = move |n: &str| if n == "ERROR" { commodore(n) } else { labels[n] };
+    println!("{:?}", run(roms, &at, &line));
+    println!("{:?}", run(real_roms().unwrap(), &|n| commodore(n), &line));
+}
