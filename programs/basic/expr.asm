@@ -22,7 +22,9 @@ DOMASK  = $12   ; the relation's mask (TANSGN)
 ANDMSK  = $49   ; WAIT's masks (FORPNT)
 EORMSK  = $4A
 TIJ     = $57   ; TI$ assignment: the jiffies, 3 bytes, low first (TEMPF1)
-TIS     = $5A   ; and a copy while multiplying
+TIS     = $5A   ; and the next value while dividing
+QNUM    = $80   ; inside CHRGET: C clear for a character from "0" on; a space skips to the
+                ; program's next character (Commodore's CHRGET, which TI$ assignment uses)
 
 ; ---- Tokens this file looks for (Commodore's token values).
 TK_PLUS = $AA
@@ -93,10 +95,9 @@ INPCOM  ldy FORPNT+1
         sty TIJ+1
         sty TIJ+2
 TILOOP  lda (INDEX),y           ; each digit adds its weight (TIWL) that many times
-        sec
-        sbc #$30
-        bcc TIFC                ; below "0": ILLEGAL QUANTITY (above "9" counts on, as
-                                ; Commodore's: "A" is 17)
+        jsr QNUM                ; C clear from "0" on (above "9" counts on: "A" is 17)
+        bcs TIFC                ; else ILLEGAL QUANTITY
+        sbc #$30-1
         tax
         beq TINEXT
 TIADD   clc
