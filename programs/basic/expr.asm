@@ -176,7 +176,6 @@ ISLETC  cmp #$41
         sec
         sbc #256-$5A-1
 ISLRTS  rts
-N32768  byte $90,$80,$00,$00,$00        ; -32768, AYINT's limit
 
 *=$AD8A
 ; FRMNUM: evaluate a numeric formula. CHKNUM/CHKSTR: TYPE MISMATCH unless VALTYP is a number
@@ -411,6 +410,10 @@ ISVRET  sta FACMO
         bne STRRTS
         cpy #$49+$80
         bne STRRTS
+        jsr RDTIM               ; TI$
+        sta TIJ
+        stx TIJ+1
+        sty TIJ+2
         jmp TISTR
 GOOO    ldx INTFLG
         bpl GOOOOO
@@ -576,6 +579,17 @@ DOCMP   inx                     ; -1, 0, 1 to the bits 1, 2, 4 (with C)
         lda #$FF
 GOFLOT  jmp FLOAT
 
+; The jiffies each digit of TI$ stands for (10 hours ... 1 second), low, middle, high bytes.
+TIWL    byte $80,$C0,$A0,$10,$58,$3C
+TIWM    byte $F5,$4B,$8C,$0E,$02,$00
+TIWH    byte $20,$03,$00,$00,$00,$00
+
+; ZEROC: what a variable that does not exist reads as where float.asm has no ZERO yet
+; (Microsoft's ZERO, inside FHALF, which Commodore's points at: stubs.asm).
+ZEROC   byte 0,0,0,0,0
+
+
+*=$B07E
 ; DIM: each variable of the list made (arrays with the sizes given).
 DIM3    jsr CHKCOM
 ST_DIM  tax                     ; DIMFLG = the name's first letter: not zero, bit 6 set
@@ -730,6 +744,20 @@ FINNOW  sta VARPNT
         sty VARPNT+1
         rts
 
+*=$B194
+; FMAPTR: ARYPNT = the first element of the array at LOWTR with COUNT dimensions.
+FMAPTR  lda COUNT
+        asl a
+        adc #5
+        adc LOWTR
+        ldy LOWTR+1
+        bcc JSRGM
+        iny
+JSRGM   sta ARYPNT
+        sty ARYPNT+1
+        rts
+
+N32768  byte $90,$80,$00,$00,$00        ; -32768, AYINT's limit
 ; FACINX: FAC to a 16-bit integer in A (high) and Y (low) (the ADRAY1 vector's routine).
 FACINX  jsr AYINT
         lda FACMO
@@ -853,9 +881,7 @@ NOTFLT  iny
         dex
 STOMLT  stx CURTOL
         lda COUNT
-        iny
-        iny
-        iny
+        ldy #4                  ; the number of dimensions
         sta (LOWTR),y
 LOPPTA  ldx #11
         lda #0
@@ -971,58 +997,39 @@ STOML1  stx ADDEND
         lda VARPNT
 DIMRTS  rts
 
-; TI$: the clock as "HHMMSS", a temporary string (built in FBUFFR, which STRLIT copies).
-TISTR   jsr RDTIM
-        sta TIJ
-        stx TIJ+1
-        sty TIJ+2
+; UMULT: X (low) and Y (high) = CURTOL * the word at LOWTR+Y-1 (high), LOWTR+Y (low);
+; UMULTD: * ADDEND (A = its high byte). OUT OF MEMORY past 65535.
+UMULT   sty INDEX
+        lda (LOWTR),y
+        sta ADDEND
+        dey
+        lda (LOWTR),y
+UMULTD  sta ADDEND+1
+        lda #16
+        sta DECCNT
+        ldx #0
         ldy #0
-TISDIG  ldx #$2F                ; each digit: how many times its weight goes
-TISSUB  inx
-        sec
-        lda TIJ
-        sbc TIWL,y
-        pha
-        lda TIJ+1
-        sbc TIWM,y
-        pha
-        lda TIJ+2
-        sbc TIWH,y
-        bcc TISDON
-        sta TIJ+2
-        pla
-        sta TIJ+1
-        pla
-        sta TIJ
-        bcs TISSUB
-TISDON  pla
-        pla
-        txa
-        sta FBUFFR,y
-        iny
-        cpy #6
-        bne TISDIG
-        lda #0
-        sta FBUFFR,y
-        lda #<FBUFFR
-        ldy #>FBUFFR
-        jmp STRLIT
-; The jiffies each digit of TI$ stands for (10 hours ... 1 second), low, middle, high bytes.
-TIWL    byte $80,$C0,$A0,$10,$58,$3C
-TIWM    byte $F5,$4B,$8C,$0E,$02,$00
-TIWH    byte $20,$03,$00,$00,$00,$00
-
-; FMAPTR: ARYPNT = the first element of the array at LOWTR with COUNT dimensions.
-FMAPTR  lda COUNT
+UMULTC  txa
         asl a
-        adc #5
-        adc LOWTR
-        ldy LOWTR+1
-        bcc JSRGM
-        iny
-JSRGM   sta ARYPNT
-        sty ARYPNT+1
-FMPRTS  rts
+        tax
+        tya
+        rol a
+        tay
+        bcs OMERR1
+        asl CURTOL
+        rol CURTOL+1
+        bcc UMLCNT
+        clc
+        txa
+        adc ADDEND
+        tax
+        tya
+        adc ADDEND+1
+        tay
+        bcs OMERR1
+UMLCNT  dec DECCNT
+        bne UMULTC
+UMLRTS  rts
 
 *=$B37D
 ; FRE: the free bytes between the arrays and the strings (after a garbage collection), as
@@ -1054,7 +1061,7 @@ SNGFLT  lda #0
 ; ERRDIR: ILLEGAL DIRECT in direct mode (CURLIN's high byte $FF).
 ERRDIR  ldx CURLIN+1
         inx
-        bne FMPRTS
+        bne UMLRTS
         ldx #ERR_ILLEGAL_DIRECT
         byte $2C
 ERRGUF  ldx #ERR_UNDEFD_FUNCTION
@@ -1179,45 +1186,39 @@ CONINT  jsr POSINT
         jmp CHRGOT
 GOFUC   jmp FCERR
 
-; UMULT: X (low) and Y (high) = CURTOL * the word at LOWTR+Y-1 (high), LOWTR+Y (low);
-; UMULTD: * ADDEND (A = its high byte). OUT OF MEMORY past 65535.
-UMULT   sty INDEX
-        lda (LOWTR),y
-        sta ADDEND
-        dey
-        lda (LOWTR),y
-UMULTD  sta ADDEND+1
-        lda #16
-        sta DECCNT
-        ldx #0
-        ldy #0
-UMULTC  txa
-        asl a
-        tax
-        tya
-        rol a
-        tay
-        bcs UMOM
-        asl CURTOL
-        rol CURTOL+1
-        bcc UMLCNT
-        clc
+; TI$: the clock (TIJ) as "HHMMSS", a temporary string (built in FBUFFR, which STRLIT
+; copies).
+TISTR   ldy #0
+TISDIG  ldx #$2F                ; each digit: how many times its weight goes
+TISSUB  inx
+        sec
+        lda TIJ
+        sbc TIWL,y
+        pha
+        lda TIJ+1
+        sbc TIWM,y
+        pha
+        lda TIJ+2
+        sbc TIWH,y
+        bcc TISDON
+        sta TIJ+2
+        pla
+        sta TIJ+1
+        pla
+        sta TIJ
+        bcs TISSUB
+TISDON  pla
+        pla
         txa
-        adc ADDEND
-        tax
-        tya
-        adc ADDEND+1
-        tay
-        bcs UMOM
-UMLCNT  dec DECCNT
-        bne UMULTC
-        rts
-UMOM    jmp OMERR
-
-; ZEROC: what a variable that does not exist reads as where float.asm has no ZERO yet
-; (Microsoft's ZERO, inside FHALF, which Commodore's points at: stubs.asm).
-ZEROC   byte 0,0,0,0,0
-
+        sta FBUFFR,y
+        iny
+        cpy #6
+        bne TISDIG
+        lda #0
+        sta FBUFFR,y
+        lda #<FBUFFR
+        ldy #>FBUFFR
+        jmp STRLIT
 
 *=$B7EB
 ; GETNUM: an address (LINNUM) "," a byte (X), as POKE and WAIT take them. COMBYT: "," byte.
