@@ -83,7 +83,7 @@ COPFLT  ldx FORPNT
 
 COPSTR  pla
 ; Store the string FAC points at (a descriptor) in FORPNT's string variable. TI$ (PTRGET
-; gives it the address of ZEROC) sets the clock instead. INPUT, READ and GET come here too.
+; gives it the address of ZERO) sets the clock instead. INPUT, READ and GET come here too.
 INPCOM  ldy FORPNT+1
         cpy #>ZERO
         bne GETSPT
@@ -169,13 +169,6 @@ COPYZC  sta DSCPNT
 ; ============================================================================================
 ; $AD78-$B464: the formula evaluator, variables, arrays, FRE, DEF FN.
 *=$AD78
-; ISLETC: C set if A is a letter A-Z; A is kept.
-ISLETC  cmp #$41
-        bcc ISLRTS
-        sbc #$5A+1
-        sec
-        sbc #256-$5A-1
-ISLRTS  rts
 
 *=$AD8A
 ; FRMNUM: evaluate a numeric formula. CHKNUM/CHKSTR: TYPE MISMATCH unless VALTYP is a number
@@ -392,7 +385,7 @@ GONPRC  pla                     ; EVAL's return: the operator climbs from here
         pla
         jmp NEGPRC
 
-; A variable's value into FAC. A variable that does not exist reads as ZEROC (PTRGET does
+; A variable's value into FAC. A variable that does not exist reads as ZERO (PTRGET does
 ; not create it for EVAL), which is also how TI, TI$ and ST are told apart from variables.
 ISVAR   jsr PTRGET
 ISVRET  sta FACMO
@@ -645,11 +638,10 @@ STRNAM  stx VARNAM+1
         sbc #"("
         bne NOTARY
         jmp ISARY
-NOTARY  lda #0
-        sta SUBFLG
+NOTARY  ldy #0
+        sty SUBFLG
         lda VARTAB
         ldx VARTAB+1
-        ldy #0
 STXFND  stx LOWTR+1
 LOPFND  sta LOWTR
         cpx ARYTAB+1
@@ -671,15 +663,21 @@ NOTIT   clc
         inx
         bne STXFND
 
-; Not found. For EVAL (its JSR's return address on the stack): ZEROC, nothing created. TI$
-; gets ZEROC too (LET sets the clock); TI and ST cannot be assigned: SYNTAX.
+; ISLETC: C set if A is a letter A-Z; A is kept.
+ISLETC  cmp #$41
+        bcc ISLRTS
+        sbc #$5A+1
+        sec
+        sbc #256-$5A-1
+ISLRTS  rts
+
+; Not found. For EVAL (told by the low byte of its JSR's return address, as Commodore's:
+; no other JSR to PTRGET may return to an address ending in the same byte, which the
+; routine test checks): ZERO, nothing created. TI$ gets ZERO too (LET sets the clock); TI
+; and ST cannot be assigned: SYNTAX.
 NOTFNS  pla
         pha
         cmp #<(ISVRET-1)
-        bne NOTEVL
-        tsx
-        lda $0102,x
-        cmp #>(ISVRET-1)
         bne NOTEVL
 LDZR    lda #<ZERO
         ldy #>ZERO

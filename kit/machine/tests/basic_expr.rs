@@ -61,8 +61,9 @@ const CALLED: [&str; 7] = [
     "ST_LET", "ST_DIM", "ST_DEF", "ST_POKE", "ST_WAIT", "SNERR", "ERROR",
 ];
 
-/// expr.asm's areas (programs/basic/README.md).
-const AREAS: [(u16, u16); 3] = [(0xA9A5, 0xAA7F), (0xAD78, 0xB464), (0xB79B, 0xB848)];
+/// expr.asm's areas (programs/basic/README.md), less $AD78-$AD89, which expr.asm leaves
+/// empty and where Commodore's NEXT ends.
+const AREAS: [(u16, u16); 3] = [(0xA9A5, 0xAA7F), (0xAD8A, 0xB464), (0xB79B, 0xB848)];
 
 /// Operators in Commodore's OPTAB whose routines are expr.asm's (index, name); each entry
 /// is a precedence byte and the routine's address - 1.
@@ -488,4 +489,164 @@ fn our_basic_does_what_commodores_does() {
         },
         "our BASIC",
     );
+}
+
+/// Commodore's RUNC (CLR, the text pointer to the program's start), NEWSTT (the statement
+/// loop), READY (where a program's end and its errors arrive) and CHROUT.
+const RUNC: u16 = 0xA659;
+const NEWSTT: u16 = 0xA7AE;
+const READY: u16 = 0xA474;
+const CHROUT: u16 = 0xFFD2;
+
+/// The statements whose Commodore routines enter LET's string and number stores at
+/// addresses our expr.asm does not keep (INPUT#, INPUT, READ, GET) and VAL, whose Commodore
+/// code lies in our GETBYT area: programs with them are left out of the whole-program
+/// comparison in Commodore's ROM.
+const NOT_IN_COMMODORES: [&str; 4] = ["INPUT", "READ", "GET", "VAL("];
+
+/// A program RUN by Commodore's statement loop: what it sent to CHROUT until READY, the
+/// screen, its variables and the cycles.
+fn run_program(roms: Roms, program: &[u8]) -> (Vec<u8>, Vec<u8>, Vec<u8>, u64, String) {
+    let end = TXTTAB + program.len() as u16;
+    let mut m = Machine::new(roms);
+    m.load_raw(TXTTAB, program);
+    let word = |m: &mut Machine, at: u16, v: u16| {
+        m.poke(at, v as u8);
+        m.poke(at + 1, (v >> 8) as u8);
+    };
+    word(&mut m, 0x2B, TXTTAB);
+    for p in [0x2D, 0x2F, 0x31] {
+        word(&mut m, p, end);
+    }
+    for p in [0x33, 0x35, 0x37] {
+        word(&mut m, p, MEMSIZ);
+    }
+    // No interrupts from CIA 1 (a breakpoint at CHROUT resumed into an interrupt would see
+    // CHROUT entered twice), then JSR RUNC, JMP NEWSTT.
+    let [rl, rh] = RUNC.to_le_bytes();
+    let [nl, nh] = NEWSTT.to_le_bytes();
+    let code = [0xA9, 0x7F, 0x8D, 0x0D, 0xDC, 0x20, rl, rh, 0x4C, nl, nh];
+    m.load_raw(DISPATCH, &code);
+    m.set_breakpoint(READY);
+    m.set_breakpoint(CHROUT);
+    m.cpu.pc = DISPATCH;
+    m.cpu.s = 0xFA;
+    let start = m.cycles();
+    let mut printed = Vec::new();
+    let stop = loop {
+        match m.run(400_000_000) {
+            StopReason::Breakpoint { pc } if pc == CHROUT => printed.push(m.cpu.a),
+            StopReason::Breakpoint { pc } if pc == READY => break "READY".to_string(),
+            other => break format!("{other:?}"),
+        }
+    };
+    let cycles = m.cycles() - start;
+    let peek16 = |at: u16| m.peek(at) as u16 | (m.peek(at + 1) as u16) << 8;
+    let (vartab, strend) = (peek16(0x2D), peek16(0x31));
+    let variables = (vartab..strend.max(vartab)).map(|a| m.peek(a)).collect();
+    let screen = (0x0400..0x07E8).map(|a| m.peek(a)).collect();
+    (printed, screen, variables, cycles, stop)
+}
+
+/// The programs of ../shared/basic-v2 that need no keys and print no timings, RUN by
+/// Commodore's interpreter with our expr.asm and without: the same output, screen and
+/// variables, cycles within 2%; Commodore's output is checked against the recorded one.
+#[test]
+fn programs_run_alike_with_expr_in_commodores_rom() {
+    let Some(_) = real_roms() else { return };
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/basic-v2");
+    let Ok(entries) = std::fs::read_dir(&folder) else {
+        println!("{} is not there: no programs compared", folder.display());
+        return;
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".bas").map(str::to_string))
+        .collect();
+    names.sort();
+    let (mut compared, mut left_out) = (Vec::new(), Vec::new());
+    let mut differ = Vec::new();
+    // Programs whose output here is not a prefix of what Commodore's C64 printed (the
+    // harness runs them from RUNC, without the recording's direct-mode line).
+    let mut unlike_recorded = Vec::new();
+    for name in &names {
+        let path = |ext: &str| folder.join(format!("{name}.{ext}"));
+        let meta = std::fs::read_to_string(path("meta")).unwrap_or_default();
+        let source = std::fs::read_to_string(path("bas")).expect("the program's text");
+        let prg = c64kit_basic::tokenize(&source, TXTTAB).expect("the program tokenizes");
+        let program = &prg[2..];
+        if path("keys").exists()
+            || meta.contains("prints_timings = true")
+            || NOT_IN_COMMODORES.iter().any(|k| source.contains(k))
+        {
+            left_out.push(name.as_str());
+            continue;
+        }
+        let (ours, _) = expr_in_commodores(real_roms().unwrap());
+        let mine = run_program(ours, program);
+        let theirs = run_program(real_roms().unwrap(), program);
+        let recorded: Vec<u8> = std::fs::read_to_string(path("chrout"))
+            .expect("the recorded output")
+            .split_whitespace()
+            .map(|h| u8::from_str_radix(h, 16).expect("hex"))
+            .collect();
+        if !recorded.starts_with(&theirs.0) {
+            unlike_recorded.push(name.as_str());
+        }
+        let off = (mine.3 as f64 - theirs.3 as f64) / theirs.3 as f64;
+        if (&mine.0, &mine.1, &mine.2, &mine.4) != (&theirs.0, &theirs.1, &theirs.2, &theirs.4) {
+            differ.push(format!(
+                "{name}: the same output {}, screen {}, variables {}; stopped {} / {}",
+                mine.0 == theirs.0,
+                mine.1 == theirs.1,
+                mine.2 == theirs.2,
+                mine.4,
+                theirs.4
+            ));
+        } else if off.abs() > 0.02 {
+            differ.push(format!("{name}: {off:+.4} of Commodore's cycles"));
+        }
+        compared.push(format!("{name} {:+.2}%", off * 100.0));
+    }
+    println!("compared: {}", compared.join(", "));
+    println!("left out: {}", left_out.join(" "));
+    println!(
+        "Commodore's output here unlike the recorded one: {}",
+        unlike_recorded.join(" ")
+    );
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// EVAL's PTRGET call is told from the others by the low byte of its return address (as
+/// Commodore's is): no other JSR to PTRGET's entries in our BASIC may share it.
+#[test]
+fn only_eval_calls_ptrget_from_its_return_address() {
+    let label = |n: &str| c64kit_basic_rom::label(n).unwrap_or_else(|| panic!("no {n}"));
+    let entries = ["PTRGET", "PTRGT1", "PTRGT2"].map(label);
+    let eval_return = label("ISVRET") - 1;
+    let rom = [
+        (c64kit_basic_rom::BASIC_BASE, &c64kit_basic_rom::BASIC[..]),
+        (
+            c64kit_basic_rom::KERNAL_PART_BASE,
+            c64kit_basic_rom::KERNAL_PART,
+        ),
+    ];
+    let mut calls = 0;
+    for (base, bytes) in rom {
+        for (i, w) in bytes.windows(3).enumerate() {
+            let target = u16::from_le_bytes([w[1], w[2]]);
+            if w[0] != 0x20 || !entries.contains(&target) {
+                continue;
+            }
+            calls += 1;
+            let returns_to = base + i as u16 + 2;
+            assert!(
+                returns_to == eval_return || returns_to as u8 != eval_return as u8,
+                "the JSR at ${:04X} returns to ${returns_to:04X}, which PTRGET takes for EVAL's",
+                base + i as u16
+            );
+        }
+    }
+    println!("{calls} calls of PTRGET checked");
+    assert!(calls > 0, "EVAL's call at least");
 }
