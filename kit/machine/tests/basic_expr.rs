@@ -650,3 +650,100 @@ fn only_eval_calls_ptrget_from_its_return_address() {
     println!("{calls} calls of PTRGET checked");
     assert!(calls > 0, "EVAL's call at least");
 }
+
+/// A random numeric formula of about `depth` levels (fastrand, seeded by the caller).
+fn number_formula(depth: u32) -> String {
+    const VARS: [&str; 6] = ["A", "B", "C%", "D(1)", "E%(2)", "FNF(2)"];
+    const OPS: [&str; 14] = [
+        "+", "-", "*", "/", "^", " AND ", " OR ", "=", "<", ">", "<=", ">=", "<>", "+-",
+    ];
+    if depth == 0 || fastrand::u32(0..4) == 0 {
+        return match fastrand::u32(0..6) {
+            0 => VARS[fastrand::usize(0..VARS.len())].to_string(),
+            1 => format!("{}.{}", fastrand::u32(0..100), fastrand::u32(0..1000)),
+            2 => format!("{}E{}", fastrand::u32(1..10), fastrand::i32(-5..5)),
+            3 => "~".to_string(),
+            _ => fastrand::i32(-40000..40000).to_string(),
+        };
+    }
+    match fastrand::u32(0..8) {
+        0 => format!("({})", number_formula(depth - 1)),
+        1 => format!("-{}", number_formula(depth - 1)),
+        2 => format!("NOT {}", number_formula(depth - 1)),
+        3 => format!("ABS({})", number_formula(depth - 1)),
+        4 => format!("LEN({})", string_formula(depth - 1)),
+        5 => format!(
+            "({}<{})",
+            string_formula(depth - 1),
+            string_formula(depth - 1)
+        ),
+        _ => format!(
+            "{}{}{}",
+            number_formula(depth - 1),
+            OPS[fastrand::usize(0..OPS.len())],
+            number_formula(depth - 1)
+        ),
+    }
+}
+
+fn string_formula(depth: u32) -> String {
+    const VARS: [&str; 3] = ["S$", "T$(1)", "U$"];
+    if depth == 0 || fastrand::u32(0..3) == 0 {
+        return match fastrand::u32(0..3) {
+            0 => VARS[fastrand::usize(0..VARS.len())].to_string(),
+            1 => format!("\"{}\"", "ABC".repeat(fastrand::usize(0..3))),
+            _ => format!("CHR$({})", fastrand::u32(65..91)),
+        };
+    }
+    match fastrand::u32(0..3) {
+        0 => format!(
+            "LEFT$({},{})",
+            string_formula(depth - 1),
+            fastrand::u32(0..4)
+        ),
+        _ => format!(
+            "{}+{}",
+            string_formula(depth - 1),
+            string_formula(depth - 1)
+        ),
+    }
+}
+
+/// Random formulas (numbers, integers, strings, relations, AND/OR/NOT, arrays, FN) on our
+/// expr.asm in Commodore's ROM and on Commodore's: the same values, errors and memory.
+#[test]
+fn random_formulas_in_commodores_rom_do_what_commodores_do() {
+    let Some(_) = real_roms() else { return };
+    fastrand::seed(64);
+    let (mut same, mut errors) = (0, 0);
+    let mut differ = Vec::new();
+    for _ in 0..200 {
+        let line = format!(
+            "A=7:B=-2.5:C%=3:D(1)=4:E%(2)=-5:S$=\"XY\":T$(1)=\"Q\":DEF FNF(X)=X*2:\
+             R={}:R$={}:R%={}",
+            number_formula(4),
+            string_formula(3),
+            number_formula(3)
+        );
+        let (roms, labels) = expr_in_commodores(real_roms().unwrap());
+        let at = move |n: &str| {
+            if n == "ERROR" {
+                commodore(n)
+            } else {
+                labels[n]
+            }
+        };
+        let (mine, _) = run(roms, &at, &line);
+        let (theirs, _) = run(real_roms().unwrap(), &|n| commodore(n), &line);
+        errors += theirs.error.is_some() as u32;
+        if mine == theirs {
+            same += 1;
+        } else {
+            differ.push(format!(
+                "{line}\n  ours:    {mine:?}\n  theirs:  {theirs:?}"
+            ));
+        }
+    }
+    println!("{same} of 200 random lines identical ({errors} ending in an error)");
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
