@@ -21,8 +21,7 @@ INTEGR  = $07   ; AND/OR: the first operand as an integer (CHARAC, ENDCHR)
 DOMASK  = $12   ; the relation's mask (TANSGN)
 ANDMSK  = $49   ; WAIT's masks (FORPNT)
 EORMSK  = $4A
-TIJ     = $57   ; TI$ assignment: the jiffies, 3 bytes, low first (TEMPF1)
-TIS     = $5A   ; and the next value while dividing
+TENEXP  = $5E   ; FOUT: the power of ten (0 for TI$)
 QNUM    = $80   ; inside CHRGET: C clear for a character from "0" on; a space skips to the
                 ; program's next character (Commodore's CHRGET, which TI$ assignment uses)
 
@@ -89,37 +88,33 @@ INPCOM  ldy FORPNT+1
         bne GETSPT
         jsr FREFAC              ; A = length, INDEX = the characters
         cmp #6                  ; "HHMMSS" only
-        bne TIFC
-        ldy #0
-        sty TIJ
-        sty TIJ+1
-        sty TIJ+2
-TILOOP  lda (INDEX),y           ; each digit adds its weight (TIWL) that many times
-        jsr QNUM                ; C clear from "0" on (above "9" counts on: "A" is 17)
-        bcs TIFC                ; else ILLEGAL QUANTITY
-        sbc #$30-1
+        bne TIBAD
+        ldy #0                  ; FAC = 0, then for each pair of digits FAC = FAC * 10 +
+        sty FACEXP              ; the first, * 6 + the second: FAC * 60 + the pair
+        sty FACSGN
+TIMELP  sty FBUFPT
+        jsr TIMNUM
+        jsr MUL10
+        inc FBUFPT
+        ldy FBUFPT
+        jsr TIMNUM
+        jsr MOVAF
         tax
-        beq TINEXT
-TIADD   clc
-        lda TIJ
-        adc TIWL,y
-        sta TIJ
-        lda TIJ+1
-        adc TIWM,y
-        sta TIJ+1
-        lda TIJ+2
-        adc TIWH,y              ; modulo 2^24, as the clock keeps it
-        sta TIJ+2
-        dex
-        bne TIADD
-TINEXT  iny
+        beq NOML6
+        inx                     ; ARG * 2 + ARG, doubled: FAC * 6
+        txa
+        jsr FINML6
+NOML6   ldy FBUFPT
+        iny
         cpy #6
-        bne TILOOP
-        lda TIJ
-        ldx TIJ+1
-        ldy TIJ+2
+        bne TIMELP
+        jsr MUL10               ; the seconds to jiffies (* 6 * 10)
+        jsr QINT
+        lda FACLO
+        ldx FACMO
+        ldy FACMOH
         jmp SETTIM
-TIFC    jmp FCERR
+TIBAD   jmp FCERR
 
 ; The string's characters stay where they are when they are not in string space (a literal
 ; in the program text) or when FAC's descriptor is a temporary; a variable's string is copied.
@@ -405,11 +400,15 @@ ISVRET  sta FACMO
         bne STRRTS
         cpy #$49+$80
         bne STRRTS
-        jsr RDTIM               ; TI$
-        sta TIJ
-        stx TIJ+1
-        sty TIJ+2
-        jmp TISTR
+        jsr GETTIM              ; TI$: six digits by FOUT's TI$ table
+        sty TENEXP
+        dey
+        sty FBUFPT
+        ldy #6
+        sty DECCNT
+        ldy #FDCEND-FOUTBL
+        jsr FOUTIM
+        jmp TIMSTR
 GOOO    ldx INTFLG
         bpl GOOOOO
         ldy #0                  ; an integer: high byte first
@@ -427,12 +426,8 @@ GOOOOO  ldx FACMO+1
         bne QSTATV
         cpy #$49
         bne GOMOVF
-        jsr RDTIM               ; TI: the jiffy clock, A low, X middle, Y high
-        sta FACLO
-        stx FACMO
-        sty FACMOH
-        lda #0
-        sta FACHO
+        jsr GETTIM              ; TI: the jiffy clock
+        tya
         ldx #$A0                ; 2^32: the mantissa is the integer
         sec                     ; positive
         jmp FLOATB
@@ -446,11 +441,6 @@ GOMOVF  lda FACMO
         ldy FACMO+1
         jmp MOVFM
 
-; Back to the text after a string literal.
-ST2TXT  ldx STRNG2
-        ldy STRNG2+1
-        stx TXTPTR
-        sty TXTPTR+1
 STRRTS  rts
 
 ; ISFUN: a function token (A). Numeric functions get their argument in FAC, evaluated in
@@ -574,15 +564,23 @@ DOCMP   inx                     ; -1, 0, 1 to the bits 1, 2, 4 (with C)
         lda #$FF
 GOFLOT  jmp FLOAT
 
-; The jiffies each digit of TI$ stands for (10 hours ... 1 second), low, middle, high bytes.
-TIWL    byte $80,$C0,$A0,$10,$58,$3C
-TIWM    byte $F5,$4B,$8C,$0E,$02,$00
-TIWH    byte $20,$03,$00,$00,$00,$00
+; TIMNUM: FAC = FAC + the digit at INDEX+Y (TI$ assignment). QNUM (CHRGET's) takes every
+; character from "0" on ("A" counts 17, as Commodore's), else ILLEGAL QUANTITY.
+TIMNUM  lda (INDEX),y
+        jsr QNUM
+        bcc GOTNUM
+TIFC    jmp FCERR
+GOTNUM  sbc #$30-1              ; C clear
+        jmp FINLOG
 
-; ZEROC: what a variable that does not exist reads as where float.asm has no ZERO yet
-; (Microsoft's ZERO, inside FHALF, which Commodore's points at: stubs.asm).
-ZEROC   byte 0,0,0,0,0
-
+; GETTIM: the jiffy clock (RDTIM) in FACMOH..FACLO, FACHO and Y zero.
+GETTIM  jsr RDTIM
+        sta FACLO
+        stx FACMO
+        sty FACMOH
+        ldy #0
+        sty FACHO
+        rts
 
 *=$B07E
 ; DIM: each variable of the list made (arrays with the sizes given).
@@ -1184,41 +1182,8 @@ CONINT  jsr POSINT
         bne GOFUC
         ldx FACLO
         jmp CHRGOT
-GOFUC   jmp FCERR
+; $B7AD-$B7EA: strings.asm's VAL (and ST2TXT at its end), as Commodore's.
 
-; TI$: the clock (TIJ) as "HHMMSS", a temporary string (built in FBUFFR, which STRLIT
-; copies).
-TISTR   ldy #0
-TISDIG  ldx #$2F                ; each digit: how many times its weight goes
-TISSUB  inx
-        sec
-        lda TIJ
-        sbc TIWL,y
-        pha
-        lda TIJ+1
-        sbc TIWM,y
-        pha
-        lda TIJ+2
-        sbc TIWH,y
-        bcc TISDON
-        sta TIJ+2
-        pla
-        sta TIJ+1
-        pla
-        sta TIJ
-        bcs TISSUB
-TISDON  pla
-        pla
-        txa
-        sta FBUFFR,y
-        iny
-        cpy #6
-        bne TISDIG
-        lda #0
-        sta FBUFFR,y
-        lda #<FBUFFR
-        ldy #>FBUFFR
-        jmp STRLIT
 
 *=$B7EB
 ; GETNUM: an address (LINNUM) "," a byte (X), as POKE and WAIT take them. COMBYT: "," byte.

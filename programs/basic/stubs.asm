@@ -91,5 +91,37 @@ ifndef FUNDSP
 FUNDSP = NOTYET
 endif
 ifndef ZERO
-ZERO = ZEROC
+ZERO = NOTYET
+endif
+ifndef MUL10
+MUL10 = NOTYET
+endif
+ifndef FINML6
+FINML6 = NOTYET
+endif
+ifndef FINLOG
+FINLOG = NOTYET
+endif
+ifndef MOVAF
+MOVAF = NOTYET
+endif
+ifndef FOUTIM
+FOUTIM = NOTYET
+endif
+ifndef FOUTBL
+FOUTBL = NOTYET
+endif
+ifndef FDCEND
+FDCEND = NOTYET
+endif
+ifndef TIMSTR
+TIMSTR = NOTYET
+endif
+ifndef ST2TXT
+ST2TXT = NOTYET
+endif
+; ASC's JMP FCERR in strings.asm (Commodore's $B798), where CONINT and GETADR branch: a
+; fixed address, as a branch cannot reach NOTYET (the filler there jams until ASC exists).
+ifndef GOFUC
+GOFUC = $B798
 endif

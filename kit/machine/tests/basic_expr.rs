@@ -51,6 +51,15 @@ const COMMODORE: &[(&str, u16)] = &[
     ("CAT", 0xB63D),
     ("OPTAB", 0xA080),
     ("FUNDSP", 0xA052),
+    ("MUL10", 0xBAE2),
+    ("FINML6", 0xBAED),
+    ("FINLOG", 0xBD7E),
+    ("MOVAF", 0xBC0C),
+    ("FOUTIM", 0xBE68),
+    ("FOUTBL", 0xBF16),
+    ("FDCEND", 0xBF3A),
+    ("TIMSTR", 0xB46F),
+    ("ST2TXT", 0xB7E2),
     // Float's ZERO (Microsoft's: inside FHALF, 0.5, followed by FOUT's table): what a
     // variable that does not exist reads as.
     ("ZERO", 0xBF13),
@@ -61,9 +70,14 @@ const CALLED: [&str; 7] = [
     "ST_LET", "ST_DIM", "ST_DEF", "ST_POKE", "ST_WAIT", "SNERR", "ERROR",
 ];
 
-/// expr.asm's areas (programs/basic/README.md), less $AD78-$AD89, which expr.asm leaves
-/// empty and where Commodore's NEXT ends.
-const AREAS: [(u16, u16); 3] = [(0xA9A5, 0xAA7F), (0xAD8A, 0xB464), (0xB79B, 0xB848)];
+/// expr.asm's areas (programs/basic/README.md), less $AD78-$AD89 and $B7AD-$B7EA, which
+/// expr.asm leaves empty: there Commodore's NEXT ends and its VAL is.
+const AREAS: [(u16, u16); 4] = [
+    (0xA9A5, 0xAA7F),
+    (0xAD8A, 0xB464),
+    (0xB79B, 0xB7AC),
+    (0xB7EB, 0xB848),
+];
 
 /// Operators in Commodore's OPTAB whose routines are expr.asm's (index, name); each entry
 /// is a precedence byte and the routine's address - 1.
@@ -387,13 +401,9 @@ const LINES: &[&str] = &[
     "TI$=\"00000A\":A=TI",
     "TI$=\"00000:\":A=TI",
     "TI$=\"00000 \"",
+    "TI$=\"00000\"+CHR$(200):A=TI:B$=TI$",
+    "TI$=\"0000\"+CHR$(176)+\"0\":A=TI",
 ];
-
-/// Lines whose cycles are not compared: our TI$ conversions are integer code, two to three
-/// times faster than Commodore's float arithmetic (a program sets or prints TI$ rarely).
-fn cycles_compared(line: &str) -> bool {
-    !line.contains("TI$")
-}
 
 /// Where a build's routines are.
 type Entries = Box<dyn Fn(&str) -> u16>;
@@ -414,9 +424,6 @@ fn compare(ours: &dyn Fn() -> (Roms, Entries), what: &str) {
             differ.push(format!(
                 "{line}\n  ours:    {mine:?}\n  theirs:  {theirs:?}"
             ));
-        }
-        if !cycles_compared(line) {
-            continue;
         }
         our_cycles += mine_cycles;
         their_cycles += theirs_cycles;
@@ -502,10 +509,9 @@ const READY: u16 = 0xA474;
 const CHROUT: u16 = 0xFFD2;
 
 /// The statements whose Commodore routines enter LET's string and number stores at
-/// addresses our expr.asm does not keep (INPUT#, INPUT, READ, GET) and VAL, whose Commodore
-/// code lies in our GETBYT area: programs with them are left out of the whole-program
-/// comparison in Commodore's ROM.
-const NOT_IN_COMMODORES: [&str; 4] = ["INPUT", "READ", "GET", "VAL("];
+/// addresses our expr.asm does not keep (INPUT#, INPUT, READ, GET): programs with them are
+/// left out of the whole-program comparison in Commodore's ROM.
+const NOT_IN_COMMODORES: [&str; 3] = ["INPUT", "READ", "GET"];
 
 /// A program RUN by Commodore's statement loop: what it sent to CHROUT until READY, the
 /// screen, its variables and the cycles.
