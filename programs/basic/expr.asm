@@ -1236,4 +1236,4 @@ WAITER  lda (LINNUM),y
         eor EORMSK
         and ANDMSK
         beq WAITER
-        rts
+ZERRTS  rts                     ; (float.asm's FADDC returns through it, as Microsoft's)
