@@ -76,9 +76,7 @@ QINTGR  bpl COPFLT
         lda FACLO
         sta (FORPNT),y
         rts
-COPFLT  ldx FORPNT
-        ldy FORPNT+1
-        jmp MOVMF
+COPFLT  jmp MOVVF               ; FAC into FORPNT's variable
 
 COPSTR  pla
 ; Store the string FAC points at (a descriptor) in FORPNT's string variable. TI$ (PTRGET

@@ -39,6 +39,9 @@ endif
 ifndef MOVMF
 MOVMF = NOTYET
 endif
+ifndef MOVVF
+MOVVF = NOTYET
+endif
 ifndef MOVFA
 MOVFA = NOTYET
 endif
