@@ -2,10 +2,18 @@
 ;
 ; The algorithms are Microsoft's (m6502.asm, MIT): the precedence climber over the operator
 ; table, the variable search from VARTAB in order, the array header, FN's saved argument.
-; The routines machine code calls sit at Commodore's addresses (FRMNUM $AD8A, FRMEVL $AD9E,
-; CHKCOM $AEFD, GIVAYF $B391, GETBYT $B79E, GETADR $B7F7 and their neighbours).
+; Every entry is at Commodore's address (LET $A9A5, QINTGR $A9C2, INPCOM $A9DA, FRMNUM $AD8A,
+; FRMEVL $AD9E, TSTOP $ADB8, EVAL $AE83 and DEFEVL $AE86 (IEVAL's default), PARCHK..SNERR
+; $AEF1-$AF08, DIM $B081, PTRGET $B08B, ISLETC $B113, FACINX $B1AA (ADRAY1's default), AYINT
+; $B1BF, ISARY $B1D1, FCERR $B248 (USR's default), FRE $B37D, GIVAYF $B391, DEF $B3B3, FN
+; $B3F4, GETBYT $B79E, GETADR $B7F7, PEEK POKE WAIT ...), checked by running this file inside
+; Commodore's ROM (kit/machine/tests/basic_expr.rs). $AD78-$AD89 (NEXT's end) and
+; $B7AD-$B7EA (VAL) are left to exec.asm and strings.asm, where Commodore's are.
+; Others call: INPCOM (a string into FORPNT's variable, TI$ sets the clock), QINTGR (FAC into
+; it, A = INTFLG), TSTOP (CAT's way back), PUSHF/FORPSH (FOR), STRTXT, ST2TXT is strings'.
 
-; ---- Names for BASIC's RAM that only this file uses (Microsoft's names, Commodore's places).
+; ---- Names for BASIC's RAM (Microsoft's names, Commodore's places); zeropage.asm may have
+; some of them too (the same values).
 HIGHDS  = $58   ; BLTU: destination end (+1); array building: ARYPNT
 ARYPNT  = $58   ; pointer into an array being built
 HIGHTR  = $5A   ; BLTU: source end (+1)
