@@ -30,6 +30,7 @@ DOMASK  = $12   ; the relation's mask (TANSGN)
 ANDMSK  = $49   ; WAIT's masks (FORPNT)
 EORMSK  = $4A
 TENEXP  = $5E   ; FOUT: the power of ten (0 for TI$)
+ROMLOC  = $A000 ; where BASIC's ROM starts (ZERO is in it)
 QNUM    = $80   ; inside CHRGET: C clear for a character from "0" on; a space skips to the
                 ; program's next character (Commodore's CHRGET, which TI$ assignment uses)
 
@@ -94,7 +95,7 @@ INPCOM  ldy FORPNT+1
         bne GETSPT
         jsr FREFAC              ; A = length, INDEX = the characters
         cmp #6                  ; "HHMMSS" only
-        bne TIBAD
+        bne TIFC
         ldy #0                  ; FAC = 0, then for each pair of digits FAC = FAC * 10 +
         sty FACEXP              ; the first, * 6 + the second: FAC * 60 + the pair
         sty FACSGN
@@ -120,7 +121,14 @@ NOML6   ldy FBUFPT
         ldx FACMO
         ldy FACMOH
         jmp SETTIM
-TIBAD   jmp FCERR
+; TIMNUM: FAC = FAC + the digit at INDEX+Y (TI$ assignment). QNUM (CHRGET's) takes every
+; character from "0" on ("A" counts 17, as Commodore's), else ILLEGAL QUANTITY.
+TIMNUM  lda (INDEX),y
+        jsr QNUM
+        bcc GOTNUM
+TIFC    jmp FCERR
+GOTNUM  sbc #$30-1              ; C clear
+        jmp FINLOG
 
 ; The string's characters stay where they are when they are not in string space (a literal
 ; in the program text) or when FAC's descriptor is a temporary; a variable's string is copied.
@@ -399,9 +407,8 @@ ISVRET  sta FACMO
         beq GOOO
         ldx #0
         stx FACOV
-        ldx FACMO+1
-        cpx #>ZERO
-        bne STRRTS
+        jsr ROMVAR
+        bcc STRRTS
         cmp #$54
         bne STRRTS
         cpy #$49+$80
@@ -425,9 +432,8 @@ GOOO    ldx INTFLG
         tay
         txa
         jmp GIVAYF
-GOOOOO  ldx FACMO+1
-        cpx #>ZERO
-        bne GOMOVF
+GOOOOO  jsr ROMVAR
+        bcc GOMOVF
         cmp #$54
         bne QSTATV
         cpy #$49
@@ -458,12 +464,8 @@ ISFUN   asl a
         tax
         jsr CHRGET
         cpx #2*TK_CHRD-256+1
-        bcs FUNNY
-        jsr PARCHK
-        pla
-        tay
-        bne FINGO               ; (never 0 for a numeric function)
-FUNNY   jsr CHKOPN
+        bcc OKNORM
+        jsr CHKOPN
         jsr FRMEVL
         jsr CHKCOM
         jsr CHKSTR
@@ -480,6 +482,10 @@ FUNNY   jsr CHKOPN
         tay
         txa
         pha
+        jmp FINGO
+OKNORM  jsr PARCHK
+        pla
+        tay
 FINGO   lda FUNDSP-2*TK_SGN+256,y
         sta JMPER+1
         lda FUNDSP-2*TK_SGN+257,y
@@ -570,14 +576,17 @@ DOCMP   inx                     ; -1, 0, 1 to the bits 1, 2, 4 (with C)
         lda #$FF
 GOFLOT  jmp FLOAT
 
-; TIMNUM: FAC = FAC + the digit at INDEX+Y (TI$ assignment). QNUM (CHRGET's) takes every
-; character from "0" on ("A" counts 17, as Commodore's), else ILLEGAL QUANTITY.
-TIMNUM  lda (INDEX),y
-        jsr QNUM
-        bcc GOTNUM
-TIFC    jmp FCERR
-GOTNUM  sbc #$30-1              ; C clear
-        jmp FINLOG
+; ROMVAR: C set when the value's address (FACMO) is in ROM, from ROMLOC on: ZERO's, which
+; PTRGET gives EVAL for a variable that does not exist; then A = the name's first letter
+; (TI, TI$ and ST are told by their names).
+ROMVAR  sec
+        lda FACMO
+        sbc #<ROMLOC
+        lda FACMO+1
+        sbc #>ROMLOC
+        bcc ROMVRT
+        lda VARNAM
+ROMVRT  rts
 
 ; GETTIM: the jiffy clock (RDTIM) in FACMOH..FACLO, FACHO and Y zero.
 GETTIM  jsr RDTIM
