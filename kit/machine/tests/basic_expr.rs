@@ -757,3 +757,69 @@ fn random_formulas_in_commodores_rom_do_what_commodores_do() {
     println!("{same} of 200 random lines identical ({errors} ending in an error)");
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// expr.asm's entries at Commodore's addresses (memory maps; the runs above inside
+/// Commodore's ROM depend on them too), so machine code calling them finds them.
+const AT_COMMODORES: &[(&str, u16)] = &[
+    ("ST_LET", 0xA9A5),
+    ("QINTGR", 0xA9C2),
+    ("INPCOM", 0xA9DA),
+    ("FRMNUM", 0xAD8A),
+    ("CHKNUM", 0xAD8D),
+    ("CHKSTR", 0xAD8F),
+    ("TMERR", 0xAD99),
+    ("FRMEVL", 0xAD9E),
+    ("TSTOP", 0xADB8),
+    ("EVAL", 0xAE83),
+    ("DEFEVL", 0xAE86),
+    ("PIVAL", 0xAEA8),
+    ("STRTXT", 0xAEBD),
+    ("NOTOP", 0xAED4),
+    ("PARCHK", 0xAEF1),
+    ("CHKCLS", 0xAEF7),
+    ("CHKOPN", 0xAEFA),
+    ("CHKCOM", 0xAEFD),
+    ("SYNCHR", 0xAEFF),
+    ("SNERR", 0xAF08),
+    ("ST_DIM", 0xB081),
+    ("PTRGET", 0xB08B),
+    ("ISLETC", 0xB113),
+    ("FMAPTR", 0xB194),
+    ("FACINX", 0xB1AA),
+    ("INTIDX", 0xB1B2),
+    ("POSINT", 0xB1B8),
+    ("AYINT", 0xB1BF),
+    ("ISARY", 0xB1D1),
+    ("BSERR", 0xB245),
+    ("FCERR", 0xB248),
+    ("UMULT", 0xB34C),
+    ("FRE", 0xB37D),
+    ("GIVAYF", 0xB391),
+    ("POS", 0xB39E),
+    ("SNGFLT", 0xB3A2),
+    ("ERRDIR", 0xB3A6),
+    ("ST_DEF", 0xB3B3),
+    ("GETFNM", 0xB3E1),
+    ("FNDOER", 0xB3F4),
+    ("GTBYTC", 0xB79B),
+    ("GETBYT", 0xB79E),
+    ("CONINT", 0xB7A1),
+    ("GETNUM", 0xB7EB),
+    ("COMBYT", 0xB7F1),
+    ("GETADR", 0xB7F7),
+    ("PEEK", 0xB80D),
+    ("ST_POKE", 0xB824),
+    ("ST_WAIT", 0xB82D),
+];
+
+#[test]
+fn expr_entries_are_at_commodores_addresses() {
+    let wrong: Vec<String> = AT_COMMODORES
+        .iter()
+        .filter_map(|&(name, at)| {
+            let ours = c64kit_basic_rom::label(name);
+            (ours != Some(at)).then(|| format!("{name}: {ours:04X?}, Commodore's ${at:04X}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
