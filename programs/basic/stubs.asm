@@ -12,6 +12,7 @@ NOTYET  byte $02
 ; endif
 
 ; Used by exec.asm (h-exec), defined by the others.
+
 ifndef FNDLIN
 FNDLIN = NOTYET
 endif
@@ -32,6 +33,12 @@ RESLST = NOTYET
 endif
 ifndef ST_LET
 ST_LET = NOTYET
+; expr.asm calls these (Commodore's conventions; owners: main, exec, float, strings, tables).
+ifndef ERROR
+ERROR = NOTYET
+endif
+ifndef OMERR
+OMERR = NOTYET
 endif
 ifndef GETSTK
 GETSTK = NOTYET
@@ -44,6 +51,17 @@ CHKNUM = NOTYET
 endif
 ifndef FRMNUM
 FRMNUM = NOTYET
+ifndef REASON
+REASON = NOTYET
+endif
+ifndef BLTU
+BLTU = NOTYET
+endif
+ifndef ST_DATA
+ST_DATA = NOTYET
+endif
+ifndef FIN
+FIN = NOTYET
 endif
 ifndef MOVFM
 MOVFM = NOTYET
@@ -86,6 +104,8 @@ PTRGET = NOTYET
 endif
 ifndef FADD
 FADD = NOTYET
+ifndef MOVMF
+MOVMF = NOTYET
 endif
 ifndef MOVVF
 MOVVF = NOTYET
@@ -96,11 +116,92 @@ endif
 ifndef PUSHF
 PUSHF = NOTYET
 endif
-; Microsoft's FORPSH: PUSHF's entry after it pushes A (PUSHF is TAY PLA STA INC PLA STA TYA
-; PHA, 11 bytes, as Microsoft's and Commodore's: $AE38 and $AE43). expr.asm may name it.
 ifndef FORPSH
 FORPSH = PUSHF+11
 endif
 ifndef FCOMPN
 FCOMPN = NOTYET
+ifndef MOVFA
+MOVFA = NOTYET
+endif
+ifndef FCOMP
+FCOMP = NOTYET
+endif
+ifndef QINT
+QINT = NOTYET
+endif
+ifndef ROUND
+ROUND = NOTYET
+endif
+ifndef FLOAT
+FLOAT = NOTYET
+endif
+ifndef FLOATS
+FLOATS = NOTYET
+endif
+ifndef FLOATB
+FLOATB = NOTYET
+endif
+ifndef STRLIT
+STRLIT = NOTYET
+endif
+ifndef FREFAC
+FREFAC = NOTYET
+endif
+ifndef FRETMP
+FRETMP = NOTYET
+endif
+ifndef FRETMS
+FRETMS = NOTYET
+endif
+ifndef STRINI
+STRINI = NOTYET
+endif
+ifndef MOVINS
+MOVINS = NOTYET
+endif
+ifndef GARBA2
+GARBA2 = NOTYET
+endif
+ifndef CAT
+CAT = NOTYET
+endif
+ifndef OPTAB
+OPTAB = NOTYET
+endif
+ifndef FUNDSP
+FUNDSP = NOTYET
+endif
+ifndef ZERO
+ZERO = NOTYET
+endif
+ifndef MUL10
+MUL10 = NOTYET
+endif
+ifndef FINML6
+FINML6 = NOTYET
+endif
+ifndef FINLOG
+FINLOG = NOTYET
+endif
+ifndef MOVAF
+MOVAF = NOTYET
+endif
+ifndef FOUTIM
+FOUTIM = NOTYET
+endif
+ifndef FOUTBL
+FOUTBL = NOTYET
+endif
+ifndef FDCEND
+FDCEND = NOTYET
+endif
+ifndef TIMSTR
+TIMSTR = NOTYET
+endif
+ifndef ST2TXT
+ST2TXT = NOTYET
+endif
+ifndef GOFUC
+GOFUC = $B798
 endif
