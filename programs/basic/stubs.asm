@@ -10,3 +10,50 @@ NOTYET  byte $02
 ; ifndef NAME
 ; NAME = NOTYET
 ; endif
+
+; strings.asm calls these.
+ifndef CHKNUM
+CHKNUM = NOTYET
+endif
+ifndef CHKSTR
+CHKSTR = NOTYET
+endif
+ifndef FOUTC
+FOUTC = NOTYET
+endif
+ifndef ERROR
+ERROR = NOTYET
+endif
+ifndef BLTUC
+BLTUC = NOTYET
+endif
+ifndef EVAL
+EVAL = NOTYET
+endif
+ifndef TSTOP
+TSTOP = NOTYET
+endif
+ifndef CONINT
+CONINT = NOTYET
+endif
+ifndef CHKCOM
+CHKCOM = NOTYET
+endif
+ifndef GETBYT
+GETBYT = NOTYET
+endif
+ifndef CHKCLS
+CHKCLS = NOTYET
+endif
+ifndef SNGFLT
+SNGFLT = NOTYET
+endif
+ifndef FCERR
+FCERR = NOTYET
+endif
+ifndef ZEROFC
+ZEROFC = NOTYET
+endif
+ifndef FIN
+FIN = NOTYET
+endif
