@@ -27,7 +27,6 @@ const STREND: u16 = 0x31;
 const FRETOP: u16 = 0x33;
 const FRESPC: u16 = 0x35;
 const MEMSIZ: u16 = 0x37;
-const DSCPNT: u16 = 0x50;
 const FOUR6: u16 = 0x53;
 const HIGHDS: u16 = 0x58;
 const HIGHTR: u16 = 0x5A;
@@ -90,8 +89,6 @@ enum End {
 enum Stand {
     /// Emulated the routine: return to its caller (RTS).
     Return,
-    /// Went on at this address (a JMP'd routine that ends the call).
-    End(End),
     /// Not a call this test stands in for.
     Unknown,
 }
@@ -146,7 +143,10 @@ impl Rig {
         for a in 0x0800..0xA000usize {
             m.bus.ram[a] = (a * 7 + (a >> 8)) as u8;
         }
-        m.load_raw(DRIVER, &[0x78, 0x20, BODY as u8, (BODY >> 8) as u8, 0x4C, 0x04, 0xC0]);
+        m.load_raw(
+            DRIVER,
+            &[0x78, 0x20, BODY as u8, (BODY >> 8) as u8, 0x4C, 0x04, 0xC0],
+        );
         let mut rig = Rig {
             m,
             ours,
@@ -243,10 +243,6 @@ impl Rig {
                             self.m.cpu.s = self.m.cpu.s.wrapping_add(2);
                             self.m.cpu.pc = next;
                         }
-                        Stand::End(end) => {
-                            self.stood_in = true;
-                            return end;
-                        }
                         Stand::Unknown if pc == error => return End::Error(self.m.cpu.x),
                         Stand::Unknown => panic!("a placeholder reached, returning to ${next:04X}"),
                     }
@@ -265,7 +261,18 @@ impl Rig {
     /// JSR `routine` with these registers.
     fn call(&mut self, routine: &str, a: u8, x: u8, y: u8) -> End {
         let at = self.entry(routine);
-        let body = [0xA9, a, 0xA2, x, 0xA0, y, 0x20, at as u8, (at >> 8) as u8, 0x60];
+        let body = [
+            0xA9,
+            a,
+            0xA2,
+            x,
+            0xA0,
+            y,
+            0x20,
+            at as u8,
+            (at >> 8) as u8,
+            0x60,
+        ];
         self.run(&body, &mut stand_ins)
     }
 }
@@ -423,7 +430,16 @@ fn strlt2_stops_at_either_terminator() {
         r.set(ENDCHR, b',');
         let at = r.entry("STRLT2");
         r.run(
-            &[0xA9, 0x10, 0xA0, 0x08, 0x20, at as u8, (at >> 8) as u8, 0x60],
+            &[
+                0xA9,
+                0x10,
+                0xA0,
+                0x08,
+                0x20,
+                at as u8,
+                (at >> 8) as u8,
+                0x60,
+            ],
             &mut stand_ins,
         )
     });
@@ -467,8 +483,17 @@ fn frefac_gives_back_the_newest_temporary_and_its_space() {
         let free = r.entry("FREFAC");
         r.run(
             &[
-                0xA9, 0x00, 0xA0, 0x02, 0x20, lit as u8, (lit >> 8) as u8, // STRLIT "HELLO"
-                0x20, free as u8, (free >> 8) as u8, 0x60, // FREFAC
+                0xA9,
+                0x00,
+                0xA0,
+                0x02,
+                0x20,
+                lit as u8,
+                (lit >> 8) as u8, // STRLIT "HELLO"
+                0x20,
+                free as u8,
+                (free >> 8) as u8,
+                0x60, // FREFAC
             ],
             &mut stand_ins,
         )
@@ -489,9 +514,28 @@ fn fretmp_keeps_a_temporary_that_is_not_the_last() {
         let free = r.entry("FRETMP");
         r.run(
             &[
-                0xA9, 0x00, 0xA0, 0x02, 0x20, lit as u8, (lit >> 8) as u8, // "AB"
-                0xA9, 0x00, 0xA0, 0x02, 0x20, lit as u8, (lit >> 8) as u8, // "AB" again
-                0xA9, TEMPST as u8, 0xA0, 0x00, 0x20, free as u8, (free >> 8) as u8, 0x60,
+                0xA9,
+                0x00,
+                0xA0,
+                0x02,
+                0x20,
+                lit as u8,
+                (lit >> 8) as u8, // "AB"
+                0xA9,
+                0x00,
+                0xA0,
+                0x02,
+                0x20,
+                lit as u8,
+                (lit >> 8) as u8, // "AB" again
+                0xA9,
+                TEMPST as u8,
+                0xA0,
+                0x00,
+                0x20,
+                free as u8,
+                (free >> 8) as u8,
+                0x60,
             ],
             &mut stand_ins,
         )
@@ -509,7 +553,19 @@ fn call_function(r: &mut Rig, name: &str, descriptor: u16, n: u8) -> End {
     let at = r.entry(name);
     let [lo, hi] = descriptor.to_le_bytes();
     let body = [
-        0xA9, hi, 0x48, 0xA9, lo, 0x48, 0xA9, n, 0x48, 0x20, at as u8, (at >> 8) as u8, 0x02,
+        0xA9,
+        hi,
+        0x48,
+        0xA9,
+        lo,
+        0x48,
+        0xA9,
+        n,
+        0x48,
+        0x20,
+        at as u8,
+        (at >> 8) as u8,
+        0x02,
     ];
     r.run(&body, &mut stand_ins)
 }
@@ -551,8 +607,19 @@ fn left_right_and_mid_cut_as_commodores() {
                 let mid2 = r.entry("MIDD") + 17;
                 let [lo, hi] = 0x0880u16.to_le_bytes();
                 let body = [
-                    0xA9, hi, 0x48, 0xA9, lo, 0x48, 0xA9, n, 0x48, 0x20, mid2 as u8,
-                    (mid2 >> 8) as u8, 0x02,
+                    0xA9,
+                    hi,
+                    0x48,
+                    0xA9,
+                    lo,
+                    0x48,
+                    0xA9,
+                    n,
+                    0x48,
+                    0x20,
+                    mid2 as u8,
+                    (mid2 >> 8) as u8,
+                    0x02,
                 ];
                 return r.run(&body, &mut stand_ins);
             }
@@ -590,9 +657,26 @@ fn a_function_of_the_newest_temporary_reuses_its_space() {
         let lit = r.entry("STRLIT");
         let left = r.entry("LEFTD");
         let body = [
-            0xA9, 0x00, 0xA0, 0x02, 0x20, lit as u8, (lit >> 8) as u8, // "ABCDEF"
-            0xA9, 0x00, 0x48, 0xA9, TEMPST as u8, 0x48, 0xA9, 2, 0x48, // its descriptor, 2
-            0x20, left as u8, (left >> 8) as u8, 0x02,
+            0xA9,
+            0x00,
+            0xA0,
+            0x02,
+            0x20,
+            lit as u8,
+            (lit >> 8) as u8, // "ABCDEF"
+            0xA9,
+            0x00,
+            0x48,
+            0xA9,
+            TEMPST as u8,
+            0x48,
+            0xA9,
+            2,
+            0x48, // its descriptor, 2
+            0x20,
+            left as u8,
+            (left >> 8) as u8,
+            0x02,
         ];
         r.run(&body, &mut stand_ins)
     });
@@ -641,4 +725,258 @@ fn asc_of_an_empty_string_is_an_illegal_quantity() {
         r.call("ASC", 0, 0, 0)
     });
     assert_eq!(end, End::IllegalQuantity);
+}
+
+// ---- garbage collection ------------------------------------------------------------------
+
+/// A random BASIC memory: program text, simple variables of every type, arrays, the
+/// temporaries, and string space holding live strings, shared ones and garbage in any
+/// order; strings also in the program text and empty ones. The same writes go to both
+/// machines.
+struct Heap {
+    writes: Vec<(u16, Vec<u8>)>,
+    pointers: Vec<(u16, u16)>,
+    temps: u8,
+    /// Every descriptor, in the order the collector scans them.
+    descriptors: Vec<u16>,
+}
+
+impl Heap {
+    fn random(rng: &mut fastrand::Rng, free: Option<u16>) -> Heap {
+        let mut writes = Vec::new();
+        let program: Vec<u8> = (0..0xFF).map(|_| rng.u8(..)).collect();
+        writes.push((0x0801, program));
+        let mut descriptors = Vec::new();
+        let temps = rng.u8(0..=3);
+        for i in 0..temps as u16 {
+            descriptors.push(TEMPST + 3 * i);
+        }
+        let vartab = 0x0900u16;
+        let mut at = vartab;
+        for i in 0..rng.u16(0..=10) {
+            // string, real, integer, FN: bit 7 of the two name bytes.
+            let kind = rng.u8(0..4);
+            let (b1, b2) = [(0, 0x80), (0, 0), (0x80, 0x80), (0x80, 0)][kind as usize];
+            let mut v = vec![(0x41 + i as u8) | b1, 0x30 | b2];
+            v.extend((0..5).map(|_| rng.u8(..)));
+            writes.push((at, v));
+            if kind == 0 {
+                descriptors.push(at + 2);
+            }
+            at += 7;
+        }
+        let arytab = at;
+        for i in 0..rng.u16(0..=4) {
+            let kind = rng.u8(0..3);
+            let (b1, b2, size) = [(0, 0x80, 3u16), (0, 0, 5), (0x80, 0x80, 2)][kind as usize];
+            let dims: Vec<u16> = (0..rng.u16(1..=2)).map(|_| rng.u16(1..=4)).collect();
+            let count: u16 = dims.iter().product();
+            let header = 5 + 2 * dims.len() as u16;
+            let total = header + size * count;
+            let mut v = vec![(0x41 + i as u8) | b1, 0x31 | b2];
+            v.extend(total.to_le_bytes());
+            v.push(dims.len() as u8);
+            for d in &dims {
+                v.extend(d.to_be_bytes());
+            }
+            v.extend((0..size * count).map(|_| rng.u8(..)));
+            writes.push((at, v));
+            if kind == 0 {
+                descriptors.extend((0..count).map(|e| at + header + 3 * e));
+            }
+            at += total;
+        }
+        // String space from $A000 down: each descriptor's string (or none), garbage between.
+        let mut top = 0xA000u16;
+        let mut order: Vec<usize> = (0..descriptors.len()).collect();
+        rng.shuffle(&mut order);
+        let mut given: Vec<Option<[u8; 3]>> = vec![None; descriptors.len()];
+        for &i in &order {
+            if rng.u8(0..4) == 0 {
+                let len = rng.u16(1..=20);
+                top -= len;
+                writes.push((top, (0..len).map(|_| rng.u8(..)).collect()));
+            }
+            let earlier: Vec<[u8; 3]> = given.iter().flatten().copied().collect();
+            let d = match rng.u8(0..8) {
+                0 => [0, rng.u8(..), rng.u8(..)],
+                1 => {
+                    let a = rng.u16(0x0810..0x08E0);
+                    [rng.u8(1..=16), a as u8, (a >> 8) as u8]
+                }
+                2 if !earlier.is_empty() => earlier[rng.usize(..earlier.len())],
+                _ => {
+                    let len = rng.u16(1..=40);
+                    top -= len;
+                    writes.push((top, (0..len).map(|_| rng.u8(..)).collect()));
+                    [len as u8, top as u8, (top >> 8) as u8]
+                }
+            };
+            given[i] = Some(d);
+            writes.push((descriptors[i], d.to_vec()));
+        }
+        if rng.bool() {
+            let len = rng.u16(1..=30);
+            top -= len;
+            writes.push((top, (0..len).map(|_| rng.u8(..)).collect()));
+        }
+        // An integer array (the collector steps over it) filling memory up to `free`
+        // bytes under the strings.
+        let mut strend = at;
+        if let Some(free) = free {
+            let total = top - free - at;
+            let mut v = vec![0xC9, 0xC9];
+            v.extend(total.to_le_bytes());
+            v.extend([1, 0, 1]);
+            writes.push((at, v));
+            strend = top - free;
+        }
+        let mut pointers = vec![(VARTAB, vartab), (ARYTAB, arytab), (STREND, strend)];
+        pointers.extend([(FRETOP, top), (FRESPC, top), (MEMSIZ, 0xA000)]);
+        let last = TEMPST + 3 * temps as u16;
+        pointers.push((LASTPT, last.wrapping_sub(3) & 0xFF));
+        Heap {
+            writes,
+            pointers,
+            temps,
+            descriptors,
+        }
+    }
+
+    fn apply(&self, r: &mut Rig) {
+        for (at, bytes) in &self.writes {
+            r.put(*at, bytes);
+        }
+        for &(at, v) in &self.pointers {
+            r.w16(at, v);
+        }
+        r.set(TEMPPT, TEMPST as u8 + 3 * self.temps);
+    }
+}
+
+/// Microsoft's collector in Rust, on a copy of RAM: pass after pass, the string with the
+/// highest address under FRETOP and not under STREND (the last such in scanning order when
+/// two share an address) moves up to just under FRETOP. Returns the new FRETOP.
+fn model_gc(ram: &mut [u8], descriptors: &[u16]) -> u16 {
+    let r16 = |ram: &[u8], a: u16| u16::from_le_bytes([ram[a as usize], ram[a as usize + 1]]);
+    let strend = r16(ram, STREND);
+    let mut fretop = r16(ram, MEMSIZ);
+    loop {
+        let mut best: Option<(u16, u16)> = None; // (address, descriptor)
+        let mut floor = strend;
+        for &d in descriptors {
+            let (len, addr) = (ram[d as usize], r16(ram, d + 1));
+            if len == 0 || addr >= fretop || addr < floor {
+                continue;
+            }
+            floor = addr;
+            best = Some((addr, d));
+        }
+        let Some((addr, d)) = best else {
+            return fretop;
+        };
+        let len = ram[d as usize] as u16;
+        let to = fretop - len;
+        // Highest byte first, as BLTU does: a string two descriptors share may move down
+        // over itself the second time, smearing (Commodore's does the same).
+        for i in (0..len).rev() {
+            ram[(to + i) as usize] = ram[(addr + i) as usize];
+        }
+        ram[d as usize + 1..d as usize + 3].copy_from_slice(&to.to_le_bytes());
+        fretop = to;
+    }
+}
+
+#[test]
+fn garbage_collection_packs_strings_as_microsofts_algorithm_does() {
+    let mut rng = fastrand::Rng::with_seed(0x5742);
+    let mut unshared = 0;
+    for round in 0..60 {
+        let heap = Heap::random(&mut rng, None);
+        let (r, end) = both(|r| {
+            heap.apply(r);
+            r.call("GARBAG", 0, 0, 0)
+        });
+        assert_eq!(end, End::Returned, "round {round}");
+        let mut model = Rig::ours();
+        heap.apply(&mut model);
+        let texts: Vec<Vec<u8>> = heap.descriptors.iter().map(|&d| model.text_of(d)).collect();
+        let mut model_before = Rig::ours();
+        heap.apply(&mut model_before);
+        let fretop = model_gc(&mut model.m.bus.ram[..], &heap.descriptors);
+        assert_eq!(r.r16(FRETOP), fretop, "round {round}: FRETOP");
+        // Every string keeps its text, unless two descriptors share a string in string
+        // space: moved twice, the second time down over itself and its neighbours, it
+        // smears them (Commodore's does the same; BASIC never makes such strings, LET
+        // copies them).
+        let strend = model_before.r16(STREND);
+        let mut places: Vec<Vec<u8>> = heap
+            .descriptors
+            .iter()
+            .map(|&d| model_before.bytes(d, 3))
+            .filter(|b| b[0] > 0 && u16::from_le_bytes([b[1], b[2]]) >= strend)
+            .map(|b| b[1..].to_vec())
+            .collect();
+        let live = places.len();
+        places.sort();
+        places.dedup();
+        if places.len() == live {
+            unshared += 1;
+            for (d, text) in heap.descriptors.iter().zip(&texts) {
+                assert_eq!(
+                    &r.text_of(*d),
+                    text,
+                    "round {round}: the string at ${d:04X}"
+                );
+            }
+        }
+        for a in 0x0800..0xA000u16 {
+            assert_eq!(r.get(a), model.get(a), "round {round}: ${a:04X}");
+        }
+    }
+    assert!(unshared > 10, "{unshared} rounds without shared strings");
+}
+
+#[test]
+fn getspa_collects_garbage_when_full_then_fails_with_out_of_memory() {
+    let mut rng = fastrand::Rng::with_seed(0x6E7);
+    let (mut fitted, mut failed) = (0, 0);
+    for round in 0..60 {
+        let free = rng.u16(0..40);
+        let heap = Heap::random(&mut rng, Some(free));
+        let mut model = Rig::ours();
+        heap.apply(&mut model);
+        let after = model_gc(&mut model.m.bus.ram[..], &heap.descriptors);
+        // The room the collection leaves (strings two descriptors share take twice the
+        // space after it: the room may shrink).
+        let room = after as i32 - model.r16(STREND) as i32;
+        let extra = (room - free as i32).max(0) as u16;
+        let want = (free + 1 + rng.u16(0..=extra + 4)).min(255) as u8;
+        let (r, end) = both(|r| {
+            heap.apply(r);
+            r.set(GARBFL, rng_free_flag(round));
+            r.call("GETSPA", want, 0, 0)
+        });
+        if room >= want as i32 {
+            fitted += 1;
+            assert_eq!(end, End::Returned, "round {round}: {want} bytes");
+            assert_eq!(r.r16(FRETOP), after - want as u16, "round {round}");
+            assert_eq!(r.get(GARBFL), 0x80, "round {round}: collected");
+        } else {
+            failed += 1;
+            assert_eq!(end, End::Error(16), "round {round}: OUT OF MEMORY");
+        }
+        for a in 0x0800..0xA000u16 {
+            assert_eq!(r.get(a), model.get(a), "round {round}: ${a:04X}");
+        }
+    }
+    assert!(
+        fitted > 5 && failed > 5,
+        "both ways: {fitted} fitted, {failed} failed"
+    );
+}
+
+/// Whatever GARBFL held before: GETSPA clears bit 7 itself.
+fn rng_free_flag(round: u32) -> u8 {
+    [0x00, 0x80, 0xFF, 0x3A][round as usize % 4]
 }
