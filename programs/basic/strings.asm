@@ -140,8 +140,9 @@ GETSPA  lsr GARBFL              ; bit 7 clear: not collected yet
 ; FRETOP (and not below STREND: strings in the program text stay there) among the
 ; temporaries, the simple variables and the arrays, in that order, and moves it up to
 ; just under FRETOP, which then goes down past it. Ends with FRETOP the bottom of the
-; strings in use.
-GARBAG  ldx MEMSIZ
+; strings in use. GARBA2 is Microsoft's name for it (REASON and FRE call it so).
+GARBAG
+GARBA2  ldx MEMSIZ
         lda MEMSIZ+1
 GCPASS  stx FRETOP
         sta FRETOP+1
