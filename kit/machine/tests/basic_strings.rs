@@ -125,6 +125,8 @@ struct Rig {
     ours: bool,
     /// A stand-in ran (the cycles are not the routine's).
     stood_in: bool,
+    /// Cycles from the first call's start to the last one's end.
+    cycles: u64,
 }
 
 impl Rig {
@@ -151,6 +153,7 @@ impl Rig {
             m,
             ours,
             stood_in: false,
+            cycles: 0,
         };
         // BASIC's pointers for an empty program ending at $0900; strings up to $A000.
         rig.w16(TXTTAB, 0x0801);
@@ -207,6 +210,13 @@ impl Rig {
     /// Runs `body` (6502 code placed at $C010, called by the driver) until it returns, BASIC
     /// reports an error, or a placeholder is reached that `stand` does not know.
     fn run(&mut self, body: &[u8], stand: &mut dyn FnMut(&mut Rig, u16) -> Stand) -> End {
+        let start = self.m.cycles();
+        let end = self.run_body(body, stand);
+        self.cycles += self.m.cycles() - start;
+        end
+    }
+
+    fn run_body(&mut self, body: &[u8], stand: &mut dyn FnMut(&mut Rig, u16) -> Stand) -> End {
         self.put(BODY, body);
         let error = if self.ours {
             own("ERROR").unwrap_or(notyet())
@@ -376,6 +386,10 @@ fn both(test: impl Fn(&mut Rig) -> End) -> (Rig, End) {
         if end == End::Returned && !ours.stood_in {
             let (o, t) = (&ours.m.cpu, &theirs.m.cpu);
             assert_eq!((o.a, o.x, o.y), (t.a, t.x, t.y), "A, X, Y");
+        }
+        // The same instructions take the same time (interrupts are off).
+        if !ours.stood_in {
+            assert_eq!(ours.cycles, theirs.cycles, "cycles");
         }
     }
     (ours, end)
