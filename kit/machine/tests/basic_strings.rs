@@ -218,6 +218,7 @@ impl Rig {
 
     fn run_body(&mut self, body: &[u8], stand: &mut dyn FnMut(&mut Rig, u16) -> Stand) -> End {
         self.put(BODY, body);
+        self.m.cpu.pc = DRIVER;
         let error = if self.ours {
             own("ERROR").unwrap_or(notyet())
         } else {
@@ -308,8 +309,46 @@ fn stand_ins(rig: &mut Rig, next: u16) -> Stand {
         let x = fac_to_byte(rig);
         rig.m.cpu.x = x;
         Stand::Return
+    } else if Some(next) == after("STRD", 3) || Some(next) == after("CAT", 12) {
+        // CHKNUM, CHKSTR: the tests hand them the right type.
+        Stand::Return
+    } else if Some(next) == after("STRD", 8) {
+        // FOUTC with Y = 0: the number in FAC (a small whole one here) as text from $00FF.
+        let text = format!(" {}\0", fac_to_byte(rig));
+        rig.put(0x00FF, text.as_bytes());
+        Stand::Return
+    } else if Some(next) == after("STRVAL", 40) {
+        // FIN: the digits at TXTPTR as a number, up to the first other byte.
+        let mut t = rig.r16(TXTPTR);
+        let mut v = 0u32;
+        while rig.get(t).is_ascii_digit() {
+            v = v * 10 + (rig.get(t) - b'0') as u32;
+            t += 1;
+        }
+        rig.w16(TXTPTR, t);
+        byte_to_fac(rig, v.min(255) as u8);
+        Stand::Return
+    } else if Some(next) == after("CAT", 9) {
+        // EVAL: the string literal after TXTPTR (at the "+") as a temporary pointing into
+        // the text.
+        let t = rig.r16(TXTPTR) + 1;
+        assert_eq!(rig.get(t), b'"', "CAT's operand is a literal");
+        let len = (1..).take_while(|&i| rig.get(t + i) != b'"').count() as u8;
+        let slot = rig.get(TEMPPT) as u16;
+        rig.put(slot, &[len, (t + 1) as u8, ((t + 1) >> 8) as u8]);
+        rig.set(LASTPT, slot as u8);
+        rig.set(TEMPPT, slot as u8 + 3);
+        rig.w16(FACMO, slot);
+        rig.set(VALTYP, 0xFF);
+        rig.w16(TXTPTR, t + len as u16 + 2);
+        Stand::Return
+    } else if next == BODY + 3 && rig.m.cpu.x == rig.get(TEMPPT) {
+        // TSTOP, jumped to by CAT (called first thing in the body) right after PUTNEW (X =
+        // TEMPPT; a JMP to ERROR has the error number there): the formula goes on.
+        Stand::Return
     } else if next == BODY + 9 {
-        // SNGFLT, jumped to by LEN and ASC (called by `Rig::call`): Y as a number in FAC.
+        // SNGFLT, jumped to by LEN and ASC, or ZEROFC by VAL of "" (then Y = 0): Y as a
+        // number in FAC (`Rig::call`'s JSR returns to BODY + 9).
         let y = rig.m.cpu.y;
         byte_to_fac(rig, y);
         rig.set(VALTYP, 0);
@@ -993,4 +1032,111 @@ fn getspa_collects_garbage_when_full_then_fails_with_out_of_memory() {
 /// Whatever GARBFL held before: GETSPA clears bit 7 itself.
 fn rng_free_flag(round: u32) -> u8 {
     [0x00, 0x80, 0xFF, 0x3A][round as usize % 4]
+}
+
+// ---- concatenation, STR$, VAL ---------------------------------------------------------------
+
+/// CAT with FAC on the temporary of `left` (a literal in the input buffer, copied to string
+/// space) and TXTPTR on the `+` before the right operand `"..."` in the program text.
+fn concatenate(r: &mut Rig, left: &[u8], right: &[u8]) -> End {
+    let mut text = left.to_vec();
+    text.extend(b"\"\0");
+    r.put(BUF, &text);
+    let mut operand = b"+\"".to_vec();
+    operand.extend(right);
+    operand.extend(b"\"\0");
+    r.put(0x0890, &operand);
+    r.w16(TXTPTR, 0x0890);
+    let lit = r.entry("STRLIT");
+    let cat = r.entry("CAT");
+    // STRLIT, then CAT as a call of its own (its JMP to TSTOP finds the return to BODY+3).
+    r.run(
+        &[
+            0xA9,
+            0x00,
+            0xA0,
+            0x02,
+            0x20,
+            lit as u8,
+            (lit >> 8) as u8,
+            0x60,
+        ],
+        &mut stand_ins,
+    );
+    r.run(
+        &[0x20, cat as u8, (cat >> 8) as u8, 0xEA, 0x60],
+        &mut stand_ins,
+    )
+}
+
+#[test]
+fn cat_joins_two_strings_in_new_space() {
+    let (r, end) = both(|r| concatenate(r, b"ABC", b"DEF"));
+    assert_eq!(end, End::Returned);
+    assert_eq!(r.text_of(TEMPST), b"ABCDEF");
+    assert_eq!(
+        r.get(TEMPPT),
+        TEMPST as u8 + 3,
+        "both operands popped, the result pushed"
+    );
+    assert_eq!(
+        r.r16(TEMPST + 1),
+        0xA000 - 3 - 6,
+        "under the left one (not freed)"
+    );
+    assert_eq!(r.r16(FRETOP), 0xA000 - 9);
+    assert_eq!(r.r16(TXTPTR), 0x0896, "after the right operand");
+}
+
+#[test]
+fn cat_above_255_is_too_long() {
+    let (_, end) = both(|r| concatenate(r, &[b'X'; 80], &[b'Y'; 176]));
+    assert_eq!(end, End::Error(23), "STRING TOO LONG");
+    let (r, end) = both(|r| concatenate(r, &[b'X'; 80], &[b'Y'; 175]));
+    assert_eq!(end, End::Returned);
+    assert_eq!(r.get(TEMPST), 255);
+}
+
+#[test]
+fn str_makes_a_string_of_a_number() {
+    for n in [0u8, 7, 12, 200] {
+        let (r, end) = both(|r| {
+            byte_to_fac(r, n);
+            let at = r.entry("STRD");
+            r.run(&[0x20, at as u8, (at >> 8) as u8, 0x02], &mut stand_ins)
+        });
+        assert_eq!(end, End::Returned);
+        assert_eq!(r.text_of(TEMPST), format!(" {n}").as_bytes(), "STR$({n})");
+        assert_eq!(r.r16(FRETOP), 0xA000 - 1 - format!("{n}").len() as u16);
+    }
+}
+
+#[test]
+fn val_reads_only_the_string_and_puts_the_byte_after_it_back() {
+    for (text, len, want) in [
+        (&b"127"[..], 2u8, 12u8),
+        (b"5X9", 3, 5),
+        (b"42", 2, 42),
+        (b"", 0, 0),
+    ] {
+        let (r, end) = both(|r| {
+            r.put(0x0840, text);
+            r.put(0x0840 + text.len() as u16, b"7");
+            r.put(0x0880, &[len, 0x40, 0x08]);
+            r.put(0x0890, b":\0");
+            r.w16(TXTPTR, 0x0890);
+            r.w16(FACMO, 0x0880);
+            r.set(VALTYP, 0xFF);
+            r.call("VAL", 0, 0, 0)
+        });
+        assert_eq!(end, End::Returned);
+        assert_eq!(fac_to_byte(&r), want, "VAL of {len} bytes of {text:?}");
+        assert_eq!(
+            r.get(0x0840 + len as u16),
+            [text, b"7"].concat()[len as usize],
+            "put back"
+        );
+        assert_eq!(r.r16(TXTPTR), 0x0890, "TXTPTR put back");
+        assert_eq!(r.get(VALTYP), 0, "a number");
+    }
 }
