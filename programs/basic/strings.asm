@@ -521,8 +521,9 @@ FCERR_STR jmp FCERR
 
 ; VAL: the number at the start of the string, as FIN reads it from the program: TXTPTR
 ; points at the text, the byte after it is made a 0 for the time and restored after.
-; Commodore's VAL is here, after expr's GETBYT and CONINT; STRVAL is its entry with the
-; text at INDEX1 and its length in A (not 0).
+; STRVAL is its entry with the text at INDEX1 and its length in A (not 0).
+; Outside strings' area: Commodore's VAL is here, between expr's CONINT and GETNUM, and
+; strings' area ($B465-$B79A) is full with the routines above at Commodore's addresses.
 *=$B7AD
 VAL     jsr LEN1
         bne STRVAL
