@@ -1148,3 +1148,140 @@ fn val_reads_only_the_string_and_puts_the_byte_after_it_back() {
         assert_eq!(r.get(VALTYP), 0, "a number");
     }
 }
+
+// ---- inside Commodore's BASIC ------------------------------------------------------------
+
+/// Commodore's addresses of the routines strings.asm calls (memory maps).
+const CALLED: &[(&str, u16)] = &[
+    ("ERROR", 0xA437),
+    ("BLTUC", 0xA3BF),
+    ("CHKNUM", 0xAD8D),
+    ("CHKSTR", 0xAD8F),
+    ("TSTOP", 0xADB8),
+    ("EVAL", 0xAE83),
+    ("CHKCLS", 0xAEF7),
+    ("CHKCOM", 0xAEFD),
+    ("FCERR", 0xB248),
+    ("SNGFLT", 0xB3A2),
+    ("GETBYT", 0xB79E),
+    ("CONINT", 0xB7A1),
+    ("ZEROFC", 0xB8F7),
+    ("FIN", 0xBCF3),
+    ("FOUTC", 0xBDDF),
+];
+
+/// strings.asm's two parts: its area, and VAL at Commodore's address.
+const STRING_PARTS: [(u16, u16); 2] = [(0xB465, 0xB79A), (0xB7AD, 0xB7EA)];
+
+/// Commodore's BASIC with our KERNAL (whose transcript records CHROUT), its part of the
+/// KERNAL image ($E000-$E4DF) in place; with `ours`, strings.asm's bytes laid over
+/// Commodore's at the same addresses (they are all at Commodore's), nothing redirected.
+fn commodores_basic(ours: bool) -> Option<Roms> {
+    let dir = std::path::PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
+    let paths = RomPaths {
+        basic: Some(dir.join("basic-901226-01.bin")),
+        kernal: None,
+        chargen: None,
+    };
+    let mut roms = Roms::load(&paths).expect("the BASIC image in C64KIT_ROMS");
+    let kernal = std::fs::read(dir.join("kernal-901227-03.bin")).expect("the KERNAL image");
+    let part = c64kit_basic_rom::KERNAL_PART.len();
+    roms.kernal[..part].copy_from_slice(&kernal[..part]);
+    roms.own_basic = true;
+    if ours {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/basic");
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        let text = ["zeropage.asm", "kernal.asm", "errors.asm", "strings.asm"]
+            .map(read)
+            .join("\n");
+        let opts = c64kit_asm::Options {
+            defines: CALLED
+                .iter()
+                .map(|&(n, a)| (n.to_string(), a as i64))
+                .collect(),
+            ..Default::default()
+        };
+        let asm = c64kit_asm::assemble_source("strings.asm", &text, &opts)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for (from, to) in STRING_PARTS {
+            let at = |a: u16| (a - asm.load_address) as usize;
+            roms.basic[(from - 0xA000) as usize..=(to - 0xA000) as usize]
+                .copy_from_slice(&asm.bytes[at(from)..=at(to)]);
+        }
+    }
+    Some(roms)
+}
+
+/// RUNs `program` (BASIC text), typing `keys`: what it printed, how it stopped, the cycles.
+fn run_program(roms: Roms, program: &str, keys: &str) -> (Vec<u8>, StopReason, u64) {
+    let mut m = Machine::new(roms);
+    let prg = c64kit_basic::tokenize(program, 0x0801).unwrap();
+    m.load_raw(0x0801, &prg[2..]);
+    let end = 0x0801 + prg.len() as u16 - 2;
+    // LDA #0; JSR SETMSG (as RUN does); JSR RUNC; JMP NEWSTT.
+    let driver = [
+        0xA9, 0x00, 0x20, 0x90, 0xFF, 0x20, 0x59, 0xA6, 0x4C, 0xAE, 0xA7,
+    ];
+    m.load_raw(0x033C, &driver);
+    m.start_at(0x033C, end);
+    m.feed_keys(c64kit_basic::parse_key_script(keys).unwrap());
+    let stop = m.run(400_000_000);
+    (m.transcript().to_vec(), stop, m.cycles())
+}
+
+#[test]
+fn the_shared_programs_run_the_same_with_our_strings_inside_commodores_basic() {
+    if commodores_basic(false).is_none() {
+        println!("C64KIT_ROMS is not set: strings.asm not run inside Commodore's BASIC");
+        return;
+    }
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/basic-v2");
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        println!(
+            "{} is not there: the shared programs not run",
+            dir.display()
+        );
+        return;
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter_map(|n| n.strip_suffix(".bas").map(str::to_string))
+        .collect();
+    names.sort();
+    let (mut same, mut as_recorded) = (0, 0);
+    for name in &names {
+        let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).ok();
+        let program = read("bas").unwrap();
+        let keys = read("keys").unwrap_or_default();
+        let (theirs, their_stop, their_cycles) =
+            run_program(commodores_basic(false).unwrap(), &program, &keys);
+        let (ours, our_stop, our_cycles) =
+            run_program(commodores_basic(true).unwrap(), &program, &keys);
+        assert_eq!(our_stop, their_stop, "{name}");
+        assert!(
+            ours == theirs,
+            "{name}: printed differently with our strings"
+        );
+        // The same instructions at the same addresses: the same time to the cycle.
+        assert_eq!(our_cycles, their_cycles, "{name}: cycles");
+        same += 1;
+        let recorded: Vec<u8> = read("chrout")
+            .unwrap_or_default()
+            .split_whitespace()
+            .map(|h| u8::from_str_radix(h, 16).unwrap())
+            .collect();
+        let timed = read("meta")
+            .unwrap_or_default()
+            .contains("prints_timings = true");
+        if ours == recorded {
+            as_recorded += 1;
+        } else {
+            println!("{name}: differs from the recorded output (timings: {timed})");
+        }
+    }
+    println!(
+        "{same} of {} programs the same with our strings; {as_recorded} as recorded",
+        names.len()
+    );
+    assert!(as_recorded > names.len() / 2, "{as_recorded} as recorded");
+}
