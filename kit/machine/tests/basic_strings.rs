@@ -1285,3 +1285,52 @@ fn the_shared_programs_run_the_same_with_our_strings_inside_commodores_basic() {
     );
     assert!(as_recorded > names.len() / 2, "{as_recorded} as recorded");
 }
+
+/// Programs of our own for what the shared ones leave out: each prints the same with our
+/// strings inside Commodore's BASIC as on Commodore's alone, in the same cycles.
+#[test]
+fn more_string_programs_run_the_same_inside_commodores_basic() {
+    if commodores_basic(false).is_none() {
+        println!("C64KIT_ROMS is not set: strings.asm not run inside Commodore's BASIC");
+        return;
+    }
+    let programs = [
+        // Collections in the middle of expressions, temporaries live; FRE after each.
+        "10 DIM A$(20):FOR I=0 TO 20:A$(I)=STR$(I*7):NEXT\n\
+         20 FOR K=1 TO 40:B$=\"\":FOR I=0 TO 20:B$=B$+MID$(A$(I),2,1):NEXT\n\
+         30 C$=LEFT$(B$,K/2)+RIGHT$(B$,3)+MID$(B$,K/3+1,5):PRINT C$;FRE(0):NEXT\n\
+         40 X$=\"ABC\"+STR$(FRE(0))+CHR$(65)+\"DEF\":PRINT X$",
+        // VAL and STR$ edge cases; ASC, LEN of results.
+        "10 FOR I=1 TO 12:READ V$:PRINT VAL(V$);LEN(V$);:NEXT:PRINT\n\
+         20 DATA \" 12 \",\"-3.5E2\",\"1E\",\"-\",\".\",\"12A3\",\"&\",\"\",\"+7\",\"1E38\",\"0.0001\",\"3 4\"\n\
+         30 PRINT ASC(CHR$(0));ASC(\"Z\");STR$(-0);STR$(1E-10);LEN(STR$(123456789))",
+        // MID$ with three arguments at every position and length.
+        "10 S$=\"ABCDEFG\":FOR P=1 TO 9:FOR L=0 TO 8:PRINT MID$(S$,P,L);\"/\";:NEXT:PRINT:NEXT",
+        // String too long in the middle of a formula, then OUT OF MEMORY from strings.
+        "10 A$=\"\":FOR I=1 TO 17:A$=A$+\"0123456789ABCDEF\":PRINT LEN(A$):NEXT",
+        "10 S$=\"\":FOR I=1 TO 20:S$=S$+\"0123456789\":NEXT\n\
+         20 DIM A$(250):FOR I=0 TO 250:A$(I)=S$+\"\":PRINT I;FRE(0);LEN(A$(I)):NEXT",
+        // CHR$ out of range; LEFT$ of a negative count.
+        "10 PRINT CHR$(255);CHR$(256)",
+        "10 PRINT LEFT$(\"AB\",-1)",
+        "10 PRINT ASC(\"\")",
+        // Comparisons free their temporaries; a formula too complex.
+        "10 A$=\"X\":IF A$+A$<A$+A$+A$ THEN PRINT \"LT\";FRE(0)\n\
+         20 PRINT (\"A\"+(\"B\"+(\"C\"+(\"D\"+\"E\"))))",
+    ];
+    for program in programs {
+        let (theirs, their_stop, their_cycles) =
+            run_program(commodores_basic(false).unwrap(), program, "");
+        let (ours, our_stop, our_cycles) =
+            run_program(commodores_basic(true).unwrap(), program, "");
+        assert_eq!(our_stop, their_stop, "{program}");
+        assert!(
+            ours == theirs,
+            "{program}: ours {:?}, Commodore's {:?}",
+            String::from_utf8_lossy(&ours),
+            String::from_utf8_lossy(&theirs)
+        );
+        assert_eq!(our_cycles, their_cycles, "{program}: cycles");
+        assert!(theirs.len() > 20, "{program}: printed {theirs:?}");
+    }
+}
