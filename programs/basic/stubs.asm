@@ -83,6 +83,15 @@ BRKTXT = NOTYET
 endif
 ifndef ERRFIN
 ERRFIN = NOTYET
+; strings.asm calls these.
+ifndef CHKNUM
+CHKNUM = NOTYET
+endif
+ifndef CHKSTR
+CHKSTR = NOTYET
+endif
+ifndef FOUTC
+FOUTC = NOTYET
 endif
 ifndef ERROR
 ERROR = NOTYET
@@ -95,6 +104,20 @@ CLEARC = NOTYET
 endif
 ifndef FRMEVL
 FRMEVL = NOTYET
+ifndef BLTUC
+BLTUC = NOTYET
+endif
+ifndef EVAL
+EVAL = NOTYET
+endif
+ifndef TSTOP
+TSTOP = NOTYET
+endif
+ifndef CONINT
+CONINT = NOTYET
+endif
+ifndef CHKCOM
+CHKCOM = NOTYET
 endif
 ifndef GETBYT
 GETBYT = NOTYET
@@ -204,4 +227,15 @@ ST2TXT = NOTYET
 endif
 ifndef GOFUC
 GOFUC = $B798
+ifndef CHKCLS
+CHKCLS = NOTYET
+endif
+ifndef SNGFLT
+SNGFLT = NOTYET
+endif
+ifndef FCERR
+FCERR = NOTYET
+endif
+ifndef ZEROFC
+ZEROFC = NOTYET
 endif

@@ -89,3 +89,16 @@ SYREG   = $030E
 SPREG   = $030F
 USRPOK  = $0310 ; USR: JMP opcode and address ($0310-$0312)
 USRADD  = $0311
+
+; Other names for the RAM above, as Microsoft's source gives them (the string routines and
+; garbage collection use them; BLTU's pointers are main's too).
+DSCTMP  = FACEXP ; a string descriptor being built: length, address ($61-$63)
+STRNG1  = $6F    ; pointer to a string or descriptor (ARISGN and FACOV, 2 bytes)
+STRNG2  = FBUFPT ; pointer to a string, text pointer save (2 bytes)
+GRBPNT  = DEFPNT ; garbage collection: the variable or descriptor of the highest string
+SIZE    = JMPER+1 ; garbage collection: its step (3 or 7)
+HIGHDS  = $58    ; BLTU: destination of the highest byte (2 bytes)
+HIGHTR  = $5A    ; BLTU: source's highest byte (2 bytes)
+LOWTR   = $5F    ; BLTU: source's lowest byte (2 bytes)
+ARYPNT  = HIGHDS ; array walk pointer
+GRBTOP  = LOWTR  ; garbage collection: the highest string found so far
