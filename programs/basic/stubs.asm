@@ -10,3 +10,23 @@ NOTYET  byte $02
 ; ifndef NAME
 ; NAME = NOTYET
 ; endif
+
+; Used by float.asm (LOG, FIN, INPRT, the errors).
+ifndef ERROR
+ERROR = NOTYET
+endif
+ifndef FCERR
+FCERR = NOTYET
+endif
+ifndef POLYX
+POLYX = NOTYET
+endif
+ifndef NEGOP
+NEGOP = NOTYET
+endif
+ifndef STROUT
+STROUT = NOTYET
+endif
+ifndef INTXT
+INTXT = NOTYET
+endif
