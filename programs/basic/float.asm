@@ -818,13 +818,15 @@ INPRT   lda #<INTXT
         jsr STROU2
         lda CURLIN+1
         ldx CURLIN
-; LINPRT: print the unsigned 16-bit number A (high) / X (low), as PRINT does (sign space).
+; LINPRT: print the unsigned 16-bit number A (high) / X (low), without the sign space:
+; FOUTC with Y = 0 (NORMAL leaves it) puts the space at $00FF and the digits from $0100,
+; which is what is printed ("IN 10", as Commodore's; Microsoft's called FOUT).
 LINPRT  sta FACHO
         stx FACMOH
         ldx #$90
         sec
         jsr FLOATC
-        jsr FOUT
+        jsr FOUTC
 STROU2  jmp STROUT
 
 ; FOUT: FAC as text at $0100 (A/Y = $0100 on return, a 0 byte after it), as PRINT shows it:

@@ -629,7 +629,11 @@ impl M {
     fn fcomp(&self, p: [u8; 5]) -> u8 {
         let sign_of = |s: u8| if s & 0x80 != 0 { 0xFF } else { 1 };
         if p[0] == 0 {
-            return if self.fexp == 0 { 0 } else { sign_of(self.fsgn) };
+            return if self.fexp == 0 {
+                0
+            } else {
+                sign_of(self.fsgn)
+            };
         }
         if (p[1] ^ self.fsgn) & 0x80 != 0 {
             return sign_of(self.fsgn);
@@ -639,9 +643,9 @@ impl M {
                 break 'c p[0] >= self.fexp;
             }
             let m = [p[1] | 0x80, p[2], p[3]];
-            for i in 0..3 {
-                if m[i] != self.f[i] {
-                    break 'c m[i] >= self.f[i];
+            for (mb, fb) in m.iter().zip(&self.f) {
+                if mb != fb {
+                    break 'c mb >= fb;
                 }
             }
             let (r, c) = sbc(p[4], self.f[3], 0x7F >= self.ov);
@@ -708,10 +712,7 @@ pub fn int(fac: Fac) -> Fac {
 /// FIN: the number at the start of `text` (CHRGET's view: spaces skipped) and how many
 /// bytes it took; FACOV as it comes in (FIN leaves it be when there is no digit).
 pub fn fin(text: &[u8], ov: u8) -> R<(Fac, usize)> {
-    let mut m = M {
-        ov,
-        ..M::default()
-    };
+    let mut m = M { ov, ..M::default() };
     let mut at = 0usize;
     let ch = |at: usize| text.get(at).copied().unwrap_or(0);
     let chrget = |at: &mut usize| {
@@ -897,11 +898,10 @@ fn fout_checked(fac: Fac) -> R<String> {
     // The digits: add or subtract each power of ten until the sign flips.
     let mut v = u32::from_be_bytes(m.f) as i32;
     let mut xr: u8 = 0x80;
-    for (i, p) in FOUTBL.iter().enumerate() {
-        let _ = i;
+    for p in FOUTBL {
         let mut c;
         loop {
-            let (s, carry) = (v as u32).overflowing_add(*p as u32);
+            let (s, carry) = (v as u32).overflowing_add(p as u32);
             v = s as i32;
             c = carry;
             xr = xr.wrapping_add(1);
