@@ -453,15 +453,11 @@ impl M {
         if byte != 0 {
             return self.mltpl1(byte);
         }
-        // MULSHF: a byte shift, then SHIFTR with A = 0 and the carry as it is.
+        // MULSHF: a byte shift, then SHIFTR with A = 0 and the carry as it is (clear after
+        // another MULSHF: then it shifts one bit more).
         self.shftr2(T::Res);
-        self.shiftr_after_shftr2(c);
-        false
-    }
-
-    /// SHIFTR entered by falling out of SHFTR2 with A = 0.
-    fn shiftr_after_shftr2(&mut self, c: bool) {
         self.shiftr(T::Res, 0, c);
+        false
     }
 
     fn mltpl1(&mut self, byte: u8) -> bool {
@@ -816,12 +812,9 @@ const FOUTBL: [i32; 9] = [
     -1,
 ];
 
-/// FOUT: FAC as PRINT shows it (without the cursor-right PRINT adds).
-pub fn fout(fac: Fac) -> String {
-    fout_checked(fac).unwrap_or_else(|e| format!("{e:?}"))
-}
-
-fn fout_checked(fac: Fac) -> R<String> {
+/// FOUT: FAC as PRINT shows it (without the cursor-right PRINT adds). Overflows where
+/// rounding the largest numbers carries out of the exponent.
+pub fn fout(fac: Fac) -> R<String> {
     let mut m = M::with_fac(fac);
     // buf[i] is $00FF + i; FOUT writes from $0100 (i = 1).
     let mut buf = [0u8; 24];
@@ -876,16 +869,13 @@ fn fout_checked(fac: Fac) -> R<String> {
     m.qint();
     let mut x: u8 = 1;
     let a = deccnt.wrapping_add(10);
-    let tenexp_a = if a & 0x80 != 0 {
-        a.wrapping_sub(2)
-    } else if a >= 11 {
-        // FOUT6 with the compare's carry set.
+    // Under .01 or from 1E9 on: E notation (TENEXP); else X digits before the point.
+    let tenexp = if a & 0x80 != 0 || a >= 11 {
         a.wrapping_sub(2)
     } else {
         x = a.wrapping_add(0xFF);
         0
     };
-    let tenexp = tenexp_a;
     deccnt = x;
     if x == 0 || x & 0x80 != 0 {
         fbufpt += 1;
