@@ -753,6 +753,11 @@ fn edge_cases() {
             let model = float_model::fout(Fac::unpack(packed(x)));
             assert_eq!(model.as_deref(), Ok(text), "model: FOUT {x}");
         }
+        // A zero with the sign bit set (a packed 0 whose sign byte is $80) prints as the
+        // model says.
+        let negative_zero = [0, 0x80, 0, 0, 0];
+        let want = float_model::fout(Fac::unpack(negative_zero));
+        assert_eq!(Ok(fout_of(rig, negative_zero)), want, "{name}: FOUT -0");
         // FOUT of the largest number with FACOV's top bit set: rounding it overflows.
         let mut rng = fastrand::Rng::with_seed(3);
         let fac = Fac {
