@@ -10,6 +10,12 @@
 ; The algorithms are Microsoft's (../shared/reference/ms-basic-6502), step for step: results
 ; must be Commodore's bit for bit, rounding byte included, and the entries sit where
 ; Commodore's are, since machine code calls them there.
+; Entries the other files use besides the documented ones: FADDT FSUBT FMULTT FDIVT (the
+; operators), FLOATS (GIVAYF: FACHO/FACMOH = the integer, X = $90), FLOATC, QINT (AYINT),
+; FINLOG and FINML6 (TI$ =), FOUTC (STR$: Y = 0 puts the text at FBUFFR, $00FF), FOUTIM
+; with Y = FDCEND-FOUTBL (TI$), MOVEF, MOV1F/MOV2F, CONUPK, MLDVEX (EXP), FONE FHALF ZERO
+; NEGHLF SQRHLF (constants), ZEROFC, NEGFAC, SIGN, FCOMPN, INCRND, RNDSHF.
+; Calls out: ERROR, FCERR, STROUT, INTXT (" IN "), NEGOP (FIN's "-"), POLYX (LOG; $E043).
 
 *=$B849
 
