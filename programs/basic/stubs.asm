@@ -238,4 +238,19 @@ FCERR = NOTYET
 endif
 ifndef ZEROFC
 ZEROFC = NOTYET
+; Used by float.asm (LOG, FIN, INPRT, the errors).
+ifndef ERROR
+ERROR = NOTYET
+endif
+ifndef POLYX
+POLYX = NOTYET
+endif
+ifndef NEGOP
+NEGOP = NOTYET
+endif
+ifndef STROUT
+STROUT = NOTYET
+endif
+ifndef INTXT
+INTXT = NOTYET
 endif
