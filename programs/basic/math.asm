@@ -273,7 +273,7 @@ RND     jsr SIGN
         jsr NORMAL
         ldx #<RNDX
         ldy #>RNDX
-        jmp MOVMF
+GMOVMF  jmp MOVMF               ; (TAN calls MOVMF through here, as Commodore's does)
 
 ; ---------------------------------------------------------------------------------------------
 *=$E264
@@ -326,7 +326,7 @@ TAN     jsr MOV1F
         jsr SIN
         ldx #DEFPNT             ; the sine to TEMPF3
         ldy #0
-        jsr MOVMF
+        jsr GMOVMF
         lda #TEMPF1
         ldy #0
         jsr MOVFM

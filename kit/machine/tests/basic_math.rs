@@ -5,7 +5,8 @@
 //! package's names set to the addresses of Commodore's float routines and laid over
 //! Commodore's own math code in a copy of its ROMs; then ours and Commodore's run on the same
 //! FAC (and ARG) values, thousands of them, and the FAC bytes they leave (exponent, mantissa,
-//! sign, rounding byte), the seed RND leaves and any error must be the same. Without the
+//! sign, rounding byte), the seed RND leaves, any error and the cycles each call takes must
+//! be the same. Without the
 //! variable (CI has no Commodore ROM) those tests say so and pass.
 //!
 //! Without Commodore's ROM: our whole BASIC (`Roms::own_basic()`) gives the values the
@@ -237,6 +238,8 @@ const RNDX: u16 = 0x8B;
 struct Calc {
     m: Machine,
     error: u16,
+    /// The cycles the last run took, from the driver's start to its end or the error.
+    cycles: u64,
 }
 
 impl Calc {
@@ -244,7 +247,11 @@ impl Calc {
         let mut m = Machine::new(roms);
         m.set_breakpoint(DRIVER_END);
         m.set_breakpoint(error);
-        Calc { m, error }
+        Calc {
+            m,
+            error,
+            cycles: 0,
+        }
     }
 
     fn set_fac(&mut self, f: Fac) {
@@ -274,8 +281,8 @@ impl Calc {
     /// operator dispatch does.
     fn call(&mut self, routine: u16) -> Outcome {
         let [lo, hi] = routine.to_le_bytes();
-        // LDA FACEXP; JSR routine
-        self.run(&[0xA5, 0x61, 0x20, lo, hi])
+        // SEI (no interrupt in the cycles counted); LDA FACEXP; JSR routine
+        self.run(&[0x78, 0xA5, 0x61, 0x20, lo, hi])
     }
 
     /// Runs `code` at DRIVER (padded with NOPs, then JMP * at DRIVER_END).
@@ -287,7 +294,10 @@ impl Calc {
         driver[end..].copy_from_slice(&[0x4C, lo, hi]);
         self.m.load_raw(DRIVER, &driver);
         self.m.start_at(DRIVER, 0x0803);
-        match self.m.run(5_000_000) {
+        let start = self.m.cycles();
+        let stop = self.m.run(5_000_000);
+        self.cycles = self.m.cycles() - start;
+        match stop {
             StopReason::Breakpoint { pc } if pc == DRIVER_END => Outcome::Value(self.fac()),
             StopReason::Breakpoint { pc } if pc == self.error => Outcome::Error(self.m.cpu.x),
             other => panic!("{code:02X?}: {other:?}"),
@@ -347,6 +357,9 @@ fn operands() -> usize {
 
 struct Tally {
     name: &'static str,
+    /// Cycles of all the calls: Commodore's, ours; calls whose cycles differ.
+    cycles: (u64, u64),
+    slower_or_faster: usize,
     compared: usize,
     errors: usize,
     differ: Vec<String>,
@@ -356,13 +369,21 @@ impl Tally {
     fn new(name: &'static str) -> Tally {
         Tally {
             name,
+            cycles: (0, 0),
+            slower_or_faster: 0,
             compared: 0,
             errors: 0,
             differ: Vec::new(),
         }
     }
-    fn check(&mut self, what: String, theirs: Outcome, ours: Outcome) {
+    /// Compares the outcomes of the last calls on Commodore's (`c`) and ours (`o`).
+    fn check(&mut self, what: String, theirs: Outcome, ours: Outcome, c: &Calc, o: &Calc) {
         self.compared += 1;
+        self.cycles.0 += c.cycles;
+        self.cycles.1 += o.cycles;
+        if c.cycles != o.cycles {
+            self.slower_or_faster += 1;
+        }
         if matches!(theirs, Outcome::Error(_)) {
             self.errors += 1;
         }
@@ -379,10 +400,18 @@ impl Tally {
             self.errors,
             self.differ.len()
         );
+        println!(
+            "  cycles: Commodore's {}, ours {} ({:+.4}%); {} calls took other cycles",
+            self.cycles.0,
+            self.cycles.1,
+            (self.cycles.1 as f64 - self.cycles.0 as f64) / self.cycles.0.max(1) as f64 * 100.0,
+            self.slower_or_faster
+        );
         for d in self.differ.iter().take(10) {
             println!("  {d}");
         }
-        self.differ.is_empty()
+        // The same code path on the same float routines: the same cycles, call for call.
+        self.differ.is_empty() && self.slower_or_faster == 0
     }
 }
 
@@ -407,7 +436,13 @@ fn compare_function(
         c.set_fac(x);
         o.set_fac(x);
         let (theirs, ours) = (c.call(theirs), o.call(mine));
-        tally.check(format!("{name}({x:?} = {})", x.value()), theirs, ours);
+        tally.check(
+            format!("{name}({x:?} = {})", x.value()),
+            theirs,
+            ours,
+            &c,
+            &o,
+        );
     }
     tally.report()
 }
@@ -473,7 +508,13 @@ fn the_power_operator_is_commodores() {
         }
         let theirs = c.call(commodores("FPWRT"));
         let ours = o.call(mine);
-        tally.check(format!("{} ^ {}", x.value(), y.value()), theirs, ours);
+        tally.check(
+            format!("{} ^ {}", x.value(), y.value()),
+            theirs,
+            ours,
+            &c,
+            &o,
+        );
     }
     assert!(tally.report(), "see the differences above");
 }
@@ -494,11 +535,8 @@ fn negation_is_commodores() {
         };
         c.set_fac(x);
         o.set_fac(x);
-        tally.check(
-            format!("-{}", x.value()),
-            c.call(commodores("NEGOP")),
-            o.call(mine),
-        );
+        let (theirs, ours) = (c.call(commodores("NEGOP")), o.call(mine));
+        tally.check(format!("-{}", x.value()), theirs, ours, &c, &o);
     }
     assert!(tally.report(), "see the differences above");
 }
@@ -519,7 +557,7 @@ fn rnd_is_commodores() {
             calc.set_fac(seed);
         }
         let (theirs, ours) = (c.call(commodores("RND")), o.call(mine));
-        tally.check(format!("RND({})", seed.value()), theirs, ours);
+        tally.check(format!("RND({})", seed.value()), theirs, ours, &c, &o);
         for n in 0..10 {
             for calc in [&mut c, &mut o] {
                 calc.set_fac(one);
@@ -529,6 +567,8 @@ fn rnd_is_commodores() {
                 format!("RND(1) #{n} after RND({})", seed.value()),
                 theirs,
                 ours,
+                &c,
+                &o,
             );
             if c.rndx() != o.rndx() {
                 tally.differ.push(format!(
@@ -580,8 +620,9 @@ fn rnd_of_zero_reads_cia_1_as_commodores() {
             let m = &mut calc.m;
             m.poke(0xDC04, latch as u8);
             m.poke(0xDC05, (latch >> 8) as u8);
-            m.poke(0xDC0E, 0x11); // load the latch, run
-                                  // Hours, minutes, seconds, tenths: writing the tenths starts the clock.
+            // Timer A: load the latch, run. The clock: hours, minutes, seconds, tenths
+            // (writing the tenths starts it).
+            m.poke(0xDC0E, 0x11);
             for (reg, v) in [
                 (0xDC0B, clock[0]),
                 (0xDC0A, clock[1]),
@@ -593,12 +634,14 @@ fn rnd_of_zero_reads_cia_1_as_commodores() {
             calc.set_fac(Fac::packed([0; 5]));
             let outcome = calc.call(routine);
             let zp: Vec<u8> = (0..0x100).map(|a| calc.m.peek(a)).collect();
-            outcomes.push((outcome, calc.rndx(), zp));
+            outcomes.push((outcome, calc.rndx(), zp, calc));
         }
         tally.check(
             format!("RND(0), timer A from ${latch:04X}, clock {clock:02X?}"),
             outcomes[0].0,
             outcomes[1].0,
+            &outcomes[0].3,
+            &outcomes[1].3,
         );
         if outcomes[0].1 != outcomes[1].1 {
             tally.differ.push(format!(
