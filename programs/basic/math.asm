@@ -219,14 +219,18 @@ POLY1   jsr MOV2F               ; TEMPF2 = x; Y = 0
         bne @term
         rts
 
-; RND's linear congruence: seed * RMULZC + RADDZC.
+; RND's linear congruence: seed * RMULZC + RADDZC. Microsoft's source gives them 4 bytes;
+; the fifth is 0 (Commodore's sequence says so for RMULZC; RADDZC's fifth byte is shifted out
+; of every sum).
 RMULZC  byte $98,$35,$44,$7A,$00        ; 11879546
 RADDZC  byte $68,$28,$B1,$46,$00        ; 3.92767774E-08
 
 ; RND: x > 0: the next number of the sequence from the seed RNDX; x < 0: the seed is x
-; itself, scrambled; x = 0: a number from CIA 1's timer A and time of day clock. The
-; mantissa's high and low bytes and its middle two are swapped, the exponent shifted in
-; below (as a rounding byte), and the result made 0 <= r < 1; it is the new seed.
+; itself, scrambled (the mantissa's high and low bytes and its middle two swapped); x = 0:
+; a mantissa from CIA 1 (found by experiment on Commodore's C64, values and timing: timer A
+; low, timer A high, the clock's tenths, its seconds, read in that order through IOBASE and
+; a pointer in INDEX1, into FAC's bytes 1, 3, 2, 4). Then the exponent is shifted in below
+; (as a rounding byte), the result made 0 <= r < 1, and stored as the new seed.
 RND     jsr SIGN
         bmi @swap
         bne @next
