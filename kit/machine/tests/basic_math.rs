@@ -483,6 +483,54 @@ fn power_operand(r: &mut fastrand::Rng) -> Fac {
     }
 }
 
+/// Where the series test puts its tables: from here to 63 bytes on, so that some tables
+/// cross a page (and some start at its last byte).
+const TABLE: u16 = 0xC2C0;
+
+/// POLY and POLYX, which machine code calls with tables of its own, on random tables (count
+/// and terms) and random x.
+#[test]
+fn poly_and_polyx_are_commodores() {
+    let Some((mut c, mut o, labels)) = both() else {
+        return;
+    };
+    let mut rng = fastrand::Rng::with_seed(13);
+    let mut ok = true;
+    for name in ["POLY", "POLYX"] {
+        let (mine, theirs) = (label(&labels, name), commodores(name));
+        let mut tally = Tally::new(name);
+        for _ in 0..operands() / 4 {
+            let count = rng.u8(1..=12);
+            let mut table = vec![count];
+            for _ in 0..=count {
+                let t = random_fac(&mut rng, 0x70..=0x88, None);
+                table.extend([t.bytes[0], (t.bytes[1] & 0x7F) | (t.bytes[5] & 0x80)]);
+                table.extend(&t.bytes[2..5]);
+            }
+            let x = random_fac(&mut rng, 0x78..=0x82, None);
+            let at = TABLE + rng.u16(..0x40);
+            let [lo, hi] = at.to_le_bytes();
+            let mut outcomes = Vec::new();
+            for (calc, routine) in [(&mut c, theirs), (&mut o, mine)] {
+                calc.m.load_raw(at, &table);
+                calc.set_fac(x);
+                let [rlo, rhi] = routine.to_le_bytes();
+                // SEI; LDA #<table; LDY #>table; JSR routine
+                outcomes.push(calc.run(&[0x78, 0xA9, lo, 0xA0, hi, 0x20, rlo, rhi]));
+            }
+            tally.check(
+                format!("{name} of {table:02X?} at {}", x.value()),
+                outcomes[0],
+                outcomes[1],
+                &c,
+                &o,
+            );
+        }
+        ok &= tally.report();
+    }
+    assert!(ok, "see the differences above");
+}
+
 #[test]
 fn the_power_operator_is_commodores() {
     let Some((mut c, mut o, labels)) = both() else {
@@ -978,6 +1026,57 @@ fn check_programs(b: &mut Bench) {
     }
 }
 
+/// The functions against mathematics (f64), within the 5-byte floats' precision (a 32-bit
+/// mantissa: about 2.3E-10 relative, more where the argument is reduced or scaled).
+fn check_against_mathematics(b: &mut Bench) {
+    let mut rng = fastrand::Rng::with_seed(14);
+    let mut worst: Vec<(&str, f64, f64)> = Vec::new();
+    let mut check = |name: &'static str, x: f64, got: f64, want: f64, tolerance: f64| {
+        let off = (got - want).abs() / tolerance;
+        assert!(
+            off <= 1.0,
+            "{name}({x}) = {got}, not {want} (off by {off} tolerances)"
+        );
+        match worst.iter_mut().find(|w| w.0 == name) {
+            Some(w) if w.1 < off => *w = (name, off, x),
+            Some(_) => {}
+            None => worst.push((name, off, x)),
+        }
+    };
+    for _ in 0..200 {
+        let x = Fac::from_f64(rng.f64() * 20.0 - 10.0);
+        let v = x.value();
+        let sin = b.f("SIN", x).value();
+        let cos = b.f("COS", x).value();
+        check("SIN", v, sin, v.sin(), 1e-8);
+        check("COS", v, cos, v.cos(), 1e-8);
+        if v.cos().abs() > 0.01 {
+            let tan = b.f("TAN", x).value();
+            // The slope of TAN, 1 + TAN^2, scales an error in the reduced argument.
+            check("TAN", v, tan, v.tan(), 5e-9 * (1.0 + v.tan().powi(2)));
+        }
+        let a = Fac::from_f64((rng.f64() * 2.0 - 1.0) * 10f64.powi(rng.i32(-3..=6)));
+        let atn = b.f("ATN", a).value();
+        check("ATN", a.value(), atn, a.value().atan(), 1e-8);
+        let e = Fac::from_f64(rng.f64() * 160.0 - 80.0);
+        let exp = b.f("EXP", e).value();
+        let want = e.value().exp();
+        check("EXP", e.value(), exp, want, 5e-8 * want);
+        let l = Fac::from_f64(rng.f64() * 10f64.powi(rng.i32(-30..=30)));
+        if l.value() > 0.0 {
+            let log = b.f("LOG", l).value();
+            let want = l.value().ln();
+            check("LOG", l.value(), log, want, 1e-9 * want.abs().max(1.0));
+            let sqr = b.f("SQR", l).value();
+            let want = l.value().sqrt();
+            check("SQR", l.value(), sqr, want, 3e-8 * want);
+        }
+    }
+    for (name, off, x) in worst {
+        println!("{name}: the largest difference from f64, {off:.3} of the tolerance, at {x}");
+    }
+}
+
 /// The harness below reproduces what Commodore's C64 printed, on Commodore's ROM: this
 /// checks the harness (how it reads constants, stacks operands, prints) and, with our math
 /// laid over Commodore's, our math against the programs' outputs.
@@ -988,6 +1087,7 @@ fn shared_programs_values_on_commodores_rom() {
             return;
         };
         check_programs(&mut b);
+        check_against_mathematics(&mut b);
     }
 }
 
@@ -996,5 +1096,7 @@ fn shared_programs_values_on_commodores_rom() {
 #[test]
 #[ignore = "needs the float package (float.asm: FIN, FOUT, FADD ... FDIV, INT) of our BASIC"]
 fn shared_programs_values_on_our_basic() {
-    check_programs(&mut Bench::ours());
+    let mut b = Bench::ours();
+    check_programs(&mut b);
+    check_against_mathematics(&mut b);
 }
