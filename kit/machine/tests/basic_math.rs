@@ -1008,15 +1008,16 @@ fn check_programs(b: &mut Bench) {
     let ours: Vec<String> = program_27(b).iter().map(|v| bytes_as_printed(v)).collect();
     assert_eq!(printed.len(), ours.len(), "27-float-bytes-func");
     for (i, (printed, ours)) in printed.iter().zip(&ours).enumerate() {
-        // One printed line (I = 9: "1277129 26160104", LOG's 127 129 26 160 104) has a
-        // character more than any 5 bytes print as; Commodore's own routines, run here on
-        // its ROM, give those bytes: an effect of the real run's string handling, not of the
-        // value. A line may differ by that one character, no more.
+        // One printed line (I = 9: "1277129 26160104" for LOG's bytes 127 129 26 160 104)
+        // has a character twice. Running the program on Commodore's ROMs in c64kit and
+        // taking CHROUT's bytes where the PC reaches $FFD2 shows such doubled characters
+        // too, each where an interrupt came as CHROUT was entered (the PC reaches $FFD2
+        // again after RTI): an artifact of catching the stream, not a byte BASIC sent. A
+        // line may differ by one doubled character, no more.
         let one_more = printed.len() == ours.len() + 1
-            && (0..printed.len()).any(|at| {
-                printed.is_char_boundary(at)
-                    && printed.is_char_boundary(at + 1)
-                    && format!("{}{}", &printed[..at], &printed[at + 1..]) == *ours
+            && (1..printed.len()).any(|at| {
+                let p = printed.as_bytes();
+                p[at] == p[at - 1] && [&p[..at], &p[at + 1..]].concat() == ours.as_bytes()
             });
         assert!(
             printed == ours || one_more,
