@@ -135,11 +135,11 @@ EXPCON  byte 7
 EXP     lda #<LOGEB2
         ldy #>LOGEB2
         jsr FMULT
-        lda FACOV               ; round the product on into the saved rounding byte, with
-        adc #$50                ; the carry FMULT leaves, as Microsoft's does
+        lda FACOV               ; OLDOV = rounding byte + $50 (+ the carry FMULT leaves);
+        adc #$50                ; a carry out rounds FAC up first, as Microsoft's does
         bcc @oldov
         jsr INCRND
-@oldov  jmp EXP1
+@oldov  jmp EXP1                ; (EXP goes on in the KERNAL ROM, as Commodore's does)
 
 ; ---------------------------------------------------------------------------------------------
 *=$E000
