@@ -254,3 +254,57 @@ endif
 ifndef INTXT
 INTXT = NOTYET
 endif
+ifndef MOVEF
+MOVEF = NOTYET
+endif
+ifndef MOVFA1
+MOVFA1 = NOTYET
+endif
+ifndef MOVMF
+MOVMF = NOTYET
+endif
+ifndef MOV1F
+MOV1F = NOTYET
+endif
+ifndef MOV2F
+MOV2F = NOTYET
+endif
+ifndef FHALF
+FHALF = NOTYET
+endif
+ifndef ZEROF1
+ZEROF1 = NOTYET
+endif
+ifndef INT
+INT = NOTYET
+endif
+ifndef FADDH
+FADDH = NOTYET
+endif
+ifndef FSUB
+FSUB = NOTYET
+endif
+ifndef FSUBT
+FSUBT = NOTYET
+endif
+ifndef FMULT
+FMULT = NOTYET
+endif
+ifndef FDIV
+FDIV = NOTYET
+endif
+ifndef FDIVF
+FDIVF = NOTYET
+endif
+ifndef INCRND
+INCRND = NOTYET
+endif
+ifndef MLDEXP
+MLDEXP = NOTYET
+endif
+ifndef MLDVEX
+MLDVEX = NOTYET
+endif
+ifndef NORMAL
+NORMAL = NOTYET
+endif
