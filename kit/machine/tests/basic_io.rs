@@ -1,0 +1,450 @@
+//! Our BASIC's input and output statements (programs/basic/io.asm: PRINT, CMD, PRINT#,
+//! INPUT, INPUT#, GET, GET#, READ, OPEN, CLOSE, SYS, LOAD/SAVE/VERIFY and the KERNAL glue)
+//! against Commodore's.
+//!
+//! Until the rest of our BASIC exists, io.asm is tried inside Commodore's BASIC: with the ROM
+//! images in `C64KIT_ROMS` (CI has none: those tests say so and pass), io.asm is assembled
+//! with the routines it calls in other files at Commodore's addresses (memory maps), its
+//! areas ($AA80-$AD1D, $E0F9-$E263) replace Commodore's, and Commodore's statement dispatch
+//! table points at its handlers. Such a "hybrid" runs BASIC programs whose every PRINT,
+//! INPUT, GET, READ ... is ours; its CHROUT stream must be Commodore's byte for byte: the
+//! reference outputs of ../shared/basic-v2 where they exist, else what the real ROMs print
+//! running the same program in the same test.
+//!
+//! Without the ROMs, the output primitives (OUTDO, OUTSPC, OUTQST, CRDO) run in our own
+//! BASIC ROM, called from machine code.
+
+use c64kit_basic::parse_key_script;
+use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
+use std::path::{Path, PathBuf};
+
+/// Commodore's addresses of what io.asm calls in the other files (C64 memory maps).
+const COMMODORE: &[(&str, u16)] = &[
+    ("ERROR", 0xA437),
+    ("READY", 0xA474),
+    ("LNKPRG", 0xA533),
+    ("INLIN", 0xA560),
+    ("RUNC", 0xA659),
+    ("CLEARC", 0xA663),
+    ("FLOAD", 0xA677),
+    ("STXTPT", 0xA68E),
+    ("RESFIN", 0xA827),
+    ("ST_DATA", 0xA8F8),
+    ("ADDON", 0xA8FB),
+    ("DATAN", 0xA906),
+    ("QINTGR", 0xA9C2),
+    ("INPCOM", 0xA9DA),
+    ("FRMNUM", 0xAD8A),
+    ("FRMEVL", 0xAD9E),
+    ("STRTXT", 0xAEBD),
+    ("CHKCOM", 0xAEFD),
+    ("SYNCHR", 0xAEFF),
+    ("SNERR", 0xAF08),
+    ("PTRGET", 0xB08B),
+    ("ERRDIR", 0xB3A6),
+    ("STRLIT", 0xB487),
+    ("STRLT2", 0xB48D),
+    ("FRESTR", 0xB6A3),
+    ("FREFAC", 0xB6A6),
+    ("GTBYTC", 0xB79B),
+    ("GETBYT", 0xB79E),
+    ("ST2TXT", 0xB7E2),
+    ("GETADR", 0xB7F7),
+    ("FIN", 0xBCF3),
+    ("FOUT", 0xBDDD),
+];
+
+/// The statements io.asm handles: token and handler.
+const STATEMENTS: &[(u8, &str)] = &[
+    (0x84, "ST_INPUTN"),
+    (0x85, "ST_INPUT"),
+    (0x87, "ST_READ"),
+    (0x93, "ST_LOAD"),
+    (0x94, "ST_SAVE"),
+    (0x95, "ST_VERIFY"),
+    (0x98, "ST_PRINTN"),
+    (0x99, "ST_PRINT"),
+    (0x9D, "ST_CMD"),
+    (0x9E, "ST_SYS"),
+    (0x9F, "ST_OPEN"),
+    (0xA0, "ST_CLOSE"),
+    (0xA1, "ST_GET"),
+];
+
+/// Commodore's statement dispatch table: for each token from $80 on, its handler's address
+/// minus one (the statement loop pushes it and RTSes).
+const DISPATCH_TABLE: u16 = 0xA00C;
+
+/// io.asm's areas: (first, last) address.
+const AREAS: [(u16, u16); 2] = [(0xAA80, 0xAD1D), (0xE0F9, 0xE263)];
+
+fn rom_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("C64KIT_ROMS");
+    if dir.is_none() {
+        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
+    }
+    dir.map(PathBuf::from)
+}
+
+fn real_roms(dir: &Path) -> Roms {
+    let paths = RomPaths {
+        kernal: Some(dir.join("kernal-901227-03.bin")),
+        basic: Some(dir.join("basic-901226-01.bin")),
+        chargen: None,
+    };
+    Roms::load(&paths).expect("the ROM images in C64KIT_ROMS")
+}
+
+fn basic_folder() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/basic")
+}
+
+/// Commodore's ROMs with io.asm in its areas and the dispatch table pointing at it.
+fn hybrid_roms(dir: &Path) -> Roms {
+    let folder = basic_folder();
+    let files: Vec<PathBuf> = ["zeropage.asm", "kernal.asm", "errors.asm", "io.asm"]
+        .iter()
+        .map(|f| folder.join(f))
+        .collect();
+    let options = c64kit_asm::Options {
+        defines: COMMODORE
+            .iter()
+            .map(|&(name, addr)| (name.to_string(), addr as i64))
+            .collect(),
+        ..Default::default()
+    };
+    let asm = c64kit_asm::assemble_files(&files, &options).expect("io.asm assembles");
+    let mut roms = real_roms(dir);
+    for (i, &b) in asm.bytes.iter().enumerate() {
+        let addr = asm.load_address as usize + i;
+        for (first, last) in AREAS {
+            if (first as usize..=last as usize).contains(&addr) {
+                match addr {
+                    0xA000..=0xBFFF => roms.basic[addr - 0xA000] = b,
+                    _ => roms.kernal[addr - 0xE000] = b,
+                }
+            }
+        }
+    }
+    for &(token, handler) in STATEMENTS {
+        let addr = asm
+            .symbols
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(handler))
+            .map(|(_, &v)| v as u16)
+            .unwrap_or_else(|| panic!("io.asm defines {handler}"));
+        let at = (DISPATCH_TABLE - 0xA000) as usize + 2 * (token - 0x80) as usize;
+        roms.basic[at..at + 2].copy_from_slice(&(addr - 1).to_le_bytes());
+    }
+    roms
+}
+
+/// At $C000: relink the program (LNKPRG), RUNC (text pointer to its start, CLR), then the
+/// statement loop (NEWSTT): RUN, as the reference outputs were made.
+const RUN_STUB: [u8; 9] = [0x20, 0x33, 0xA5, 0x20, 0x59, 0xA6, 0x4C, 0xAE, 0xA7];
+/// CHROUT's RAM vector (the jump table's `JMP ($0326)`).
+const IBSOUT: u16 = 0x0326;
+/// At $C010, where IBSOUT points while a program runs: every byte CHROUT is given is logged
+/// in the RAM under the BASIC ROM (the KERNAL writes there, the ROM is read), then CHROUT
+/// goes on: PHP; STA $A000 (the operand steps on); INC; BNE; INC; PLP; JMP (the KERNAL's).
+/// (A breakpoint on $FFD2 would log a byte twice when an interrupt is taken there.)
+const LOGGER: u16 = 0xC010;
+const LOG: u16 = 0xA000;
+const LOG_SIZE: usize = 0x2000;
+const BUDGET: u64 = 400_000_000;
+const SLICE: u64 = 1_000_000;
+
+/// Runs a BASIC program (text, tokenized here) with `keys` typed: every byte sent through
+/// CHROUT up to BASIC's `READY.` after it ends (or what came before the cycle budget ran
+/// out).
+fn run_basic(roms: Roms, source: &str, keys: &str) -> Vec<u8> {
+    let prg = c64kit_basic::tokenize(source, 0x0801).expect("the program tokenizes");
+    let mut m = Machine::new(roms);
+    m.load_raw(0x0801, &prg[2..]);
+    let end = 0x0801 + (prg.len() - 2) as u16;
+    m.load_raw(0xC000, &RUN_STUB);
+    let [k0, k1] = [m.peek(IBSOUT), m.peek(IBSOUT + 1)];
+    let [l0, l1] = LOG.to_le_bytes();
+    let at = LOGGER;
+    let [s0, s1] = (at + 2).to_le_bytes();
+    let [t0, t1] = (at + 3).to_le_bytes();
+    let logger = [
+        0x08, // PHP
+        0x8D, l0, l1, // STA LOG
+        0xEE, s0, s1, // INC the STA's operand
+        0xD0, 0x03, // BNE +3
+        0xEE, t0, t1,   // INC its high byte
+        0x28, // PLP
+        0x4C, k0, k1, // JMP the KERNAL's CHROUT
+    ];
+    m.load_raw(LOGGER, &logger);
+    m.load_raw(IBSOUT, &LOGGER.to_le_bytes());
+    m.start_at(0xC000, end);
+    m.feed_keys(parse_key_script(keys).expect("a key script"));
+    let logged = |m: &Machine| {
+        let next = u16::from_le_bytes([m.peek(at + 2), m.peek(at + 3)]);
+        let len = (next - LOG) as usize;
+        assert!(len < LOG_SIZE, "the output fits the log");
+        (0..len as u16)
+            .map(|i| m.bus.ram[(LOG + i) as usize])
+            .collect::<Vec<u8>>()
+    };
+    let start = m.cycles();
+    while m.cycles() - start < BUDGET {
+        match m.run(SLICE) {
+            StopReason::CycleBudget { .. } => {
+                if logged(&m).ends_with(b"\r\nREADY.\r\n") {
+                    break;
+                }
+            }
+            other => {
+                println!("stopped: {other}");
+                break;
+            }
+        }
+    }
+    logged(&m)
+}
+
+/// The CHROUT stream as text: printable ASCII as is, CR as a new line, others as {$XX}.
+fn text(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|&b| match b {
+            b'\r' => "\n".to_string(),
+            0x20..=0x7E => (b as char).to_string(),
+            _ => format!("{{${b:02X}}}"),
+        })
+        .collect()
+}
+
+fn reference(name: &str) -> (String, String, Vec<u8>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/basic-v2");
+    let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}")));
+    let source = read("bas").expect("the reference program");
+    let keys = read("keys").unwrap_or_default();
+    let chrout = read("chrout")
+        .expect("the reference output")
+        .split_whitespace()
+        .map(|h| u8::from_str_radix(h, 16).expect("hex"))
+        .collect();
+    (source, keys, chrout)
+}
+
+#[test]
+fn the_reference_programs_print_as_commodores_with_our_io_statements() {
+    let Some(dir) = rom_dir() else { return };
+    let mut failed = Vec::new();
+    for name in [
+        "16-read-data",
+        "18-print-format",
+        "28-str-format",
+        "31-input",
+        "32-get",
+        "34-sys-usr",
+        "38-print-controls",
+    ] {
+        let (source, keys, want) = reference(name);
+        let got = run_basic(hybrid_roms(&dir), &source, &keys);
+        if got != want {
+            println!(
+                "{name}: differs\n--- ours\n{}\n--- Commodore's\n{}",
+                text(&got),
+                text(&want)
+            );
+            failed.push(name);
+        } else {
+            println!("{name}: identical ({} bytes)", got.len());
+        }
+    }
+    assert!(failed.is_empty(), "{failed:?}");
+}
+
+/// Programs beyond the reference outputs: files and CMD (a logical file of 128 or more
+/// adds a line feed), commas, TAB( and SPC( on a file, numbers on a file, the parameters
+/// OPEN takes by default, GET of a number, bad and empty INPUT answers, errors.
+const EXPERIMENTS: &[(&str, &str, &str)] = &[
+    (
+        "files",
+        "10 OPEN 1,3:OPEN 130,3\n\
+         20 PRINT#1,\"A\";1,\"B\":PRINT#130,\"C\";-2;TAB(15);\"D\";SPC(3);\"E\"\n\
+         30 PRINT#130,\"X\"+CHR$(13)+\"Y\",5:PRINT#1\n\
+         40 CMD 130,\"CMD\":PRINT 7:PRINT \"Z\",;:PRINT#130:CLOSE 130\n\
+         50 CMD 1:PRINT \"ONE\";:PRINT 2:PRINT#1,:CLOSE 1\n\
+         60 PRINT PEEK(184);PEEK(185);PEEK(186)\n",
+        "",
+    ),
+    (
+        "open-defaults",
+        "10 OPEN 2,0:PRINT PEEK(184);PEEK(185);PEEK(186):CLOSE 2\n\
+         20 OPEN 3,3:PRINT PEEK(184);PEEK(185);PEEK(186):CLOSE 3\n\
+         30 OPEN 4,3,7:PRINT PEEK(184);PEEK(185);PEEK(186):CLOSE 4\n\
+         40 OPEN 5,0,9:PRINT PEEK(184);PEEK(185);PEEK(186)\n",
+        "",
+    ),
+    ("print-edges", "10 PRINT TAB(256)\n", ""),
+    (
+        "print-more",
+        "10 PRINT ,\"A\";TAB(3)SPC(2)\"B\";:PRINT \"C\",:PRINT\n\
+         20 FOR I=1 TO 9:PRINT I*I*I*I*I*I,:NEXT:PRINT\n\
+         30 PRINT 1 2;\"X\"\"Y\";:PRINT TAB(0);\n\
+         40 PRINT SPC(20);\"Q\"SPC(2);1E20;\n\
+         50 PRINT \"END\"\n",
+        "",
+    ),
+    (
+        "get-number",
+        "10 GET A:PRINT A:GET A,B$,C:PRINT A;B$;C\n20 GET Z\n",
+        "7X5Q",
+    ),
+    ("get-direct-and-hash", "10 GET#3,A$:PRINT LEN(A$)\n", ""),
+    (
+        "input-edges",
+        "10 A=5:INPUT A:PRINT A\n\
+         20 INPUT \"P\";A$,B:PRINT A$;B\n\
+         30 INPUT A$:PRINT \"[\";A$;\"]\"\n\
+         40 INPUT A,B:PRINT A;B\n\
+         50 INPUT \"Q\";A:PRINT A\n",
+        "\n\"X,Y\",2\n  SP ACE  :Z\n1\n2\nZZ\n12\n",
+    ),
+    (
+        "input-empty-end",
+        "10 INPUT A\n20 PRINT \"AFTER\";A\n",
+        "\n",
+    ),
+    (
+        "read-edges",
+        "10 READ A$,B,C$:PRINT A$;B;C$\n\
+         20 READ D:PRINT D\n\
+         30 DATA \"Q:Z\",  -1.5E2  ,\n\
+         40 DATA ,X\n",
+        "",
+    ),
+    ("read-out-of-data", "10 READ A,B\n20 DATA 1\n", ""),
+    (
+        "sys",
+        "10 POKE 780,1:POKE 781,2:POKE 782,3:POKE 783,0\n\
+         20 FOR I=0 TO 5:READ B:POKE 828+I,B:NEXT\n\
+         30 DATA 232,200,24,105,10,96\n\
+         40 SYS 828:PRINT PEEK(780);PEEK(781);PEEK(782);PEEK(783)\n\
+         50 SYS 65536\n",
+        "",
+    ),
+    (
+        "get-keys",
+        "10 GET A$:IF A$=\"\" THEN 10\n\
+         20 PRINT ASC(A$)\n\
+         30 GET B:IF B=0 THEN 30\n\
+         40 PRINT B\n\
+         50 GET C$:IF C$=\"\" THEN 50\n\
+         60 PRINT \"[\";C$;\"]\"\n\
+         70 GET E:IF E=0 THEN 70\n",
+        "Q5 X",
+    ),
+    (
+        "input-from-keyboard-file",
+        "10 OPEN 1,0:INPUT#1,A$,B:PRINT A$;B:INPUT#1,C:PRINT C:CLOSE 1\n",
+        "HI,3\n4\n",
+    ),
+    ("input-file-data", "10 OPEN 1,0:INPUT#1,A:PRINT A\n", "X\n"),
+    (
+        "get-hash",
+        "10 OPEN 1,0\n20 GET#1,A$:IF A$=\"\" THEN 20\n30 PRINT ASC(A$):CLOSE 1\n",
+        "K",
+    ),
+    ("load-8", "10 LOAD \"X\",8\n", ""),
+    ("save-8", "10 SAVE \"X\",8\n", ""),
+    ("verify-9", "10 VERIFY \"X\",9,1\n", ""),
+    ("open-9", "10 OPEN 1,9,15,\"I\"\n", ""),
+    ("close-unopened", "10 CLOSE 7:PRINT \"OK\"\n", ""),
+    ("errors", "10 PRINT#5,\"A\"\n", ""),
+    ("errors-2", "10 OPEN 1,3:OPEN 1,3\n", ""),
+    ("errors-3", "10 INPUT#9,A\n", ""),
+    ("errors-4", "10 OPEN\n", ""),
+    ("errors-5", "10 LOAD \"X\",1,\n", ""),
+];
+
+#[test]
+fn more_programs_print_as_on_commodores_rom() {
+    let Some(dir) = rom_dir() else { return };
+    let mut failed = Vec::new();
+    for &(name, source, keys) in EXPERIMENTS {
+        let want = run_basic(real_roms(&dir), source, keys);
+        let got = run_basic(hybrid_roms(&dir), source, keys);
+        if got != want {
+            println!(
+                "{name}: differs\n--- ours\n{}\n--- Commodore's\n{}",
+                text(&got),
+                text(&want)
+            );
+            failed.push(name);
+        } else {
+            println!("{name}: identical\n{}", text(&got));
+        }
+    }
+    assert!(failed.is_empty(), "{failed:?}");
+}
+
+/// Runs `code` at $C000 (ending in a JAM) with our own BASIC ROM: the transcript.
+fn own_basic_transcript(code: &[u8], channel: u8) -> Vec<u8> {
+    let mut m = Machine::new(Roms::own_basic());
+    m.load_raw(0xC000, code);
+    m.poke(0x13, channel);
+    m.start_at(0xC000, 0x0803);
+    let end = 0xC000 + code.len() as u16 - 1;
+    assert_eq!(
+        m.run(1_000_000),
+        StopReason::Jammed {
+            pc: end,
+            opcode: 0x02
+        }
+    );
+    m.transcript().to_vec()
+}
+
+fn label(name: &str) -> [u8; 2] {
+    c64kit_basic_rom::label(name)
+        .unwrap_or_else(|| panic!("our BASIC has {name}"))
+        .to_le_bytes()
+}
+
+#[test]
+fn outdo_outspc_outqst_and_crdo_print_through_chrout() {
+    // JSR OUTQST; JSR OUTSPC; LDA #"A"; JSR OUTDO; JSR CRDO; JAM
+    let [q0, q1] = label("OUTQST");
+    let [s0, s1] = label("OUTSPC");
+    let [o0, o1] = label("OUTDO");
+    let [c0, c1] = label("CRDO");
+    let code = [
+        0x20, q0, q1, 0x20, s0, s1, 0xA9, b'A', 0x20, o0, o1, 0x20, c0, c1, 0x02,
+    ];
+    // On the screen a space's worth is a cursor right.
+    assert_eq!(own_basic_transcript(&code, 0), b"?\x1dA\r");
+}
+
+#[test]
+fn documented_entries_are_at_commodores_addresses() {
+    for (name, addr) in [
+        ("FININL", 0xAACA),
+        ("CRDO", 0xAAD7),
+        ("STROUT", 0xAB1E),
+        ("STRPRT", 0xAB21),
+        ("OUTSPC", 0xAB3B),
+        ("OUTQST", 0xAB45),
+        ("OUTDO", 0xAB47),
+        ("OUTCH", 0xE10C),
+        ("INCHR", 0xE112),
+        ("CQOOUT", 0xE118),
+        ("CQOIN", 0xE11E),
+        ("CZGETL", 0xE124),
+        ("ST_SYS", 0xE12A),
+        ("SYSRET", 0xE147),
+        ("ST_SAVE", 0xE156),
+        ("ST_VERIFY", 0xE165),
+        ("ST_LOAD", 0xE168),
+        ("ST_OPEN", 0xE1BE),
+        ("ST_CLOSE", 0xE1C7),
+    ] {
+        assert_eq!(c64kit_basic_rom::label(name), Some(addr), "{name}");
+    }
+}
