@@ -491,7 +491,7 @@ ST_LOAD lda #0
 ; OPEN lf[,device[,secondary address[,"name"]]]
 ST_OPEN jsr PAROC
         jsr OPEN
-        bcs IOERR2
+        bcs SAVERR              ; (to IOERR)
         rts
 
 ; CLOSE lf
@@ -499,31 +499,36 @@ ST_CLOSE
         jsr PAROC
         lda FORPNT              ; the logical file
         jsr CLOSE
-        bcs IOERR2
+        bcs SAVERR              ; (to IOERR)
         rts
-IOERR2  jmp IOERR
 
-; LOAD, SAVE and VERIFY's parameters: no name, device 1, secondary address 0 unless given.
+; LOAD, SAVE and VERIFY's parameters: no name, device 1, secondary address 0 unless given
+; (logical file 0; with a device, the character after it; with a secondary address, it).
 PARSL   lda #0
         jsr SETNAM
-        ldx #1
-        ldy #0
-        jsr SETLFS              ; logical file 0
-        jsr PAREND
+        jsr DEFLFS              ; logical file 0
         jsr PARNAM
         jsr PAREND
-        jsr PARBYT              ; X = the device
-        stx FA
+        jsr PARBYT              ; X = the device (A = the character after it)
+        stx FORPNT
+        ldy #0
+        jsr SETLFS
         jsr PAREND
         jsr PARBYT              ; X = the secondary address, also the logical file
         txa
         tay
-        ldx FA
+        ldx FORPNT
         jmp SETLFS
 
 ; ",n": X = n (0-255).
 PARBYT  jsr PARCOM
         jmp GETBYT
+
+; Logical file A, device 1, secondary address 0; then PAREND.
+DEFLFS  ldx #1
+        ldy #0
+        jsr SETLFS
+        jmp PAREND
 
 ; At the statement's end: return from the parser that called (no more parameters).
 PAREND  jsr CHRGOT
@@ -553,10 +558,7 @@ PAROC   lda #0
         jsr GETBYT
         stx FORPNT
         txa
-        ldx #1
-        ldy #0
-        jsr SETLFS
-        jsr PAREND
+        jsr DEFLFS
         jsr PARBYT              ; X = the device
         stx FORPNT+1
         ldy #0
