@@ -377,7 +377,7 @@ VAREND  lda INPPTR
 
 EXIGNT  text "?extra ignored",CR,0     ; (lower case in quotes: $41-$5A)
 TRYAGN  text "?redo from start",CR,0
-OKMSG   text "ok",CR,0              ; VERIFY's in direct mode
+OKMSG   text CR,"ok",CR,0           ; VERIFY's, also in a running program
 
 ;------------------------------------------------------------------------------------------
 ; BASIC's KERNAL glue
@@ -459,12 +459,9 @@ ST_LOAD lda #0
         jsr READST
         ldx VERCK
         beq @loaded
-        ldx #ERR_VERIFY         ; VERIFY: a difference is VERIFY ERROR, else OK (direct)
+        ldx #ERR_VERIFY         ; VERIFY: a difference is VERIFY ERROR, else OK
         and #$10
         bne @error
-        lda TXTPTR+1
-        cmp #>BUF
-        bne @rts
         lda #<OKMSG
         ldy #>OKMSG
         jmp STROUT
@@ -485,7 +482,6 @@ ST_LOAD lda #0
 @inprog jsr STXTPT              ; a running program: the new one runs from its start,
         jsr LNKPRG              ; the variables kept
         jmp FLOAD
-@rts    rts
 
 *=$E1BE
 ; OPEN lf[,device[,secondary address[,"name"]]]

@@ -101,6 +101,24 @@ fn basic_folder() -> PathBuf {
 
 /// Commodore's ROMs with io.asm in its areas and the dispatch table pointing at it.
 fn hybrid_roms(dir: &Path) -> Roms {
+    with_our_io(real_roms(dir))
+}
+
+/// Commodore's BASIC (with its part of the KERNAL ROM, $E000-$E4DF) on our KERNAL, whose
+/// drive 8 LOADs and SAVEs.
+fn commodores_basic_on_our_kernal(dir: &Path) -> Roms {
+    let real = real_roms(dir);
+    let mut roms = Roms::builtin();
+    roms.basic.copy_from_slice(&real.basic[..]);
+    let part = c64kit_basic_rom::KERNAL_PART.len();
+    roms.kernal[..part].copy_from_slice(&real.kernal[..part]);
+    roms.trap_basic = false;
+    roms.own_basic = true;
+    roms
+}
+
+/// `roms` with io.asm in its areas and the dispatch table pointing at it.
+fn with_our_io(mut roms: Roms) -> Roms {
     let folder = basic_folder();
     let files: Vec<PathBuf> = ["zeropage.asm", "kernal.asm", "errors.asm", "io.asm"]
         .iter()
@@ -114,7 +132,6 @@ fn hybrid_roms(dir: &Path) -> Roms {
         ..Default::default()
     };
     let asm = c64kit_asm::assemble_files(&files, &options).expect("io.asm assembles");
-    let mut roms = real_roms(dir);
     let inside = |addr: usize| {
         AREAS
             .iter()
@@ -545,4 +562,38 @@ fn documented_entries_are_at_commodores_addresses() {
     ] {
         assert_eq!(c64kit_basic_rom::label(name), Some(addr), "{name}");
     }
+}
+
+/// LOAD, SAVE and VERIFY with drive 8 (our KERNAL's): in a program (LOAD runs the loaded
+/// program from its start with the variables kept), VERIFY's OK and error, and in direct
+/// mode (SEARCHING, LOADING, READY.; the program's end from the KERNAL).
+#[test]
+fn load_save_and_verify_work_as_in_commodores_basic() {
+    let Some(dir) = rom_dir() else { return };
+    let source = "10 IF A=0 THEN A=1:SAVE \"T\",8:PRINT \"SAVED\":VERIFY \"T\",8:LOAD \"T\",8\n\
+                  20 PRINT \"AGAIN\";A:IF A=1 THEN A=2:POKE 2060,65:VERIFY \"T\",8\n";
+    let keys =
+        "VERIFY \"T\"\nLOAD \"T\",8\nVERIFY \"T\",8\nPRINT PEEK(45);PEEK(46)\nLOAD \"NONE\",8\n";
+    let run = |roms: Roms| {
+        let folder = tempfile::tempdir().expect("a scratch folder");
+        let prg = c64kit_basic::tokenize(source, 0x0801).expect("the program tokenizes");
+        let mut m = Machine::new(roms);
+        m.kernal.drive = c64kit_machine::Drive::writable(folder.path());
+        m.load_raw(0x0801, &prg[2..]);
+        m.load_raw(0xC000, &RUN_STUB);
+        m.start_at(0xC000, 0x0801 + (prg.len() - 2) as u16);
+        m.feed_keys(parse_key_script(keys).expect("a key script"));
+        // Every line typed has run when BASIC asks for another.
+        assert_eq!(m.run(BUDGET), StopReason::InputExhausted);
+        Run {
+            out: m.transcript().to_vec(),
+            cycles: m.cycles(),
+            ram: m.bus.ram.to_vec(),
+        }
+    };
+    let theirs = run(commodores_basic_on_our_kernal(&dir));
+    let ours = run(with_our_io(commodores_basic_on_our_kernal(&dir)));
+    println!("{}", text(&ours.out));
+    let found = differences("load-save-verify", &ours, &theirs);
+    assert!(found.is_empty(), "{}", found.join("\n"));
 }
