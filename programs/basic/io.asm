@@ -1,11 +1,13 @@
 ; c64kit BASIC V2: PRINT (TAB( SPC( commas), CMD, PRINT#, INPUT, INPUT#, GET, GET#, READ, OPEN CLOSE LOAD SAVE VERIFY SYS and BASIC's KERNAL glue. Owner: io.
 ;
 ; Written from Microsoft's 6502 BASIC (PRINT CODE, INPUT AND READ CODE) with Commodore's
-; V2 behaviour as the reference outputs show it. Entries machine code and the rest of BASIC
-; call are where Commodore's are (memory maps): FININL $AACA, CRDO $AAD7, STROUT $AB1E,
-; STRPRT $AB21, OUTSPC $AB3B, OUTQST $AB45, OUTDO $AB47; the KERNAL glue from $E0F9 (IOERR,
-; OUTCH $E10C, INCHR $E112, CQOOUT $E118, CQOIN $E11E, CZGETL $E124, SYS $E12A and its
-; return at $E147, SAVE $E156, VERIFY $E165, LOAD $E168, OPEN $E1BE, CLOSE $E1C7).
+; V2 behaviour as its outputs show it. Entries machine code and the rest of BASIC call are
+; where Commodore's are (memory maps): PRINT# $AA80, CMD $AA86, PRINT $AAA0, FININL $AACA
+; (INLIN's end), CRDO $AAD7, STROUT $AB1E, STRPRT $AB21, OUTSPC $AB3B, OUTQST $AB45, OUTDO
+; $AB47, GET $AB7B, INPUT# $ABA5, INPUT $ABBF, the messages $ACFC and $AD0C; the KERNAL
+; glue: IOERR $E0F9, OUTCH $E10C, INCHR $E112 (INLIN reads with it), CQOOUT $E118, CQOIN
+; $E11E, CZGETL $E124, SYS $E12A and its return at $E147, SAVE $E156, VERIFY $E165, LOAD
+; $E168, OPEN $E1BE, CLOSE $E1C7, the parameter parsers $E1D4, $E200, $E206, $E20E, $E219.
 
 ; Tokens this file looks for (c64kit's tokenizer has the same).
 TABTK   = $A3                   ; TAB(
@@ -200,6 +202,7 @@ GETTTY  ldx #<(BUF+1)           ; INPPTR at a 0: every variable reads a characte
         rts
 
 ; INPUT# n,var[,var...]: INPUT from logical file n (no prompt, no "?").
+*=$ABA5
 ST_INPUTN
         jsr GETBYT              ; X = the file
         jsr CHKCOM
@@ -214,6 +217,7 @@ IORELE  jsr CLRCHN
         rts
 
 ; INPUT ["prompt";]var[,var...]
+*=$ABBF
 ST_INPUT
         cmp #QUOTE
         bne NOTQTI
@@ -375,9 +379,9 @@ VAREND  lda INPPTR
         jmp STROUT
 @done   rts
 
+*=$ACFC
 EXIGNT  text "?extra ignored",CR,0     ; (lower case in quotes: $41-$5A)
 TRYAGN  text "?redo from start",CR,0
-OKMSG   text CR,"ok",CR,0           ; VERIFY's, also in a running program
 
 ;------------------------------------------------------------------------------------------
 ; BASIC's KERNAL glue
@@ -498,8 +502,10 @@ ST_CLOSE
         bcs SAVERR              ; (to IOERR)
         rts
 
+; The parameter parsers (machine code calls them: each where Commodore's is).
 ; LOAD, SAVE and VERIFY's parameters: no name, device 1, secondary address 0 unless given
 ; (logical file 0; with a device, the character after it; with a secondary address, it).
+*=$E1D4
 PARSL   lda #0
         jsr SETNAM
         jsr DEFLFS              ; logical file 0
@@ -516,15 +522,12 @@ PARSL   lda #0
         ldx FORPNT
         jmp SETLFS
 
+OKMSG   text CR,"ok",CR,0           ; VERIFY's, also in a running program
+
 ; ",n": X = n (0-255).
+*=$E200
 PARBYT  jsr PARCOM
         jmp GETBYT
-
-; Logical file A, device 1, secondary address 0; then PAREND.
-DEFLFS  ldx #1
-        ldy #0
-        jsr SETLFS
-        jmp PAREND
 
 ; At the statement's end: return from the parser that called (no more parameters).
 PAREND  jsr CHRGOT
@@ -539,18 +542,12 @@ PARNXT  jsr CHRGOT
         bne PARRTS
         jmp SNERR
 
-; A string expression: the file name (SETNAM).
-PARNAM  jsr FRMEVL
-        jsr FRESTR              ; A = the length, INDEX = the text
-        ldx INDEX1
-        ldy INDEX1+1
-        jmp SETNAM
-
 ; OPEN and CLOSE's parameters: the logical file (FORPNT), device 1, secondary address 0
-; for devices 0-2 and $FF (none) for 3 on unless given, no name unless given.
+; for devices 0-2 and $FF (none) for 3 on unless given, no name unless given. (Nothing
+; after OPEN or CLOSE: GETBYT's SYNTAX ERROR.)
+*=$E219
 PAROC   lda #0
         jsr SETNAM
-        jsr PARNXT              ; something must follow
         jsr GETBYT
         stx FORPNT
         txa
@@ -572,4 +569,13 @@ PAROC   lda #0
         jsr SETLFS
         jsr PAREND
         jsr PARCOM
-        jmp PARNAM
+; A string expression: the file name (SETNAM).
+PARNAM  jsr FRMEVL
+        jsr FRESTR              ; A = its length, X/Y = its text
+        jmp SETNAM
+
+; Logical file A, device 1, secondary address 0; then PAREND.
+DEFLFS  ldx #1
+        ldy #0
+        jsr SETLFS
+        jmp PAREND

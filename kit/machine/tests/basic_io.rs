@@ -540,6 +540,15 @@ fn outdo_outspc_outqst_and_crdo_print_through_chrout() {
 #[test]
 fn documented_entries_are_at_commodores_addresses() {
     for (name, addr) in [
+        ("ST_PRINTN", 0xAA80),
+        ("ST_CMD", 0xAA86),
+        ("ST_PRINT", 0xAAA0),
+        ("ST_GET", 0xAB7B),
+        ("ST_INPUTN", 0xABA5),
+        ("ST_INPUT", 0xABBF),
+        ("EXIGNT", 0xACFC),
+        ("TRYAGN", 0xAD0C),
+        ("IOERR", 0xE0F9),
         ("FININL", 0xAACA),
         ("CRDO", 0xAAD7),
         ("STROUT", 0xAB1E),
@@ -559,6 +568,11 @@ fn documented_entries_are_at_commodores_addresses() {
         ("ST_LOAD", 0xE168),
         ("ST_OPEN", 0xE1BE),
         ("ST_CLOSE", 0xE1C7),
+        ("PARSL", 0xE1D4),
+        ("PARBYT", 0xE200),
+        ("PAREND", 0xE206),
+        ("PARCOM", 0xE20E),
+        ("PAROC", 0xE219),
     ] {
         assert_eq!(c64kit_basic_rom::label(name), Some(addr), "{name}");
     }
