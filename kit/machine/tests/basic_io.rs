@@ -578,36 +578,68 @@ fn documented_entries_are_at_commodores_addresses() {
     }
 }
 
-/// LOAD, SAVE and VERIFY with drive 8 (our KERNAL's): in a program (LOAD runs the loaded
-/// program from its start with the variables kept), VERIFY's OK and error, and in direct
-/// mode (SEARCHING, LOADING, READY.; the program's end from the KERNAL).
+/// Runs a program with our KERNAL's drive 8 (a scratch folder) until BASIC has run every
+/// line typed and asks for another.
+fn run_with_drive(roms: Roms, source: &str, keys: &str) -> Run {
+    let folder = tempfile::tempdir().expect("a scratch folder");
+    let prg = c64kit_basic::tokenize(source, 0x0801).expect("the program tokenizes");
+    let mut m = Machine::new(roms);
+    m.kernal.drive = c64kit_machine::Drive::writable(folder.path());
+    m.load_raw(0x0801, &prg[2..]);
+    m.load_raw(0xC000, &RUN_STUB);
+    m.start_at(0xC000, 0x0801 + (prg.len() - 2) as u16);
+    m.feed_keys(parse_key_script(keys).expect("a key script"));
+    assert_eq!(m.run(BUDGET), StopReason::InputExhausted);
+    Run {
+        out: m.transcript().to_vec(),
+        cycles: m.cycles(),
+        ram: m.bus.ram.to_vec(),
+    }
+}
+
+/// Programs using drive 8, on our KERNAL: Commodore's BASIC, and Commodore's BASIC with
+/// io.asm, must print and leave the same.
+const DRIVE_PROGRAMS: &[(&str, &str, &str)] = &[
+    (
+        // LOAD runs the loaded program from its start with the variables kept; VERIFY's
+        // OK and error; in direct mode SEARCHING, LOADING, READY. and the program's end
+        // from the KERNAL.
+        "load-save-verify",
+        "10 IF A=0 THEN A=1:SAVE \"T\",8:PRINT \"SAVED\":VERIFY \"T\",8:LOAD \"T\",8\n\
+         20 PRINT \"AGAIN\";A:IF A=1 THEN A=2:POKE 2060,65:VERIFY \"T\",8\n",
+        "VERIFY \"T\"\nLOAD \"T\",8\nVERIFY \"T\",8\nPRINT PEEK(45);PEEK(46)\nLOAD \"NONE\",8\n",
+    ),
+    (
+        // PRINT# to a file, INPUT# and GET# from it up to its end (ST), a file of 128 or
+        // more (CR LF), fields left over.
+        "files",
+        "10 OPEN 2,8,2,\"F,S,W\":PRINT#2,\"HELLO\";1,\"X\":PRINT#2,-2.5:PRINT#2,\"A,B\":CLOSE 2\n\
+         20 OPEN 2,8,2,\"F,S,R\":INPUT#2,A$,B,C$:PRINT A$;B;C$:INPUT#2,D:PRINT D\n\
+         25 INPUT#2,E$:PRINT E$;ST:CLOSE 2\n\
+         30 OPEN 2,8,2,\"F,S,R\"\n\
+         40 GET#2,A$:IF ST=0 THEN PRINT ASC(A$+CHR$(0));:GOTO 40\n\
+         50 PRINT ASC(A$+CHR$(0));ST:CLOSE 2\n\
+         60 OPEN 3,8,3,\"F,S,R\":INPUT#3,A$,C$,E$,F$,G$,H$:PRINT F$;G$; \"[\";H$;\"]\";ST:CLOSE 3\n\
+         70 OPEN 130,8,4,\"G,S,W\":PRINT#130,\"LF\";2:CMD 130:PRINT \"C\":PRINT#130,:CLOSE 130\n\
+         80 OPEN 4,8,4,\"G,S,R\":FOR I=1 TO 12:GET#4,A$:PRINT ASC(A$+CHR$(0));:NEXT:CLOSE 4\n\
+         90 OPEN 5,8,5,\"G,S,R\":INPUT#5,A$:PRINT \"[\";A$;\"]\":CLOSE 5\n",
+        "",
+    ),
+];
+
 #[test]
-fn load_save_and_verify_work_as_in_commodores_basic() {
+fn drive_programs_run_as_in_commodores_basic() {
     let Some(dir) = rom_dir() else { return };
-    let source = "10 IF A=0 THEN A=1:SAVE \"T\",8:PRINT \"SAVED\":VERIFY \"T\",8:LOAD \"T\",8\n\
-                  20 PRINT \"AGAIN\";A:IF A=1 THEN A=2:POKE 2060,65:VERIFY \"T\",8\n";
-    let keys =
-        "VERIFY \"T\"\nLOAD \"T\",8\nVERIFY \"T\",8\nPRINT PEEK(45);PEEK(46)\nLOAD \"NONE\",8\n";
-    let run = |roms: Roms| {
-        let folder = tempfile::tempdir().expect("a scratch folder");
-        let prg = c64kit_basic::tokenize(source, 0x0801).expect("the program tokenizes");
-        let mut m = Machine::new(roms);
-        m.kernal.drive = c64kit_machine::Drive::writable(folder.path());
-        m.load_raw(0x0801, &prg[2..]);
-        m.load_raw(0xC000, &RUN_STUB);
-        m.start_at(0xC000, 0x0801 + (prg.len() - 2) as u16);
-        m.feed_keys(parse_key_script(keys).expect("a key script"));
-        // Every line typed has run when BASIC asks for another.
-        assert_eq!(m.run(BUDGET), StopReason::InputExhausted);
-        Run {
-            out: m.transcript().to_vec(),
-            cycles: m.cycles(),
-            ram: m.bus.ram.to_vec(),
-        }
-    };
-    let theirs = run(commodores_basic_on_our_kernal(&dir));
-    let ours = run(with_our_io(commodores_basic_on_our_kernal(&dir)));
-    println!("{}", text(&ours.out));
-    let found = differences("load-save-verify", &ours, &theirs);
-    assert!(found.is_empty(), "{}", found.join("\n"));
+    let mut failed = Vec::new();
+    for &(name, source, keys) in DRIVE_PROGRAMS {
+        let theirs = run_with_drive(commodores_basic_on_our_kernal(&dir), source, keys);
+        let ours = run_with_drive(
+            with_our_io(commodores_basic_on_our_kernal(&dir)),
+            source,
+            keys,
+        );
+        println!("{name}:\n{}", text(&ours.out));
+        failed.extend(differences(name, &ours, &theirs));
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
