@@ -405,6 +405,32 @@ const EXPERIMENTS: &[(&str, &str, &str)] = &[
     ("verify-9", "10 VERIFY \"X\",9,1\n", ""),
     ("open-9", "10 OPEN 1,9,15,\"I\"\n", ""),
     ("close-unopened", "10 CLOSE 7:PRINT \"OK\"\n", ""),
+    (
+        "input-fields",
+        "10 INPUT A$:PRINT \"[\";A$;\"]\"\n\
+         20 INPUT A$,B$:PRINT \"[\";A$;\"][\";B$;\"]\"\n\
+         30 INPUT A,B:PRINT A;B\n\
+         40 INPUT A:PRINT A\n\
+         50 INPUT A$:PRINT \"[\";A$;\"]\"\n",
+        "\"AB\"C\n1,\n\n3\n1,,2\n1E\n-.5E1X\n7\n :X\n",
+    ),
+    (
+        "read-more",
+        "10 READ A$,B$,C:PRINT \"[\";A$;\"][\";B$;\"]\";C\n\
+         20 A=1:DATA ,  ,.5E1\n\
+         30 READ D$:PRINT D$\n\
+         40 REM DATA 99\n\
+         50 DATA \"A\"B\n",
+        "",
+    ),
+    ("print-errors", "10 PRINT SPC(-1)\n", ""),
+    ("print-errors-2", "10 PRINT \"A\";TAB(3\n", ""),
+    (
+        "print-wrap",
+        "10 FOR I=1 TO 9:PRINT \"ABCDEFGHIJK\",:NEXT:PRINT\n\
+         20 PRINT TAB(75);1E9,2,:PRINT\n",
+        "",
+    ),
     ("errors", "10 PRINT#5,\"A\"\n", ""),
     ("errors-2", "10 OPEN 1,3:OPEN 1,3\n", ""),
     ("errors-3", "10 INPUT#9,A\n", ""),
