@@ -431,6 +431,13 @@ const EXPERIMENTS: &[(&str, &str, &str)] = &[
          20 PRINT TAB(75);1E9,2,:PRINT\n",
         "",
     ),
+    (
+        "rs232",
+        "10 A=5:B$=\"S\"+\"T\":PRINT FRE(0);PEEK(55);PEEK(56)\n\
+         20 OPEN 2,2,0,CHR$(6):PRINT FRE(0);PEEK(55);PEEK(56);A;B$\n\
+         30 PRINT#2,\"X\":CLOSE 2:PRINT FRE(0);PEEK(55);PEEK(56);A\n",
+        "",
+    ),
     ("errors", "10 PRINT#5,\"A\"\n", ""),
     ("errors-2", "10 OPEN 1,3:OPEN 1,3\n", ""),
     ("errors-3", "10 INPUT#9,A\n", ""),
@@ -502,8 +509,9 @@ const DIRECT: &[(&str, &str, &str, usize)] = &[
     (
         "direct",
         "10 A=1\n",
-        "GET A$\nINPUT A\nREAD A\nPRINT A,\nPRINT#3\nVERIFY \"X\",8\nLOAD \"Y\",9,1\n",
-        8,
+        "GET A$\nINPUT A\nREAD A\nPRINT A,\nPRINT#3\nVERIFY \"X\",8\nLOAD \"Y\",9,1\n\
+         INPUT \"P\";A\nGET#1,A\nINPUT#1,A\n",
+        11,
     ),
     (
         "direct-cmd",
@@ -633,7 +641,8 @@ const DRIVE_PROGRAMS: &[(&str, &str, &str)] = &[
         "load-save-verify",
         "10 IF A=0 THEN A=1:SAVE \"T\",8:PRINT \"SAVED\":VERIFY \"T\",8:LOAD \"T\",8\n\
          20 PRINT \"AGAIN\";A:IF A=1 THEN A=2:POKE 2060,65:VERIFY \"T\",8\n",
-        "VERIFY \"T\"\nLOAD \"T\",8\nVERIFY \"T\",8\nPRINT PEEK(45);PEEK(46)\nLOAD \"NONE\",8\n",
+        "VERIFY \"T\"\nLOAD \"T\",8\nVERIFY \"T\",8\nPRINT PEEK(45);PEEK(46)\nLOAD \"NONE\",8\n\
+         SAVE \"U\",8\nVERIFY \"U\",8,1\nLOAD \"U\",8,1\nSAVE \"U\",8\nLOAD\n",
     ),
     (
         // PRINT# to a file, INPUT# and GET# from it up to its end (ST), a file of 128 or
