@@ -127,7 +127,8 @@ COMPRT  lda PNTR
 ; Prints the string at A (low) / Y (high) up to a 0 or a quote.
 STROUT  jsr STRLIT
 ; Prints the string whose descriptor FACMO/FACLO points at (and frees a temporary), byte
-; for byte (a CR in it gets no line feed, also on a file of 128 or more).
+; for byte (a CR in it gets no line feed, also on a file of 128 or more). Returns with C
+; set if the last byte was CR or above, as Commodore's does (SYS's saved P shows it).
 STRPRT  jsr FREFAC              ; A = the length, INDEX = the text
         tax
         ldy #0
@@ -137,7 +138,9 @@ STRPRT  jsr FREFAC              ; A = the length, INDEX = the text
         lda (INDEX),y
         jsr OUTDO
         iny
-        bne @next               ; always (a string is at most 255 bytes)
+        cmp #CR
+        bne @next
+        beq @next
 
 ; OUTSPC: a space's worth: a cursor right on the screen (CHANNL 0), a space on a file.
 ; OUTQST: a question mark. OUTDO: the character in A, through CHROUT (BASIC's error if

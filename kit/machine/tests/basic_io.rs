@@ -438,6 +438,22 @@ const EXPERIMENTS: &[(&str, &str, &str)] = &[
          30 PRINT#2,\"X\":CLOSE 2:PRINT FRE(0);PEEK(55);PEEK(56);A\n",
         "",
     ),
+    (
+        "cmd-get-input",
+        "10 OPEN 1,3:CMD 1:GET A$:PRINT \"X\";LEN(A$)\n\
+         20 OPEN 2,3:CMD 2:INPUT A:PRINT \"Y\";A:PRINT#2,\"Z\":CLOSE 1:CLOSE 2\n",
+        "5\n",
+    ),
+    (
+        // Machine code printing with STROUT (up to a quote or a 0) and CRDO.
+        "strout",
+        "10 FOR I=0 TO 12:READ B:POKE 828+I,B:NEXT\n\
+         20 DATA 169,80,160,3,32,30,171,32,215,170,76,30,171\n\
+         30 FOR I=0 TO 6:READ B:POKE 848+I,B:NEXT\n\
+         40 DATA 72,73,34,88,0,0,0\n\
+         50 SYS 828:POKE 850,0:SYS 828:POKE 848,0:SYS 828:PRINT \"END\"\n",
+        "",
+    ),
     ("errors", "10 PRINT#5,\"A\"\n", ""),
     ("errors-2", "10 OPEN 1,3:OPEN 1,3\n", ""),
     ("errors-3", "10 INPUT#9,A\n", ""),
