@@ -88,14 +88,15 @@ CRFIN   bit CHANNL
 @nolf   eor #$FF
 PRTRTS  rts
 
-; TAB(n) (C = 1) or SPC(n) (C = 0): OUTSPC's from the cursor's column (PNTR: the screen's,
+; TAB(n) (C = 1) or SPC(n) (C = 0): OUTSPC's from the cursor's column (PLOT: the screen's,
 ; also when printing to a file). n above 255: ILLEGAL QUANTITY (GETBYT).
 TABER   php
-        lda PNTR
-        sta TRMPOS
+        sec
+        jsr PLOT                ; Y = the cursor's column
+        sty TRMPOS
         jsr GTBYTC              ; X = n
         cmp #")"
-        bne TABSN
+        bne GOSNERR
         plp
         bcc XSPAC               ; SPC: n of them
         txa                     ; TAB: n - column of them, none if past it
@@ -109,10 +110,11 @@ NOTABR  jsr CHRGET
         jmp PRINTC
 XSPAC1  jsr OUTSPC
         bne XSPAC2              ; always
-TABSN   jmp SNERR
 
 ; A comma: cursor rights (spaces on a file) to the cursor column's next 10-column zone.
-COMPRT  lda PNTR
+COMPRT  sec
+        jsr PLOT                ; Y = the cursor's column
+        tya
         sec
 @mod    sbc #10
         bcs @mod
@@ -171,7 +173,7 @@ TRMNOK  lda INPFLG
         ldy DATLIN+1
 @stcurl sta CURLIN
         sty CURLIN+1
-        jmp SNERR
+GOSNERR jmp SNERR
 TRMNO1  lda CHANNL
         beq @again
         ldx #ERR_FILE_DATA
@@ -357,10 +359,9 @@ DATLOP  jsr DATAN               ; Y = the statement's end, A = its terminator
         lda (TXTPTR),y
         iny
         sta DATLIN+1
-NOWLIN  lda (TXTPTR),y
-        tax
-        jsr ADDON               ; TXTPTR at the statement's first byte
-        cpx #DATATK
+NOWLIN  jsr ADDON               ; TXTPTR at the statement's first byte
+        jsr CHRGOT              ; its first token, after any spaces
+        cmp #DATATK
         bne DATLOP
         jmp DATBK1
 DATERR  jmp ERROR
