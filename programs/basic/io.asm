@@ -35,7 +35,7 @@ ST_CMD  jsr GETBYT              ; X = the file, Z at the statement's end
         jsr SYNCHR
 @go     php                     ; flags of what follows: PRINT decides on a CR by them
         stx CHANNL              ; (CHKOUT changes X)
-        jsr CQOOUT              ; CHKOUT X, BASIC's error on failure
+        jsr CQOOUT              ; CHKOUT X (A kept), BASIC's error on failure
         plp
         jmp ST_PRINT
 
@@ -404,14 +404,15 @@ IOERR   cmp #$F0
         ldx #ERR_BREAK
 @go     jmp ERROR
 
-; The KERNAL's channel routines with BASIC's errors: CHROUT, CHRIN, CHKOUT, CHKIN, GETIN.
+; The KERNAL's channel routines with BASIC's errors: CHROUT, CHRIN, CHKOUT (keeping A),
+; CHKIN, GETIN.
 OUTCH   jsr CHROUT
         bcs IOERR
         rts
 INCHR   jsr CHRIN
         bcs IOERR
         rts
-CQOOUT  jsr CHKOUT
+CQOOUT  jsr CKOUTA              ; (A kept)
         bcs IOERR
         rts
 CQOIN   jsr CHKIN
@@ -477,19 +478,27 @@ ST_LOAD lda #0
         beq @ok
         ldx #ERR_LOAD
 @error  jmp ERROR
-@ok     lda TXTPTR+1
+@ok     jsr LNKPRG
+        lda TXTPTR+1
         cmp #>BUF
         bne @inprog
         ldx TXTEND              ; direct mode: the program ends where the load did;
-        ldy TXTEND+1            ; READY. (the KERNAL said SEARCHING and LOADING)
+        ldy TXTEND+1            ; CLR, READY. (the KERNAL said SEARCHING and LOADING)
         stx VARTAB
         sty VARTAB+1
         jsr RUNC
-        jsr LNKPRG
         jmp READY
 @inprog jsr STXTPT              ; a running program: the new one runs from its start,
-        jsr LNKPRG              ; the variables kept
-        jmp FLOAD
+        jmp FLOAD               ; the variables kept
+
+; CHKOUT keeping A (what follows CMD's file number: PRINT looks at it) unless it fails.
+CKOUTA  pha
+        jsr CHKOUT
+        tax
+        pla
+        bcc @ok
+        txa                     ; the error code
+@ok     rts
 
 *=$E1BE
 ; OPEN lf[,device[,secondary address[,"name"]]]
@@ -547,11 +556,11 @@ PARNXT  jsr CHRGOT
         jmp SNERR
 
 ; OPEN and CLOSE's parameters: the logical file (FORPNT), device 1, secondary address 0
-; for devices 0-2 and $FF (none) for 3 on unless given, no name unless given. (Nothing
-; after OPEN or CLOSE: GETBYT's SYNTAX ERROR.)
+; for devices 0-2 and $FF (none) for 3 on unless given, no name unless given.
 *=$E219
 PAROC   lda #0
         jsr SETNAM
+        jsr PARNXT              ; something must follow
         jsr GETBYT
         stx FORPNT
         txa

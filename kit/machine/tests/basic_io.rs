@@ -479,6 +479,46 @@ const EXPERIMENTS: &[(&str, &str, &str)] = &[
         "10 READ A,B:PRINT A;B\n20 C=1:  DATA 7\n30  DATA 8\n",
         "",
     ),
+    ("t-get", "10 FOR I=1 TO 300:GET A$,B:NEXT\n", ""),
+    (
+        "t-printn-file",
+        "10 OPEN 1,3:FOR I=1 TO 300:PRINT#1,\"A\";:NEXT:CMD 1:PRINT 1,:CLOSE 1\n",
+        "",
+    ),
+    ("t-sys", "10 POKE 828,96:FOR I=1 TO 300:SYS 828:NEXT\n", ""),
+    (
+        "t-open",
+        "10 FOR I=1 TO 300:OPEN 1,3,1,\"N\":CLOSE 1:NEXT\n",
+        "",
+    ),
+    (
+        "t-read3",
+        "10 FOR I=1 TO 300:READ A,B$,C:RESTORE:NEXT\n20 DATA 1.5, \"X\" ,-7\n",
+        "",
+    ),
+    (
+        "t-cmd",
+        "10 OPEN 1,3:FOR I=1 TO 300:CMD 1,\"A\";:NEXT:CLOSE 1\n",
+        "",
+    ),
+    ("t-close", "10 FOR I=1 TO 300:CLOSE 1:NEXT\n", ""),
+    (
+        "t-cmd0",
+        "10 OPEN 1,3:FOR I=1 TO 300:CMD 1:NEXT:CLOSE 1\n",
+        "",
+    ),
+    (
+        "t-cmd1",
+        "10 OPEN 1,3:FOR I=1 TO 300:CMD 1,:NEXT:CLOSE 1\n",
+        "",
+    ),
+    ("t-cr", "10 FOR I=1 TO 300:PRINT:NEXT\n", ""),
+    (
+        "file-first-item",
+        "10 OPEN 1,3:PRINT#1,TAB(5)\"A\":PRINT#1,SPC(3)\"B\":PRINT#1,,\"C\":PRINT#1,;\"D\"\n\
+         20 CMD 1,TAB(4)\"E\":PRINT#1,:CLOSE 1\n",
+        "",
+    ),
     ("errors", "10 PRINT#5,\"A\"\n", ""),
     ("errors-2", "10 OPEN 1,3:OPEN 1,3\n", ""),
     ("errors-3", "10 INPUT#9,A\n", ""),
