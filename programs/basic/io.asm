@@ -398,7 +398,7 @@ IOERR   cmp #$F0
         bne @error
         sty MEMSIZ+1
         stx MEMSIZ
-        jmp CLEARC
+        jmp CLEARC+3            ; CLR after its CLALL ($A663): the new file stays open
 @error  tax
         bne @go
         ldx #ERR_BREAK

@@ -25,7 +25,7 @@ const COMMODORE: &[(&str, u16)] = &[
     ("LNKPRG", 0xA533),
     ("INLIN", 0xA560),
     ("RUNC", 0xA659),
-    ("CLEARC", 0xA663),
+    ("CLEARC", 0xA660), // CLR from its CLALL on (io.asm enters 3 bytes after it)
     ("FLOAD", 0xA677),
     ("STXTPT", 0xA68E),
     ("RESFIN", 0xA827),
