@@ -115,6 +115,9 @@ TSTOP = NOTYET
 endif
 ifndef CONINT
 CONINT = NOTYET
+; io.asm's calls into the others' files.
+ifndef GETBYT
+GETBYT = NOTYET
 endif
 ifndef CHKCOM
 CHKCOM = NOTYET
@@ -164,6 +167,11 @@ FLOATS = NOTYET
 endif
 ifndef FLOATB
 FLOATB = NOTYET
+ifndef FRMEVL
+FRMEVL = NOTYET
+endif
+ifndef FOUT
+FOUT = NOTYET
 endif
 ifndef STRLIT
 STRLIT = NOTYET
@@ -221,6 +229,23 @@ FDCEND = NOTYET
 endif
 ifndef TIMSTR
 TIMSTR = NOTYET
+ifndef SNERR
+SNERR = NOTYET
+endif
+ifndef GTBYTC
+GTBYTC = NOTYET
+endif
+ifndef ERRDIR
+ERRDIR = NOTYET
+endif
+ifndef STRTXT
+STRTXT = NOTYET
+endif
+ifndef INLIN
+INLIN = NOTYET
+endif
+ifndef STRLT2
+STRLT2 = NOTYET
 endif
 ifndef ST2TXT
 ST2TXT = NOTYET
@@ -307,4 +332,36 @@ MLDVEX = NOTYET
 endif
 ifndef NORMAL
 NORMAL = NOTYET
+ifndef INPCOM
+INPCOM = NOTYET
+endif
+ifndef QINTGR
+QINTGR = NOTYET
+endif
+ifndef DATAN
+DATAN = NOTYET
+endif
+ifndef ADDON
+ADDON = NOTYET
+endif
+ifndef RESFIN
+RESFIN = NOTYET
+endif
+ifndef GETADR
+GETADR = NOTYET
+endif
+ifndef LNKPRG
+LNKPRG = NOTYET
+endif
+ifndef READY
+READY = NOTYET
+endif
+ifndef STXTPT
+STXTPT = NOTYET
+endif
+ifndef FLOAD
+FLOAD = NOTYET
+endif
+ifndef FRESTR
+FRESTR = NOTYET
 endif
