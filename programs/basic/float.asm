@@ -238,48 +238,10 @@ ROLSHF  ror 2,x
 SHFTRT  clc
         rts
 
-; The constants of LOG (and others' use: FONE is 1).
+; 1, for LOG and others.
 FONE    byte $81,$00,$00,$00,$00        ; 1
-LOGCN2  byte 3                          ; LOG's polynomial: degree - 1, then the terms
-        byte $7F,$5E,$56,$CB,$79        ; 0.434255942
-        byte $80,$13,$9B,$0B,$64        ; 0.576584541
-        byte $80,$76,$38,$93,$16        ; 0.961800759
-        byte $82,$38,$AA,$3B,$20        ; 2.88539007
-SQRHLF  byte $80,$35,$04,$F3,$34        ; SQR(0.5)
-SQRTWO  byte $81,$35,$04,$F3,$34        ; SQR(2)
-NEGHLF  byte $80,$80,$00,$00,$00        ; -0.5
-LOG2    byte $80,$31,$72,$17,$F8        ; LN(2)
-
-; LOG: FAC = LN(FAC). LN(F*2^N) = (N + LOG2(F)) * LN(2), LOG2(F) by a polynomial in
-; (F-SQR(.5))/(F+SQR(.5)). ?ILLEGAL QUANTITY for FAC <= 0.
-LOG     jsr SIGN
-        beq LOGERR
-        bpl LOG1
-LOGERR  jmp FCERR
-LOG1    lda FACEXP
-        sbc #$7F                ; carry clear from SIGN: N = FACEXP - $80
-        pha
-        lda #$80
-        sta FACEXP              ; F in [0.5, 1)
-        lda #<SQRHLF
-        ldy #>SQRHLF
-        jsr FADD
-        lda #<SQRTWO
-        ldy #>SQRTWO
-        jsr FDIV
-        lda #<FONE
-        ldy #>FONE
-        jsr FSUB
-        lda #<LOGCN2
-        ldy #>LOGCN2
-        jsr POLYX
-        lda #<NEGHLF
-        ldy #>NEGHLF
-        jsr FADD
-        pla
-        jsr FINLOG              ; + N
-MULLN2  lda #<LOG2              ; * LN(2), falling into FMULT
-        ldy #>LOG2
+; LOG and its constants (math.asm) fill $B9C1-$BA27, as Commodore's do, and fall into FMULT.
+*=$BA28
 
 ; FMULT: FAC = (A/Y) * FAC.
 FMULT   jsr CONUPK

@@ -33,12 +33,6 @@ RESLST = NOTYET
 endif
 ifndef ST_LET
 ST_LET = NOTYET
-; expr.asm calls these (Commodore's conventions; owners: main, exec, float, strings, tables).
-ifndef ERROR
-ERROR = NOTYET
-endif
-ifndef OMERR
-OMERR = NOTYET
 endif
 ifndef GETSTK
 GETSTK = NOTYET
@@ -51,17 +45,6 @@ CHKNUM = NOTYET
 endif
 ifndef FRMNUM
 FRMNUM = NOTYET
-ifndef REASON
-REASON = NOTYET
-endif
-ifndef BLTU
-BLTU = NOTYET
-endif
-ifndef ST_DATA
-ST_DATA = NOTYET
-endif
-ifndef FIN
-FIN = NOTYET
 endif
 ifndef MOVFM
 MOVFM = NOTYET
@@ -83,15 +66,6 @@ BRKTXT = NOTYET
 endif
 ifndef ERRFIN
 ERRFIN = NOTYET
-; strings.asm calls these.
-ifndef CHKNUM
-CHKNUM = NOTYET
-endif
-ifndef CHKSTR
-CHKSTR = NOTYET
-endif
-ifndef FOUTC
-FOUTC = NOTYET
 endif
 ifndef ERROR
 ERROR = NOTYET
@@ -104,23 +78,6 @@ CLEARC = NOTYET
 endif
 ifndef FRMEVL
 FRMEVL = NOTYET
-ifndef BLTUC
-BLTUC = NOTYET
-endif
-ifndef EVAL
-EVAL = NOTYET
-endif
-ifndef TSTOP
-TSTOP = NOTYET
-endif
-ifndef CONINT
-CONINT = NOTYET
-; io.asm's calls into the others' files.
-ifndef GETBYT
-GETBYT = NOTYET
-endif
-ifndef CHKCOM
-CHKCOM = NOTYET
 endif
 ifndef GETBYT
 GETBYT = NOTYET
@@ -130,8 +87,6 @@ PTRGET = NOTYET
 endif
 ifndef FADD
 FADD = NOTYET
-ifndef MOVMF
-MOVMF = NOTYET
 endif
 ifndef MOVVF
 MOVVF = NOTYET
@@ -147,6 +102,25 @@ FORPSH = PUSHF+11
 endif
 ifndef FCOMPN
 FCOMPN = NOTYET
+endif
+ifndef OMERR
+OMERR = NOTYET
+endif
+ifndef REASON
+REASON = NOTYET
+endif
+ifndef BLTU
+BLTU = NOTYET
+endif
+ifndef ST_DATA
+ST_DATA = NOTYET
+endif
+ifndef FIN
+FIN = NOTYET
+endif
+ifndef MOVMF
+MOVMF = NOTYET
+endif
 ifndef MOVFA
 MOVFA = NOTYET
 endif
@@ -167,11 +141,6 @@ FLOATS = NOTYET
 endif
 ifndef FLOATB
 FLOATB = NOTYET
-ifndef FRMEVL
-FRMEVL = NOTYET
-endif
-ifndef FOUT
-FOUT = NOTYET
 endif
 ifndef STRLIT
 STRLIT = NOTYET
@@ -229,29 +198,34 @@ FDCEND = NOTYET
 endif
 ifndef TIMSTR
 TIMSTR = NOTYET
-ifndef SNERR
-SNERR = NOTYET
-endif
-ifndef GTBYTC
-GTBYTC = NOTYET
-endif
-ifndef ERRDIR
-ERRDIR = NOTYET
-endif
-ifndef STRTXT
-STRTXT = NOTYET
-endif
-ifndef INLIN
-INLIN = NOTYET
-endif
-ifndef STRLT2
-STRLT2 = NOTYET
 endif
 ifndef ST2TXT
 ST2TXT = NOTYET
 endif
 ifndef GOFUC
 GOFUC = $B798
+endif
+ifndef CHKSTR
+CHKSTR = NOTYET
+endif
+ifndef FOUTC
+FOUTC = NOTYET
+endif
+ifndef BLTUC
+BLTUC = NOTYET
+endif
+ifndef EVAL
+EVAL = NOTYET
+endif
+ifndef TSTOP
+TSTOP = NOTYET
+endif
+ifndef CONINT
+CONINT = NOTYET
+endif
+ifndef CHKCOM
+CHKCOM = NOTYET
+endif
 ifndef CHKCLS
 CHKCLS = NOTYET
 endif
@@ -263,9 +237,6 @@ FCERR = NOTYET
 endif
 ifndef ZEROFC
 ZEROFC = NOTYET
-; Used by float.asm (LOG, FIN, INPRT, the errors).
-ifndef ERROR
-ERROR = NOTYET
 endif
 ifndef POLYX
 POLYX = NOTYET
@@ -284,9 +255,6 @@ MOVEF = NOTYET
 endif
 ifndef MOVFA1
 MOVFA1 = NOTYET
-endif
-ifndef MOVMF
-MOVMF = NOTYET
 endif
 ifndef MOV1F
 MOV1F = NOTYET
@@ -332,6 +300,25 @@ MLDVEX = NOTYET
 endif
 ifndef NORMAL
 NORMAL = NOTYET
+endif
+ifndef FOUT
+FOUT = NOTYET
+endif
+ifndef GTBYTC
+GTBYTC = NOTYET
+endif
+ifndef ERRDIR
+ERRDIR = NOTYET
+endif
+ifndef STRTXT
+STRTXT = NOTYET
+endif
+ifndef INLIN
+INLIN = NOTYET
+endif
+ifndef STRLT2
+STRLT2 = NOTYET
+endif
 ifndef INPCOM
 INPCOM = NOTYET
 endif
@@ -364,4 +351,214 @@ FLOAD = NOTYET
 endif
 ifndef FRESTR
 FRESTR = NOTYET
+endif
+ifndef ST_END
+ST_END = NOTYET
+endif
+ifndef ST_FOR
+ST_FOR = NOTYET
+endif
+ifndef ST_NEXT
+ST_NEXT = NOTYET
+endif
+ifndef ST_INPUTN
+ST_INPUTN = NOTYET
+endif
+ifndef ST_INPUT
+ST_INPUT = NOTYET
+endif
+ifndef ST_DIM
+ST_DIM = NOTYET
+endif
+ifndef ST_READ
+ST_READ = NOTYET
+endif
+ifndef ST_GOTO
+ST_GOTO = NOTYET
+endif
+ifndef ST_RUN
+ST_RUN = NOTYET
+endif
+ifndef ST_IF
+ST_IF = NOTYET
+endif
+ifndef ST_RESTORE
+ST_RESTORE = NOTYET
+endif
+ifndef ST_GOSUB
+ST_GOSUB = NOTYET
+endif
+ifndef ST_RETURN
+ST_RETURN = NOTYET
+endif
+ifndef ST_REM
+ST_REM = NOTYET
+endif
+ifndef ST_STOP
+ST_STOP = NOTYET
+endif
+ifndef ST_ON
+ST_ON = NOTYET
+endif
+ifndef ST_WAIT
+ST_WAIT = NOTYET
+endif
+ifndef ST_LOAD
+ST_LOAD = NOTYET
+endif
+ifndef ST_SAVE
+ST_SAVE = NOTYET
+endif
+ifndef ST_VERIFY
+ST_VERIFY = NOTYET
+endif
+ifndef ST_DEF
+ST_DEF = NOTYET
+endif
+ifndef ST_POKE
+ST_POKE = NOTYET
+endif
+ifndef ST_PRINTN
+ST_PRINTN = NOTYET
+endif
+ifndef ST_PRINT
+ST_PRINT = NOTYET
+endif
+ifndef ST_CONT
+ST_CONT = NOTYET
+endif
+ifndef ST_LIST
+ST_LIST = NOTYET
+endif
+ifndef ST_CMD
+ST_CMD = NOTYET
+endif
+ifndef ST_SYS
+ST_SYS = NOTYET
+endif
+ifndef ST_OPEN
+ST_OPEN = NOTYET
+endif
+ifndef ST_CLOSE
+ST_CLOSE = NOTYET
+endif
+ifndef ST_GET
+ST_GET = NOTYET
+endif
+ifndef SGN
+SGN = NOTYET
+endif
+ifndef ABS
+ABS = NOTYET
+endif
+ifndef FRE
+FRE = NOTYET
+endif
+ifndef POS
+POS = NOTYET
+endif
+ifndef SQR
+SQR = NOTYET
+endif
+ifndef RND
+RND = NOTYET
+endif
+ifndef LOG
+LOG = NOTYET
+endif
+ifndef EXP
+EXP = NOTYET
+endif
+ifndef COS
+COS = NOTYET
+endif
+ifndef SIN
+SIN = NOTYET
+endif
+ifndef TAN
+TAN = NOTYET
+endif
+ifndef ATN
+ATN = NOTYET
+endif
+ifndef PEEK
+PEEK = NOTYET
+endif
+ifndef LEN
+LEN = NOTYET
+endif
+ifndef STRD
+STRD = NOTYET
+endif
+ifndef VAL
+VAL = NOTYET
+endif
+ifndef ASC
+ASC = NOTYET
+endif
+ifndef CHRD
+CHRD = NOTYET
+endif
+ifndef LEFTD
+LEFTD = NOTYET
+endif
+ifndef RIGHTD
+RIGHTD = NOTYET
+endif
+ifndef MIDD
+MIDD = NOTYET
+endif
+ifndef FADDT
+FADDT = NOTYET
+endif
+ifndef FMULTT
+FMULTT = NOTYET
+endif
+ifndef FDIVT
+FDIVT = NOTYET
+endif
+ifndef FPWRT
+FPWRT = NOTYET
+endif
+ifndef ANDOP
+ANDOP = NOTYET
+endif
+ifndef OROP
+OROP = NOTYET
+endif
+ifndef NOTOP
+NOTOP = NOTYET
+endif
+ifndef DOREL
+DOREL = NOTYET
+endif
+ifndef OUTQST
+OUTQST = NOTYET
+endif
+ifndef INPRT
+INPRT = NOTYET
+endif
+ifndef INCHR
+INCHR = NOTYET
+endif
+ifndef FININL
+FININL = NOTYET
+endif
+ifndef LINGET
+LINGET = NOTYET
+endif
+ifndef GIVAYF
+GIVAYF = NOTYET
+endif
+ifndef FACINX
+FACINX = NOTYET
+endif
+ifndef NQPLOP
+NQPLOP = NOTYET
+endif
+ifndef NGONE
+NGONE = NOTYET
+endif
+ifndef DEFEVL
+DEFEVL = NOTYET
 endif
