@@ -50,7 +50,14 @@ pub struct Machine {
 impl Machine {
     /// A powered-on C64 with the given ROMs, KERNAL initialised, screen cleared.
     pub fn new(roms: Roms) -> Self {
-        let mut m = Machine {
+        let mut m = Self::without_power_on(roms);
+        boot::power_on(&mut m.bus, &mut m.kernal);
+        m
+    }
+
+    /// The machine before the KERNAL's reset has run (the caller does it).
+    pub(crate) fn without_power_on(roms: Roms) -> Self {
+        Machine {
             cpu: Cpu::new(),
             bus: C64Bus::new(roms),
             kernal: Kernal::new(),
@@ -63,9 +70,7 @@ impl Machine {
             at_breakpoint: false,
             trace: None,
             trace_error: None,
-        };
-        boot::power_on(&mut m.bus, &mut m.kernal);
-        m
+        }
     }
 
     /// With our built-in ROM set (no Commodore ROM images).
@@ -125,6 +130,13 @@ impl Machine {
     pub fn set_breakpoint(&mut self, addr: u16) {
         self.breakpoints[addr as usize / 64] |= 1 << (addr % 64);
         self.any_breakpoint = true;
+    }
+
+    /// Removes every breakpoint.
+    pub fn clear_breakpoints(&mut self) {
+        self.breakpoints.fill(0);
+        self.any_breakpoint = false;
+        self.at_breakpoint = false;
     }
 
     fn is_breakpoint(&self, addr: u16) -> bool {

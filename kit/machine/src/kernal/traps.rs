@@ -60,6 +60,10 @@ pub struct Kernal {
     resume: Vec<(u8, u64)>,
     /// CHRIN is in its line input (it entered the loop that waits for keys).
     line_input: bool,
+    /// A BASIC program was RUN on the BASIC in ROM (`Machine::run_basic_program`): BASIC's
+    /// main loop (this address) asking the keyboard for a line with the key script used up
+    /// is the program's end, "returned to BASIC" (when `after_return` says so).
+    pub basic_ready_ends_run: Option<u16>,
 }
 
 /// GETIN/CHRIN calls in a row that find no key and no script left before the run ends with
@@ -123,6 +127,7 @@ impl Kernal {
             cursor_shown: false,
             resume: Vec::new(),
             line_input: false,
+            basic_ready_ends_run: None,
         }
     }
 
@@ -503,6 +508,10 @@ impl Kernal {
         loop {
             let count = bus.ram[NDX as usize];
             if count == 0 {
+                if fed == KeyAvailability::Exhausted && self.at_ready(cpu, bus) {
+                    self.returned_status = Some(bus.ram[STATUS as usize]);
+                    return TrapOutcome::Stop(StopReason::ReturnedToBasic);
+                }
                 if fed == KeyAvailability::Exhausted {
                     if let Some(stop) = self.idle() {
                         return stop;
@@ -562,6 +571,15 @@ impl Kernal {
                 }
             }
         }
+    }
+
+    /// BASIC, after a program's RUN, is back at READY.: its main loop asks for a line (see
+    /// `Machine::basic_waits_for_a_line`), and a return to BASIC ends the run.
+    fn at_ready(&self, cpu: &Cpu, bus: &C64Bus) -> bool {
+        self.after_return == AfterReturn::Return
+            && self
+                .basic_ready_ends_run
+                .is_some_and(|main| crate::basic_run::returns_to(bus, cpu.s, main))
     }
 
     /// The screen address of the cursor's logical line (PNT).
