@@ -604,5 +604,5 @@ INITV   ldx #BVLEN-1
         dex
         bpl @copy
         rts
-BVECS   word NERROR, NMAIN, NCRNCH, NQPLOP, NGONE, NEVAL
+BVECS   word NERROR, NMAIN, NCRNCH, NQPLOP, NGONE, DEFEVL
 BVLEN   = *-BVECS

@@ -252,6 +252,6 @@ endif
 ifndef NGONE
 NGONE = NOTYET
 endif
-ifndef NEVAL
-NEVAL = NOTYET
+ifndef DEFEVL
+DEFEVL = NOTYET
 endif
