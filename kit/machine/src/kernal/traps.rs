@@ -311,7 +311,12 @@ impl Kernal {
             }
             Strout | Linprt | Lnkprg | Runc | Stxtpt | Newstt => return self.basic(trap, cpu, bus),
             ColourAndClear => self.screen.colour_and_clear(&mut Mem(bus), cpu.a),
-            ClearScreen => self.screen.clear_screen(&mut Mem(bus)),
+            ClearScreen => {
+                let before = self.screen.work;
+                self.screen.clear_screen(&mut Mem(bus));
+                let cost = timing::CLSR + timing::screen_work(before, self.screen.work);
+                return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            }
             Home => self.screen.home(&mut Mem(bus)),
             TakeKey => take_key(cpu, bus),
             SyncColourPointer => {
