@@ -23,6 +23,7 @@ use crate::machine::Machine;
 use crate::memory::C64Bus;
 use crate::roms::Roms;
 use crate::stop::StopReason;
+use c64kit_screen::addr::CRSW;
 
 /// The cold start vector: the KERNAL's reset ends with JMP ($A000).
 pub const COLD_START_VECTOR: u16 = 0xA000;
@@ -99,14 +100,16 @@ impl Machine {
         self.kernal.basic_ready_ends_run = Some(main);
     }
 
-    /// BASIC's main loop is reading a direct line from the keyboard (`READY.` and the
-    /// cursor): the input is the keyboard and, a few calls up the stack (INLIN, the
-    /// KERNAL glue, CHRIN), the return address of the main loop's JSR INLIN. CURLIN cannot
-    /// tell: after an error in a program it still holds the program's line. For a CPU at
-    /// CHRIN's entry (or in its trap).
+    /// BASIC's main loop is about to read a direct line from the keyboard (`READY.` and the
+    /// cursor): the input is the keyboard, the screen editor is not handing back a line
+    /// entered (CRSW = 0) and, a few calls up the stack (INLIN, the KERNAL glue, CHRIN),
+    /// is the return address of the main loop's JSR INLIN. CURLIN cannot tell: after an
+    /// error in a program it still holds the program's line. For a CPU at CHRIN's entry.
     pub fn basic_waits_for_a_line(&self) -> bool {
         let main = self.basic_entry("NMAIN", boot::MAIN_LOOP);
-        self.bus.ram[DFLTN as usize] == 0 && returns_to(&self.bus, self.cpu.s, main)
+        self.bus.ram[DFLTN as usize] == 0
+            && self.bus.ram[CRSW as usize] == 0
+            && returns_to(&self.bus, self.cpu.s, main)
     }
 
     /// A routine of the BASIC in ROM: our BASIC's label when it has one, else the address
