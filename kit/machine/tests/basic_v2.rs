@@ -233,11 +233,12 @@ fn excerpt(bytes: &[u8], at: usize) -> String {
 }
 
 /// The screens alike but for the cursor's cell (the blink puts a reversed space there on
-/// Commodore's KERNAL when it is on).
+/// Commodore's KERNAL when it is on) and for the letters' case (the reference's screens
+/// are rendered in the upper-case set whichever set the VIC-II showed).
 fn same_screen(ours: &[String], reference: &[String]) -> bool {
     let norm = |rows: &[String]| -> Vec<String> {
         rows.iter()
-            .map(|r| r.replace('█', " ").trim_end().to_string())
+            .map(|r| r.replace('█', " ").trim_end().to_uppercase())
             .collect()
     };
     norm(ours) == norm(reference)
