@@ -112,7 +112,7 @@ ERRPRT  txa
         sta INDEX
         lda ERRTAB-1,x
         sta INDEX+1
-        jsr CLRCHN
+ERRCLR  jsr CLRCHN              ; (c64kit's machine sees an error here: INDEX = its message)
         lda #0
         sta CHANNL
         jsr CRDO

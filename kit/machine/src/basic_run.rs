@@ -98,6 +98,12 @@ impl Machine {
         self.cpu.jammed = false;
         let main = self.basic_entry("NMAIN", boot::MAIN_LOOP);
         self.kernal.basic_ready_ends_run = Some(main);
+        self.kernal.basic_error_site = self
+            .bus
+            .roms
+            .own_basic
+            .then(|| c64kit_basic_rom::label("ERRCLR"))
+            .flatten();
     }
 
     /// BASIC's main loop is about to read a direct line from the keyboard (`READY.` and the

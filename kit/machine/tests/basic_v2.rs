@@ -28,6 +28,8 @@ const IRQ_ENTRY: u16 = 0xFF48;
 const IDLE_POLLS: u32 = 1000;
 /// The KERNAL's keyboard buffer count.
 const NDX: u16 = 0xC6;
+/// Cycles the trap KERNAL may take to end the run once BASIC waits at READY.
+const END_CYCLES: u64 = 1_000_000;
 /// Cycles allowed beyond twice the reference's, for start and end.
 const SPARE_CYCLES: u64 = 5_000_000;
 /// The reference's cycle count, where comparable, must be met within this fraction.
@@ -168,12 +170,27 @@ fn run(roms: Roms, r: &Reference) -> Outcome {
         }
     };
     let screen = m.screen_text();
+    let at_ready = end.is_none();
+    // On our KERNAL the run then ends by itself: returned to BASIC, or the error BASIC
+    // printed.
+    let end = end.unwrap_or_else(|| {
+        if !m.bus.roms.trap_kernal {
+            return "READY.".into();
+        }
+        m.clear_breakpoints();
+        match m.run(END_CYCLES) {
+            stop @ (StopReason::ReturnedToBasic | StopReason::BasicError { .. }) => {
+                format!("READY. ({stop})")
+            }
+            stop => format!("READY., but then: {stop}"),
+        }
+    });
     Outcome {
         chrout,
         screen,
         cycles: last - start,
-        at_ready: end.is_none(),
-        end: end.unwrap_or_else(|| "READY.".into()),
+        at_ready: at_ready && end.starts_with("READY.") && !end.contains("but then"),
+        end,
     }
 }
 
