@@ -311,6 +311,17 @@ fn the_reference_programs_run_on_our_basic_as_on_commodores() {
         println!("{:<22} ours: {}", r.name, verdict(r, &ours));
         let same = ours.at_ready && compare_run(r, &ours).is_ok();
         if same {
+            // The run's end says how the program ended: with the error the reference
+            // printed last, or not.
+            let tail = &r.chrout[r.chrout.len().saturating_sub(48)..];
+            let error = tail.windows(7).any(|w| w == b"  ERROR");
+            assert_eq!(
+                ours.end.contains("BASIC error"),
+                error,
+                "{}: the run ended {}",
+                r.name,
+                ours.end
+            );
             identical.push(r.name.clone());
         } else if IDENTICAL.contains(&r.name.as_str()) {
             lost.push(r.name.clone());
