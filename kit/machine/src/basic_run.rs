@@ -13,11 +13,13 @@
 //! path runs on Commodore's ROMs.
 //!
 //! The run ends when BASIC's main loop is back at `READY.` asking the keyboard for a line
-//! with the key script used up: "returned to BASIC" (the trap KERNAL's CHRIN says so; see
-//! `Kernal::basic_ready_ends_run`).
+//! with the key script used up: "returned to BASIC" (the trap KERNAL's CHRIN says so, see
+//! `Kernal::basic_ready_ends_run`; on a real KERNAL image the run loop watches CHRIN's
+//! entry). On our BASIC and KERNAL, an error BASIC printed ends it as a `BasicError`.
 
 use crate::boot::{self, poke16};
-use crate::kernal::vars::{DFLTN, MSGFLG, VARTAB};
+use crate::kernal::vars::{DFLTN, MSGFLG, NDX, VARTAB};
+use crate::kernal::AfterReturn;
 use crate::kernal::Trap;
 use crate::machine::Machine;
 use crate::memory::C64Bus;
@@ -98,6 +100,7 @@ impl Machine {
         self.cpu.jammed = false;
         let main = self.basic_entry("NMAIN", boot::MAIN_LOOP);
         self.kernal.basic_ready_ends_run = Some(main);
+        self.basic_end_watch = !self.bus.roms.trap_kernal;
         self.kernal.basic_error_site = self
             .bus
             .roms
@@ -116,6 +119,16 @@ impl Machine {
         self.bus.ram[DFLTN as usize] == 0
             && self.bus.ram[CRSW as usize] == 0
             && returns_to(&self.bus, self.cpu.s, main)
+    }
+
+    /// On a real KERNAL: the CPU is at CHRIN's entry, BASIC back at `READY.` with the key
+    /// script used up and nothing typed waiting, and a return to BASIC ends the run.
+    pub(crate) fn basic_program_ended(&self) -> bool {
+        self.cpu.pc == CHRIN_ENTRY
+            && self.kernal.after_return == AfterReturn::Return
+            && self.bus.input.is_exhausted()
+            && self.bus.ram[NDX as usize] == 0
+            && self.basic_waits_for_a_line()
     }
 
     /// A routine of the BASIC in ROM: our BASIC's label when it has one, else the address

@@ -45,6 +45,9 @@ pub struct Machine {
     /// Why the trace stopped, if writing it failed (a full disk): tracing ends there and
     /// [`Machine::finish_trace`] reports it.
     trace_error: Option<std::io::Error>,
+    /// A BASIC program runs on a real KERNAL image, whose CHRIN is no trap: the checking
+    /// loop watches CHRIN's entry for BASIC back at `READY.` (see `basic_run`).
+    pub(crate) basic_end_watch: bool,
 }
 
 impl Machine {
@@ -70,6 +73,7 @@ impl Machine {
             at_breakpoint: false,
             trace: None,
             trace_error: None,
+            basic_end_watch: false,
         }
     }
 
@@ -193,6 +197,7 @@ impl Machine {
     fn run_to(&mut self, limit: u64) -> Option<StopReason> {
         loop {
             let checked = self.any_breakpoint
+                || self.basic_end_watch
                 || self.count_instructions
                 || self.trace.is_some()
                 || (self.stop_on_stuck_loop && !self.direct_path);
@@ -245,6 +250,9 @@ impl Machine {
                 return Some(StopReason::Breakpoint { pc });
             }
             self.at_breakpoint = false;
+            if self.basic_end_watch && self.basic_program_ended() {
+                return Some(StopReason::ReturnedToBasic);
+            }
             if self.trace.is_some() {
                 self.trace_line();
             }

@@ -171,12 +171,9 @@ fn run(roms: Roms, r: &Reference) -> Outcome {
     };
     let screen = m.screen_text();
     let at_ready = end.is_none();
-    // On our KERNAL the run then ends by itself: returned to BASIC, or the error BASIC
-    // printed.
+    // The run then ends by itself: returned to BASIC, or (on our BASIC and KERNAL) the
+    // error BASIC printed.
     let end = end.unwrap_or_else(|| {
-        if !m.bus.roms.trap_kernal {
-            return "READY.".into();
-        }
         m.clear_breakpoints();
         match m.run(END_CYCLES) {
             stop @ (StopReason::ReturnedToBasic | StopReason::BasicError { .. }) => {
