@@ -207,7 +207,10 @@ fn start_advice(e: &StartError) -> Option<&'static str> {
             "the scenarios RUN the build, so it needs a BASIC stub at $0801 whose SYS starts \
              it, as the blog's programs have (10 SYS2080)",
         ),
-        StartError::Empty { .. } | StartError::NoSys(_) | StartError::Nothing => None,
+        StartError::Empty { .. }
+        | StartError::NoSys(_)
+        | StartError::Nothing
+        | StartError::BasicDidNotStart(_) => None,
     }
 }
 

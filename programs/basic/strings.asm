@@ -552,7 +552,8 @@ STRVAL  ldx TXTPTR
         pla
         ldy #0
         sta (INDEX2),y
-        ldx STRNG2
+; ST2TXT: TXTPTR = STRNG2 (EVAL's string literal and READ come here too, as to Commodore's).
+ST2TXT  ldx STRNG2
         ldy STRNG2+1
         stx TXTPTR
         sty TXTPTR+1

@@ -197,3 +197,13 @@ fn reading_lines_with_chrin_takes_commodores_time() {
     let real = cycles_to_end(real, &code, end);
     assert_close("reading lines with CHRIN", trap, real);
 }
+
+#[test]
+fn clearing_the_screen_with_clsr_takes_commodores_time() {
+    let Some(real) = real_roms() else { return };
+    // JSR CLSR ($E544), as RUN's clear screen on a BASIC in ROM is called; SEI; JMP *.
+    let code = [0x20, 0x44, 0xE5, 0x78, 0x4C, 0x04, 0xC0];
+    let trap = cycles_to_end(Roms::builtin(), &code, 0xC004);
+    let real = cycles_to_end(real, &code, 0xC004);
+    assert_close("CLSR", trap, real);
+}

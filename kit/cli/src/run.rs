@@ -950,7 +950,8 @@ fn cannot_start(file: &Path, e: &StartError) -> anyhow::Error {
         StartError::Text { .. }
         | StartError::Empty { .. }
         | StartError::NoSys(_)
-        | StartError::Nothing => None,
+        | StartError::Nothing
+        | StartError::BasicDidNotStart(_) => None,
     };
     let message = match advice {
         Some(advice) => format!("{}: {e}: {advice}", file.display()),

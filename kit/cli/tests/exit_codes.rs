@@ -53,6 +53,8 @@ fn row_says(stop: &StopReason) -> &'static str {
         StopReason::Reset => "jumped to RESET",
         StopReason::DebugCart { value: 0 } => "wrote $00 to VICE's debug cartridge",
         StopReason::DebugCart { .. } => "a value other than $00",
+        // Only our own BASIC, which `run` cannot choose yet, stops so: its row comes with it.
+        StopReason::BasicError { .. } => "stopped with an error",
     }
 }
 

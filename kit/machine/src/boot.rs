@@ -51,7 +51,10 @@ const VIC_INIT: [u8; 47] = [
 
 /// BASIC's RAM vectors from its cold start (INITV): IERROR $E38B, IMAIN $A483, ICRNCH $A57C,
 /// IQPLOP $A71A, IGONE $A7E4, IEVAL $AE86.
-const BASIC_VECTOR_DEFAULTS: [u16; 6] = [0xE38B, 0xA483, 0xA57C, 0xA71A, 0xA7E4, 0xAE86];
+const BASIC_VECTOR_DEFAULTS: [u16; 6] = [0xE38B, MAIN_LOOP, 0xA57C, 0xA71A, 0xA7E4, 0xAE86];
+/// BASIC's main loop (IMAIN's default, NMAIN): it starts with the JSR INLIN that reads a
+/// direct line at `READY.`.
+pub const MAIN_LOOP: u16 = 0xA483;
 /// ADRAY1 and ADRAY2: BASIC's float-to-integer and integer-to-float routines.
 const ADRAY_DEFAULTS: [u16; 2] = [0xB1AA, 0xB391];
 /// USR's default target: ILLEGAL QUANTITY.
@@ -102,11 +105,7 @@ const CIA2_PORT_A_IDLE_BUS: u8 = 0xC7;
 /// drive 8 and the program-independent part of RUN. RAM itself powers on in VICE's pattern
 /// ([`crate::memory::power_on_ram`]).
 pub fn power_on(bus: &mut C64Bus, kernal: &mut Kernal) {
-    for trap in [Trap::Ioinit, Trap::Ramtas, Trap::Restor] {
-        kernal_state(trap, bus);
-    }
-    kernal.reset_screen(bus);
-    cint_chips(bus);
+    kernal_reset(bus, kernal);
     basic_cold_start(bus);
     loaded_from_drive(bus);
     // The system IRQ has scanned the keyboard: no STOP key.
@@ -115,6 +114,17 @@ pub fn power_on(bus: &mut C64Bus, kernal: &mut Kernal) {
     poke16(bus, TXTPTR, BASIC_START - 1);
     poke16(bus, DATPTR, BASIC_START - 1);
     bus.ram[TEMPPT as usize] = TEMPST;
+}
+
+/// Power-on and the KERNAL's reset (IOINIT, RAMTAS, RESTOR, CINT), up to where the real
+/// reset enters BASIC (CLI, then JMP through the cold start vector at $A000): what a BASIC
+/// image's own cold start finds.
+pub fn kernal_reset(bus: &mut C64Bus, kernal: &mut Kernal) {
+    for trap in [Trap::Ioinit, Trap::Ramtas, Trap::Restor] {
+        kernal_state(trap, bus);
+    }
+    kernal.reset_screen(bus);
+    cint_chips(bus);
 }
 
 /// What IOINIT, RAMTAS and RESTOR set up, and CINT's (and its screen part's) work on the

@@ -4,6 +4,7 @@
 //! and the run loop with its stop reasons. It knows nothing of plugins: front ends
 //! read the transcript, screen and memory (and the drive's notes).
 
+pub mod basic_run;
 pub mod boot;
 pub mod drive;
 pub mod input;

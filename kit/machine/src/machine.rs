@@ -45,12 +45,22 @@ pub struct Machine {
     /// Why the trace stopped, if writing it failed (a full disk): tracing ends there and
     /// [`Machine::finish_trace`] reports it.
     trace_error: Option<std::io::Error>,
+    /// A BASIC program runs on a real KERNAL image, whose CHRIN is no trap: the checking
+    /// loop watches CHRIN's entry for BASIC back at `READY.` (see `basic_run`).
+    pub(crate) basic_end_watch: bool,
 }
 
 impl Machine {
     /// A powered-on C64 with the given ROMs, KERNAL initialised, screen cleared.
     pub fn new(roms: Roms) -> Self {
-        let mut m = Machine {
+        let mut m = Self::without_power_on(roms);
+        boot::power_on(&mut m.bus, &mut m.kernal);
+        m
+    }
+
+    /// The machine before the KERNAL's reset has run (the caller does it).
+    pub(crate) fn without_power_on(roms: Roms) -> Self {
+        Machine {
             cpu: Cpu::new(),
             bus: C64Bus::new(roms),
             kernal: Kernal::new(),
@@ -63,9 +73,8 @@ impl Machine {
             at_breakpoint: false,
             trace: None,
             trace_error: None,
-        };
-        boot::power_on(&mut m.bus, &mut m.kernal);
-        m
+            basic_end_watch: false,
+        }
     }
 
     /// With our built-in ROM set (no Commodore ROM images).
@@ -127,6 +136,13 @@ impl Machine {
         self.any_breakpoint = true;
     }
 
+    /// Removes every breakpoint.
+    pub fn clear_breakpoints(&mut self) {
+        self.breakpoints.fill(0);
+        self.any_breakpoint = false;
+        self.at_breakpoint = false;
+    }
+
     fn is_breakpoint(&self, addr: u16) -> bool {
         self.breakpoints[addr as usize / 64] & (1 << (addr % 64)) != 0
     }
@@ -181,6 +197,7 @@ impl Machine {
     fn run_to(&mut self, limit: u64) -> Option<StopReason> {
         loop {
             let checked = self.any_breakpoint
+                || self.basic_end_watch
                 || self.count_instructions
                 || self.trace.is_some()
                 || (self.stop_on_stuck_loop && !self.direct_path);
@@ -233,6 +250,9 @@ impl Machine {
                 return Some(StopReason::Breakpoint { pc });
             }
             self.at_breakpoint = false;
+            if self.basic_end_watch && self.basic_program_ended() {
+                return Some(StopReason::ReturnedToBasic);
+            }
             if self.trace.is_some() {
                 self.trace_line();
             }

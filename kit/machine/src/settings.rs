@@ -149,6 +149,28 @@ pub fn load_name_of(path: &Path) -> Vec<u8> {
         .collect()
 }
 
+/// Whether RUN runs `program` on the BASIC in ROM: always on our own BASIC; on another
+/// BASIC image (Commodore's) when RUN would not go straight to a SYS (c64kit's own start
+/// of a SYS stub stays as it is there, with its timing).
+fn runs_on_basic_rom(roms: &Roms, program: &Program) -> bool {
+    if roms.own_basic {
+        return true;
+    }
+    if roms.trap_basic {
+        return false;
+    }
+    let Some(first) = program.segments.first() else {
+        return false;
+    };
+    let mut image = first.address.to_le_bytes().to_vec();
+    image.extend_from_slice(&first.bytes);
+    first.address == BASIC_START
+        && matches!(
+            c64kit_basic::find_sys(&image, |_| 0),
+            Err(c64kit_basic::NoSys::BasicFirst { .. } | c64kit_basic::NoSys::Missing)
+        )
+}
+
 impl Machine {
     /// A C64 as `settings` say, with `program` (if any) loaded and started as the C64 would
     /// start it: by RUN, or at an address (`settings.start_address`, else the first raw
@@ -172,7 +194,21 @@ impl Machine {
             idle_poll_limit,
             stop_on_stuck_loop,
         } = settings;
-        let mut m = Machine::new(roms);
+        let at = start_address.or(raw_loads.first().map(|s| s.address)).or(
+            match program.map(|p| p.entry) {
+                Some(Entry::At(addr)) => Some(addr),
+                _ => None,
+            },
+        );
+        let through_basic = match program {
+            Some(p) if at.is_none() && p.entry == Entry::Run => runs_on_basic_rom(&roms, p),
+            _ => false,
+        };
+        let mut m = if through_basic {
+            Machine::boot_basic(roms).map_err(StartError::BasicDidNotStart)?
+        } else {
+            Machine::new(roms)
+        };
         m.bus.set_cia_model(cia);
         m.bus.set_sid_model(sid);
         m.kernal.drive = drive;
@@ -181,14 +217,17 @@ impl Machine {
         for seg in raw_loads.iter().chain(segments) {
             m.load_raw(seg.address, &seg.bytes);
         }
-        let at = start_address.or(raw_loads.first().map(|s| s.address)).or(
-            match program.map(|p| p.entry) {
-                Some(Entry::At(addr)) => Some(addr),
-                _ => None,
-            },
-        );
         // RUN or SYS: BASIC's pointers for the program (VARTAB after its end).
         match (at, program) {
+            (None, Some(p)) if through_basic => {
+                let first = p.segments.first().ok_or(StartError::Nothing)?;
+                if first.address != BASIC_START {
+                    return Err(StartError::MachineCode {
+                        load_address: first.address,
+                    });
+                }
+                m.run_basic_program(first.end());
+            }
             (Some(addr), _) => {
                 let end = raw_loads
                     .iter()

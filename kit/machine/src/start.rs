@@ -5,6 +5,7 @@
 
 use crate::boot::BASIC_START;
 use crate::loader::Prg;
+use crate::stop::StopReason;
 use c64kit_basic::{find_sys, NoSys, SysStatement};
 use std::fmt;
 
@@ -26,6 +27,8 @@ pub enum StartError {
     NoSys(NoSys),
     /// No program, no raw bytes and no start address: nothing to start.
     Nothing,
+    /// The BASIC in ROM did not reach `READY.` after its cold start: why the boot stopped.
+    BasicDidNotStart(StopReason),
 }
 
 impl StartError {
@@ -77,6 +80,9 @@ impl fmt::Display for StartError {
                 f,
                 "nothing to start: no program, no raw bytes loaded and no start address"
             ),
+            StartError::BasicDidNotStart(stop) => {
+                write!(f, "BASIC's cold start did not reach READY.: {stop}")
+            }
         }
     }
 }

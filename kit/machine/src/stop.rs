@@ -29,6 +29,10 @@ pub enum StopReason {
     Reset,
     /// The program wrote its result to VICE's debug cartridge ($D7FF): 0 is a pass.
     DebugCart { value: u8 },
+    /// The BASIC program RUN on our BASIC stopped with an error: BASIC printed
+    /// `?MESSAGE  ERROR` (` IN line` when a program line was running) and is back at
+    /// `READY.` with the key script used up.
+    BasicError { message: String, line: Option<u16> },
 }
 
 /// The exit code for a program that needs what c64kit does not provide (a KERNAL routine,
@@ -53,6 +57,7 @@ impl StopReason {
             StopReason::Reset => 10,
             StopReason::DebugCart { value: 0 } => 0,
             StopReason::DebugCart { .. } => 11,
+            StopReason::BasicError { .. } => 12,
         }
     }
 }
@@ -95,6 +100,13 @@ impl fmt::Display for StopReason {
             ),
             StopReason::Reset => write!(f, "the program jumped to RESET"),
             StopReason::DebugCart { value } => write!(f, "debug cartridge: ${value:02X}"),
+            StopReason::BasicError { message, line } => {
+                write!(f, "BASIC error: ?{message}  ERROR")?;
+                match line {
+                    Some(line) => write!(f, " IN {line}"),
+                    None => Ok(()),
+                }
+            }
         }
     }
 }

@@ -13,6 +13,12 @@ use c64kit_cpu::{Bus, Cpu};
 use c64kit_screen::addr::{AUTODN, BLNCT, BLNSW, CRSW, INDX, LNMX, PNT, PNTR, QTSW};
 use c64kit_screen::{ScreenEditor, ScreenMemory};
 
+/// BASIC's INDEX ($22-$23): the error printer's pointer to the message.
+const BASIC_INDEX: u16 = 0x22;
+/// The longest error message (ILLEGAL DEVICE NUMBER is 21 characters): a bound for a
+/// pointer that is not at one.
+const MAX_ERROR_MESSAGE: u16 = 32;
+
 /// How many routines broken into by interrupts are remembered at once.
 const RESUME_DEPTH: usize = 8;
 
@@ -60,6 +66,14 @@ pub struct Kernal {
     resume: Vec<(u8, u64)>,
     /// CHRIN is in its line input (it entered the loop that waits for keys).
     line_input: bool,
+    /// A BASIC program was RUN on the BASIC in ROM (`Machine::run_basic_program`): BASIC's
+    /// main loop (this address) asking the keyboard for a line with the key script used up
+    /// is the program's end, "returned to BASIC" (when `after_return` says so).
+    pub basic_ready_ends_run: Option<u16>,
+    /// Where our BASIC's error printer calls CLRCHN (its JSR's address), and the error it
+    /// printed there since the last key was typed: at READY. the run ends with it.
+    pub basic_error_site: Option<u16>,
+    basic_error: Option<(String, Option<u16>)>,
 }
 
 /// GETIN/CHRIN calls in a row that find no key and no script left before the run ends with
@@ -123,6 +137,9 @@ impl Kernal {
             cursor_shown: false,
             resume: Vec::new(),
             line_input: false,
+            basic_ready_ends_run: None,
+            basic_error_site: None,
+            basic_error: None,
         }
     }
 
@@ -224,7 +241,10 @@ impl Kernal {
             }
             Chkin => return self.chkin(cpu, bus),
             Chkout => return self.chkout(cpu, bus),
-            Clrchn => self.clrchn(bus),
+            Clrchn => {
+                self.note_basic_error(cpu, bus);
+                self.clrchn(bus);
+            }
             Clall => self.clall(bus),
             Open => return self.open(cpu, bus),
             Close => self.close(cpu, bus),
@@ -306,7 +326,12 @@ impl Kernal {
             }
             Strout | Linprt | Lnkprg | Runc | Stxtpt | Newstt => return self.basic(trap, cpu, bus),
             ColourAndClear => self.screen.colour_and_clear(&mut Mem(bus), cpu.a),
-            ClearScreen => self.screen.clear_screen(&mut Mem(bus)),
+            ClearScreen => {
+                let before = self.screen.work;
+                self.screen.clear_screen(&mut Mem(bus));
+                let cost = timing::CLSR + timing::screen_work(before, self.screen.work);
+                return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            }
             Home => self.screen.home(&mut Mem(bus)),
             TakeKey => take_key(cpu, bus),
             SyncColourPointer => {
@@ -503,6 +528,13 @@ impl Kernal {
         loop {
             let count = bus.ram[NDX as usize];
             if count == 0 {
+                if fed == KeyAvailability::Exhausted && self.at_ready(cpu, bus) {
+                    self.returned_status = Some(bus.ram[STATUS as usize]);
+                    return TrapOutcome::Stop(match self.basic_error.take() {
+                        Some((message, line)) => StopReason::BasicError { message, line },
+                        None => StopReason::ReturnedToBasic,
+                    });
+                }
                 if fed == KeyAvailability::Exhausted {
                     if let Some(stop) = self.idle() {
                         return stop;
@@ -514,6 +546,8 @@ impl Kernal {
                 return self.spend_turn(cost - 1, bus);
             }
             self.idle_polls = 0;
+            // A key typed: an error printed before it is not how the run ends.
+            self.basic_error = None;
             if self.cursor_shown {
                 cost += timing::CHRIN_CURSOR_OFF;
                 self.cursor_shown = false;
@@ -562,6 +596,46 @@ impl Kernal {
                 }
             }
         }
+    }
+
+    /// BASIC, after a program's RUN, is back at READY.: its main loop asks for a line (see
+    /// `Machine::basic_waits_for_a_line`), and a return to BASIC ends the run.
+    fn at_ready(&self, cpu: &Cpu, bus: &C64Bus) -> bool {
+        self.after_return == AfterReturn::Return
+            && self
+                .basic_ready_ends_run
+                .is_some_and(|main| crate::basic_run::returns_to(bus, cpu.s, main))
+    }
+
+    /// CLRCHN called from our BASIC's error printer (`basic_error_site`): INDEX ($22) points
+    /// at the error's message in the ROM (its last character with bit 7 set), CURLIN holds
+    /// the line running ($FFxx in direct mode).
+    fn note_basic_error(&mut self, cpu: &Cpu, bus: &C64Bus) {
+        let Some(site) = self.basic_error_site else {
+            return;
+        };
+        let s = cpu.s as usize;
+        let ret = u16::from_le_bytes([
+            bus.ram[0x100 | (s + 1) & 0xFF],
+            bus.ram[0x100 | (s + 2) & 0xFF],
+        ]);
+        if ret != site.wrapping_add(2) {
+            return;
+        }
+        let at = u16::from_le_bytes([
+            bus.ram[BASIC_INDEX as usize],
+            bus.ram[BASIC_INDEX as usize + 1],
+        ]);
+        let mut message = String::new();
+        for i in 0..MAX_ERROR_MESSAGE {
+            let b = bus.peek(at.wrapping_add(i));
+            message.push(char::from(b & 0x7F));
+            if b & 0x80 != 0 {
+                break;
+            }
+        }
+        let line = u16::from_le_bytes([bus.ram[CURLIN as usize], bus.ram[CURLIN as usize + 1]]);
+        self.basic_error = Some((message, (line >> 8 != 0xFF).then_some(line)));
     }
 
     /// The screen address of the cursor's logical line (PNT).
