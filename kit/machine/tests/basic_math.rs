@@ -1095,7 +1095,6 @@ fn shared_programs_values_on_commodores_rom() {
 /// Our whole BASIC gives the values 04-functions, 06-rnd and 27-float-bytes-func printed on
 /// Commodore's C64 (no Commodore ROM needed).
 #[test]
-#[ignore = "needs the float package (float.asm: FIN, FOUT, FADD ... FDIV, INT) of our BASIC"]
 fn shared_programs_values_on_our_basic() {
     let mut b = Bench::ours();
     check_programs(&mut b);
