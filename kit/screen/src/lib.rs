@@ -679,8 +679,9 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
         self.findst(x);
     }
 
-    /// FINDST ($E6ED): PNT = first row of the logical line holding row `x`.
-    fn findst(&mut self, mut x: u8) {
+    /// FINDST ($E6ED): PNT = first row of the logical line holding row `x` (row 0 when
+    /// none above starts one); returns that row.
+    fn findst(&mut self, mut x: u8) -> u8 {
         while self.ldtb1(x) & 0x80 == 0 {
             x = x.wrapping_sub(1);
             if x == 0 {
@@ -688,6 +689,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
             }
         }
         self.setpnt(x);
+        x
     }
 
     /// BKLN ($E701): to the end of the previous line. Returns false at the top row, where the
@@ -1075,12 +1077,15 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
         self.poke(QTSW, 0);
         let lsxp = self.peek(LSXP);
         if lsxp & 0x80 == 0 {
-            // Input started on this logical line: skip the prompt before it.
+            // Input started on this logical line: skip the prompt before it. The line's
+            // first row is looked for only when the cursor is on another row than where
+            // input started (901227-03's rule, $E591): RETURN on the row input started on
+            // compares that row, even when it continues a line above (a line of 40
+            // characters, then RETURN alone on the row it wrapped to, reads back empty).
             let mut x = self.peek(TBLX);
-            while x != 0 && self.ldtb1(x) & 0x80 == 0 {
-                x -= 1;
+            if x != lsxp {
+                x = self.findst(x);
             }
-            self.setpnt(x);
             if x == lsxp {
                 let lstp = self.peek(LSTP);
                 self.poke(PNTR, lstp);

@@ -478,3 +478,43 @@ fn wrapping_while_typing_inserts_a_row_instead_of_overwriting() {
         assert_eq!(mem.ram[0xd9 + 1] & 0x80, 0, "row 1 continues row 0");
     }
 }
+
+/// Types `keys` one at a time into CHRIN's line input, then reads the line to its RETURN.
+fn type_line(ed: &mut ScreenEditor, mem: &mut PlainMemory, keys: &[u8]) -> Vec<u8> {
+    let mut got = Vec::new();
+    for &key in keys {
+        mem.ram[0x0277] = key;
+        mem.ram[0xc6] = 1;
+        if let Some(c) = ed.chrin_keyboard(mem) {
+            got.push(c);
+        }
+    }
+    while got.last() != Some(&13) {
+        got.push(ed.chrin_keyboard(mem).expect("a RETURN was typed"));
+    }
+    got
+}
+
+#[test]
+fn return_on_the_row_input_started_reads_from_where_it_started_even_on_a_wrapped_line() {
+    // A line of 40 characters wraps the cursor to row 1, which continues row 0's logical
+    // line; after it is read, the cursor is at column 41 of that line. The next input starts
+    // there: 901227-03 looks for the logical line's first row only when RETURN is pressed
+    // on another row than the one input started on, so the 40 characters above are not
+    // read again.
+    let (mut ed, mut mem) = setup();
+    let forty = [b'A'; 40];
+    let mut line = forty.to_vec();
+    line.push(13);
+    assert_eq!(type_line(&mut ed, &mut mem, &line), line);
+    assert_eq!(mem.ram[0xd9 + 1] & 0x80, 0, "row 1 continues row 0");
+    assert_eq!(type_line(&mut ed, &mut mem, b"\r"), b"\r", "nothing typed");
+    let (mut ed, mut mem) = setup();
+    type_line(&mut ed, &mut mem, &line);
+    assert_eq!(type_line(&mut ed, &mut mem, b"B\r"), b"B\r");
+    // RETURN on another row than input started on looks for the logical line's first row:
+    // input after a prompt of 38 characters, wrapped onto row 1, reads from the prompt's end.
+    let (mut ed, mut mem) = setup();
+    ed.print(&mut mem, &[b'?'; 38]);
+    assert_eq!(type_line(&mut ed, &mut mem, b"BCD\r"), b"BCD\r");
+}
