@@ -265,3 +265,21 @@ fn lp2_and_scolor_called_on_their_own_cost_what_commodores_do() {
     assert_eq!(call_costs(0xE5B4, b"AB\r", 9), vec![6 + 73, 6 + 56, 6 + 39]);
     assert_eq!(call_costs(0xEA24, b"", 2), vec![6 + 22, 6 + 22]);
 }
+
+#[test]
+fn interrupts_are_taken_while_chrin_waits_for_a_key() {
+    // CLI; JSR CHRIN; JMP *, nothing typed and no script's end to stop the wait: the real
+    // loop spins with interrupts on, so the system IRQ keeps the jiffy clock going (a
+    // program's own interrupt routine, music or a key of its own, runs beside the wait).
+    let mut m = Machine::builtin();
+    m.kernal.idle_poll_limit = u32::MAX;
+    m.load_raw(0xC000, &[0x58, 0x20, 0xCF, 0xFF, 0x4C, 0x04, 0xC0]);
+    m.start_at(0xC000, 0x0803);
+    let jiffies = |m: &Machine| u32::from_be_bytes([0, m.peek(0xA0), m.peek(0xA1), m.peek(0xA2)]);
+    let before = jiffies(&m);
+    // One second of PAL C64 time: CIA 1's timer interrupts every 16,422 cycles (60 Hz).
+    let stop = m.run(985_248);
+    assert!(matches!(stop, StopReason::CycleBudget { .. }), "{stop:?}");
+    let ticks = jiffies(&m) - before;
+    assert!((59..=60).contains(&ticks), "{ticks} jiffies");
+}

@@ -1,7 +1,7 @@
 //! What each KERNAL routine does, in Rust. Register and flag results follow the real
 //! routines (e.g. GETIN with nothing typed: A = 0, Z set, C clear, X and Y kept).
 
-use super::rom::{BASIC_IDLE, IRQ_EXIT, NMI_EXIT, RESUME};
+use super::rom::{BASIC_IDLE, CHRIN_WAIT, CHRIN_WAIT_CYCLES, IRQ_EXIT, NMI_EXIT, RESUME};
 use super::timing;
 use super::vars::*;
 use super::Trap;
@@ -569,12 +569,15 @@ impl Kernal {
         u16::from_le_bytes([bus.ram[PNT as usize], bus.ram[PNT as usize + 1]])
     }
 
-    /// Spends `cycles` of CHRIN's line input, after which the loop turns again (the trap is
-    /// entered again, where an interrupt that came meanwhile is taken: up to one turn's
-    /// echo late, where the real loop takes it at once).
+    /// Spends `cycles` of CHRIN's line input, after which the loop turns again: through
+    /// `CHRIN_WAIT`, whose NOP takes an interrupt that came meanwhile (up to one turn's echo
+    /// late, where the real loop takes it at once), back into the trap.
     fn spend_turn(&mut self, cycles: u64, bus: &mut C64Bus) -> TrapOutcome {
-        bus.spend_cpu_cycles(cycles, Trap::Chrin.address());
-        TrapOutcome::ContinueAt(Trap::Chrin.address())
+        bus.spend_cpu_cycles(
+            cycles.saturating_sub(CHRIN_WAIT_CYCLES),
+            Trap::Chrin.address(),
+        );
+        TrapOutcome::ContinueAt(CHRIN_WAIT)
     }
 }
 
