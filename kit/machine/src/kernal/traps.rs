@@ -175,7 +175,8 @@ impl Kernal {
 
     fn run_routine(&mut self, trap: Trap, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
         use Trap::*;
-        if !matches!(trap, Getin | Chrin) {
+        // An interrupt is not the program doing something else than waiting for a key.
+        if !matches!(trap, Getin | Chrin | IrqDefault) {
             self.idle_polls = 0;
         }
         match trap {
@@ -257,6 +258,11 @@ impl Kernal {
                 })
             }
             IrqDefault => {
+                if self.waits_for_a_key_nobody_types(cpu, bus) {
+                    if let Some(stop) = self.idle() {
+                        return stop;
+                    }
+                }
                 let cost = self.irq_cost(bus);
                 udtim(bus);
                 self.feed_keyboard_buffer(bus, false);
@@ -419,6 +425,45 @@ impl Kernal {
             KeyAvailability::NotYet | KeyAvailability::Exhausted => {}
         }
         got
+    }
+
+    /// The default IRQ handler interrupted a program that waits for a key by polling the
+    /// keyboard buffer's count itself (cc65's `cgetc`: `LDA NDX; BEQ` back to the load), with
+    /// the buffer empty, no scripted key left and no handler but the KERNAL's defaults
+    /// (which put a key in the buffer only when one is typed): nothing will ever end the
+    /// wait, as GETIN with nothing left to type. Only that two-instruction loop counts (a
+    /// loop that does anything else may end by itself).
+    fn waits_for_a_key_nobody_types(&self, cpu: &Cpu, bus: &C64Bus) -> bool {
+        if self.idle_poll_limit == u32::MAX
+            || bus.ram[NDX as usize] != 0
+            || !bus.input.is_exhausted()
+            || !crate::machine::kernal_handles(bus, c64kit_cpu::IRQ_VECTOR)
+            || !crate::machine::kernal_handles(bus, c64kit_cpu::NMI_VECTOR)
+        {
+            return false;
+        }
+        // The IRQ entry pushed A, X and Y over the interrupt's P and return address.
+        let s = u16::from(cpu.s);
+        let at = |i: u16| bus.ram[0x100 + usize::from(s.wrapping_add(i) & 0xFF)];
+        let pc = u16::from_le_bytes([at(5), at(6)]);
+        // The load's length when `load` starts the loop.
+        let polls_ndx_at = |load: u16| {
+            let b = |i: u16| bus.peek(load.wrapping_add(i));
+            // LDY/LDA/LDX NDX (zero page $A4-$A6 or absolute $AC-$AE), then BEQ back to it.
+            match b(0) {
+                0xA4..=0xA6 if b(1) == NDX as u8 && b(2) == 0xF0 && b(3) == 0xFC => Some(2),
+                0xAC..=0xAE
+                    if u16::from_le_bytes([b(1), b(2)]) == NDX && b(3) == 0xF0 && b(4) == 0xFB =>
+                {
+                    Some(3)
+                }
+                _ => None,
+            }
+        };
+        // Interrupted before the load, or before the branch.
+        polls_ndx_at(pc).is_some()
+            || polls_ndx_at(pc.wrapping_sub(2)) == Some(2)
+            || polls_ndx_at(pc.wrapping_sub(3)) == Some(3)
     }
 
     fn idle(&mut self) -> Option<TrapOutcome> {
