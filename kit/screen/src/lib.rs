@@ -333,9 +333,26 @@ impl ScreenEditor {
     }
 
     /// GETIN's keyboard half (LP2, $E5B4): takes the oldest key from the keyboard buffer
-    /// ($0277, count in $C6), or `None` if it is empty.
-    pub fn take_key(&mut self, mem: &mut impl ScreenMemory) -> Option<u8> {
-        Kernal::new(mem, &mut self.work).take_key()
+    /// ($0277, count NDX in $C6) as the routine does, whatever NDX holds; returns the key
+    /// and the old NDX (the routine leaves them in A and X). Callers check NDX first: on an
+    /// empty buffer the routine's loop moves 256 bytes down and leaves NDX = $FF, and with
+    /// NDX over 10 it moves the bytes after the buffer too.
+    pub fn take_key<M: ScreenMemory + ?Sized>(mem: &mut M) -> (u8, u8) {
+        let ram = mem.ram_mut();
+        let count = ram[NDX as usize];
+        let key = ram[KEYD as usize];
+        // The loop runs until X reaches NDX (256 turns when it is 0), one byte down each.
+        let mut x: u8 = 0;
+        loop {
+            let at = KEYD as usize + usize::from(x);
+            ram[at] = ram[at + 1];
+            x = x.wrapping_add(1);
+            if x == count {
+                break;
+            }
+        }
+        ram[NDX as usize] = count.wrapping_sub(1);
+        (key, count)
     }
 
     /// CHRIN ($FFCF) from the keyboard (device 0), as the KERNAL's LOOP5 does it: keys from the
@@ -1013,22 +1030,6 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
         }
     }
 
-    /// LP2 ($E5B4): remove the oldest key from the keyboard buffer.
-    fn take_key(&mut self) -> Option<u8> {
-        let n = self.peek(NDX).min(10);
-        if n == 0 {
-            return None;
-        }
-        let key = self.peek(KEYD);
-        // Like the KERNAL, shift NDX bytes (one more than needed).
-        for i in 0..n as u16 {
-            let v = self.peek(KEYD + i + 1);
-            self.poke(KEYD + i, v);
-        }
-        self.poke(NDX, n - 1);
-        Some(key)
-    }
-
     /// LOOP3/LOOP4 ($E5CA): echo keys until RETURN, then return the line's first character.
     fn loop3(&mut self) -> Option<u8> {
         loop {
@@ -1044,7 +1045,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
                 self.poke(BLNON, 0);
                 self.dspp(c, colour);
             }
-            let key = self.take_key()?;
+            let (key, _) = ScreenEditor::take_key(self.mem);
             if key == 0x83 {
                 // SHIFT+RUN/STOP types LOAD, RUN.
                 for (i, &b) in RUNTB.iter().enumerate() {

@@ -419,14 +419,24 @@ fn chrin_handles_keys_arriving_one_by_one_and_editing() {
 }
 
 #[test]
-fn take_key_empties_the_buffer_in_order() {
-    let (mut ed, mut mem) = setup();
+fn take_key_empties_the_buffer_in_order_as_lp2_does() {
+    let (_, mut mem) = setup();
     mem.ram[0x0277..0x027a].copy_from_slice(b"XYZ");
     mem.ram[0xc6] = 3;
-    assert_eq!(ed.take_key(&mut mem), Some(b'X'));
-    assert_eq!(ed.take_key(&mut mem), Some(b'Y'));
-    assert_eq!(ed.take_key(&mut mem), Some(b'Z'));
-    assert_eq!(ed.take_key(&mut mem), None);
+    assert_eq!(ScreenEditor::take_key(&mut mem), (b'X', 3));
+    assert_eq!(ScreenEditor::take_key(&mut mem), (b'Y', 2));
+    assert_eq!(ScreenEditor::take_key(&mut mem), (b'Z', 1));
+    assert_eq!(mem.ram[0xc6], 0);
+    // On an empty buffer LP2's loop runs 256 times: every byte of $0278-$0377 moves down
+    // one place and NDX becomes $FF (callers check NDX first).
+    for (i, b) in mem.ram[0x0277..0x0377].iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    mem.ram[0x0377] = 0xab;
+    assert_eq!(ScreenEditor::take_key(&mut mem), (0, 0));
+    assert_eq!(mem.ram[0xc6], 0xff);
+    assert_eq!(&mem.ram[0x0277..0x0279], &[1, 2]);
+    assert_eq!(&mem.ram[0x0375..0x0378], &[0xff, 0xab, 0xab]);
 }
 
 #[test]

@@ -646,21 +646,11 @@ fn udtim(bus: &mut C64Bus) {
     bus.ram[t + 2] = jiffies as u8;
 }
 
-/// LP2 ($E5B4): Y = A = the first key in the buffer; the next NDX bytes move down one
-/// place (the real loop runs until X = NDX, so 256 times when NDX is 0: callers check NDX
-/// first); NDX one less; X = the old NDX; then CLI and CLC, as the routine ends.
+/// LP2 ($E5B4): the screen editor's (`ScreenEditor::take_key`) takes the first key and
+/// moves the rest down; then Y = A = the key, X = the old NDX, CLI and CLC, as the routine
+/// ends.
 fn take_key(cpu: &mut Cpu, bus: &mut C64Bus) {
-    let count = bus.ram[NDX as usize];
-    let key = bus.ram[KEYD as usize];
-    let mut x: u8 = 0;
-    loop {
-        bus.ram[KEYD as usize + x as usize] = bus.ram[KEYD as usize + 1 + x as usize];
-        x = x.wrapping_add(1);
-        if x == count {
-            break;
-        }
-    }
-    bus.ram[NDX as usize] = count.wrapping_sub(1);
+    let (key, count) = ScreenEditor::take_key(&mut Mem(bus));
     cpu.x = count;
     cpu.y = key;
     cpu.load_a(key);
