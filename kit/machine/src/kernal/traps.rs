@@ -55,9 +55,9 @@ pub struct Kernal {
     /// The blinking cursor is shown (the real KERNAL's BLNON), for the blink's cost.
     cursor_shown: bool,
     /// Cycles routines still have to spend after the interrupts the CPU took during them,
-    /// by the stack pointer at the break (the interrupt's RTI comes back to it; a handler
+    /// and the address they are spent as, by the stack pointer at the break (the interrupt's RTI comes back to it; a handler
     /// that calls a routine with I clear may break into it again).
-    resume: Vec<(u8, u64)>,
+    resume: Vec<(u8, u64, u16)>,
     /// CHRIN is in its line input (it entered the loop that waits for keys).
     line_input: bool,
 }
@@ -148,7 +148,7 @@ impl Kernal {
         };
         let outcome = self.run_routine(trap, cpu, bus);
         if cost > 0 && outcome == TrapOutcome::Return {
-            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, trap.address(), cpu, bus);
         }
         outcome
     }
@@ -156,12 +156,11 @@ impl Kernal {
     /// Spends a routine's `cycles` as CPU time, then returns as RTS would. An interrupt
     /// that the real routine's code would take (an IRQ with I clear, an NMI) is taken where
     /// it comes: the CPU goes on at `RESUME`, takes it there, and the rest is spent after.
-    fn spend(&mut self, cycles: u64, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
-        let left = bus.spend_cpu_cycles_until_interrupt(
-            cycles,
-            Trap::Chrout.address(),
-            !cpu.interrupt_disabled(),
-        );
+    /// The cycles are reads of `at`, the trap's address in its routine's own ROM area, as
+    /// the real routine's reads are (the value a read puts on the bus while the VIC-II
+    /// stalls the CPU is what its first fetches after BA falls see).
+    fn spend(&mut self, cycles: u64, at: u16, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        let left = bus.spend_cpu_cycles_until_interrupt(cycles, at, !cpu.interrupt_disabled());
         if left == 0 {
             return TrapOutcome::Return;
         }
@@ -169,7 +168,7 @@ impl Kernal {
         if self.resume.len() == RESUME_DEPTH {
             self.resume.remove(0);
         }
-        self.resume.push((cpu.s, left));
+        self.resume.push((cpu.s, left, at));
         TrapOutcome::ContinueAt(RESUME)
     }
 
@@ -323,11 +322,14 @@ impl Kernal {
             Reset => return TrapOutcome::Stop(StopReason::Reset),
             Resume => {
                 // The NOP at RESUME and this JAM's fetch were the routine's cycles too.
-                let left = match self.resume.iter().rposition(|e| e.0 == cpu.s) {
-                    Some(i) => self.resume.remove(i).1.saturating_sub(3),
-                    None => 0,
+                let (left, at) = match self.resume.iter().rposition(|e| e.0 == cpu.s) {
+                    Some(i) => {
+                        let (_, left, at) = self.resume.remove(i);
+                        (left.saturating_sub(3), at)
+                    }
+                    None => (0, trap.address()),
                 };
-                return self.spend(left, cpu, bus);
+                return self.spend(left, at, cpu, bus);
             }
         }
         TrapOutcome::Return
@@ -343,7 +345,12 @@ impl Kernal {
             self.output(bus, cpu.a);
             let cost = timing::chrout_screen(cpu.a, column, quote)
                 + timing::screen_work(before, self.screen.work);
-            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            return self.spend(
+                cost - timing::TRAP_ENTRY_AND_RTS,
+                Trap::Chrout.address(),
+                cpu,
+                bus,
+            );
         }
         self.output(bus, cpu.a);
         TrapOutcome::Return
@@ -489,7 +496,12 @@ impl Kernal {
             self.idle_polls = 0;
             take_key(cpu, bus);
             let cost = timing::getin_key(count);
-            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            return self.spend(
+                cost - timing::TRAP_ENTRY_AND_RTS,
+                Trap::Getin.address(),
+                cpu,
+                bus,
+            );
         }
         if fed == KeyAvailability::Exhausted {
             if let Some(stop) = self.idle() {
@@ -503,6 +515,7 @@ impl Kernal {
         cpu.set_carry(false);
         self.spend(
             timing::GETIN_KEYBOARD - timing::TRAP_ENTRY_AND_RTS,
+            Trap::Getin.address(),
             cpu,
             bus,
         )
@@ -535,7 +548,12 @@ impl Kernal {
             };
             self.idle_polls = 0;
             cpu.set_carry(false);
-            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            return self.spend(
+                cost - timing::TRAP_ENTRY_AND_RTS,
+                Trap::Chrin.address(),
+                cpu,
+                bus,
+            );
         }
         // Each entry of the trap here is one turn of the real loop that waits for keys (the
         // JAM's fetch its first cycle), until RETURN ends the line.
@@ -595,7 +613,12 @@ impl Kernal {
                     self.line_input = false;
                     cpu.load_a(b);
                     cpu.set_carry(false);
-                    return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+                    return self.spend(
+                        cost - timing::TRAP_ENTRY_AND_RTS,
+                        Trap::Chrin.address(),
+                        cpu,
+                        bus,
+                    );
                 }
                 None => {
                     cost += timing::CHRIN_KEY
