@@ -184,6 +184,13 @@ pub struct Work {
     pub rows_cleared: u64,
     /// Scrolls of the whole screen up one row (SCROL's loop, $E8EA).
     pub scrolls: u64,
+    /// Of the rows copied, the bytes read past a page's end (SCRLIN's indexed reads of the
+    /// row and its colours each take a cycle more there).
+    pub copied_bytes_past_page: u64,
+    /// Rows opened inside the screen for a logical line (BMT1, $E967: a line that wraps
+    /// while it is typed, INST on a full row), and the rows each moved down.
+    pub lines_opened: u64,
+    pub rows_moved_down: u64,
 }
 
 impl ScreenEditor {
@@ -986,6 +993,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
             return self.wlog30(x);
         }
         let lintmp = x;
+        self.work.lines_opened += 1;
         // Move rows LINTMP..23 down one (row 24 falls off) and blank row LINTMP.
         let mut x = NLINES;
         loop {
@@ -995,6 +1003,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
                 break;
             }
             let from = self.ldtb1(x - 1);
+            self.work.rows_moved_down += 1;
             self.scrlin(Self::ldtb2(x - 1), from);
         }
         self.clrln(x);
@@ -1016,6 +1025,8 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
     /// SCRLIN ($E9C8): copy the row at (from_lo, from_hi & 3 | HIBASE) and its colours to PNT.
     fn scrlin(&mut self, from_lo: u8, from_hi: u8) {
         self.work.rows_copied += 1;
+        self.work.copied_bytes_past_page +=
+            (u64::from(from_lo) + u64::from(LLEN)).saturating_sub(0x100);
         let sah = (from_hi & 0x03) | self.peek(HIBASE);
         let from = u16::from_le_bytes([from_lo, sah]);
         let from_colour = u16::from_le_bytes([from_lo, (sah & 0x03) | 0xd8]);
