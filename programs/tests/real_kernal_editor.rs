@@ -84,14 +84,17 @@ fn type_keys(roms: Roms, keys: &[u8]) -> Outcome {
     m.start_at(0xC000, 0x0803);
     // Run until every key has gone into the buffer and out of it.
     let end = KEYS + keys.len() as u16;
-    for _ in 0..10_000 {
+    let taken =
+        |m: &Machine| u16::from_le_bytes([m.peek(0xFD), m.peek(0xFE)]) == end && m.peek(0xC6) == 0;
+    // A key a frame at the least, a scroll or a row opened for each.
+    for _ in 0..keys.len() + 10 {
         let stop = m.run(100_000);
         assert!(matches!(stop, StopReason::CycleBudget { .. }), "{stop:?}");
-        let at = u16::from_le_bytes([m.peek(0xFD), m.peek(0xFE)]);
-        if at == end && m.peek(0xC6) == 0 {
+        if taken(&m) {
             break;
         }
     }
+    assert!(taken(&m), "the keys were not all taken");
     // The last key's echo and the line's read-back.
     m.run(400_000);
     let logged = u16::from_le_bytes([m.peek(0xFB), m.peek(0xFC)]);
