@@ -162,17 +162,34 @@ fn a_print_loop_takes_commodores_time() {
 
 #[test]
 fn reading_lines_with_chrin_takes_commodores_time() {
+    // Each line on a clear screen.
+    reading_lines_with_chrin(true);
+}
+
+#[test]
+fn typing_lines_over_earlier_ones_takes_commodores_time() {
+    // With no clear, each line is typed where the last one's read-back left the cursor:
+    // over earlier text, wrapping onto second rows and opening rows below them.
+    reading_lines_with_chrin(false);
+}
+
+fn reading_lines_with_chrin(clear: bool) {
     let Some(real) = real_roms() else { return };
     // Typing is not compared (see above): the program puts each line's keys in the
     // keyboard buffer itself, then reads the line with CHRIN until RETURN, so both KERNALs
     // echo the same keys from the same buffer, interrupts on and the screen showing.
-    // For each line of the table (ending with a 0): CLR (both screens the same, nothing
-    // scrolls); copy its keys to $0277 and set NDX; JSR $FFCF until it hands back RETURN.
-    // Then SEI; JMP *.
+    // For each line of the table (ending with a 0): CLR if `clear` (both screens the same,
+    // nothing scrolls); copy its keys to $0277 and set NDX; JSR $FFCF until it hands back
+    // RETURN. Then SEI; JMP *.
+    let fill = if clear {
+        [0xA9, 0x93, 0x20, 0xD2, 0xFF] // LDA #CLR; JSR CHROUT
+    } else {
+        [0xEA; 5]
+    };
     let mut code = vec![0x58, 0xA9, 0x93, 0x20, 0xD2, 0xFF];
+    code.extend([0xA2, 0x00]); // LDX #0
+    code.extend(fill); // fill:
     code.extend([
-        0xA2, 0x00, // LDX #0
-        0xA9, 0x93, 0x20, 0xD2, 0xFF, // fill: CLR (no scrolling)
         0xA0, 0x00, // LDY #0
         0xBD, 0x00, 0xC1, // next: LDA table,X
         0xF0, 0x19, // BEQ end
@@ -195,7 +212,12 @@ fn reading_lines_with_chrin_takes_commodores_time() {
     code.push(0);
     let trap = cycles_to_end(Roms::builtin(), &code, end);
     let real = cycles_to_end(real, &code, end);
-    assert_close("reading lines with CHRIN", trap, real);
+    let what = if clear {
+        "reading lines with CHRIN"
+    } else {
+        "typing lines over earlier ones"
+    };
+    assert_close(what, trap, real);
 }
 
 #[test]

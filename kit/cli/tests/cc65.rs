@@ -389,6 +389,26 @@ fn conio_puts_text_and_colours_where_the_program_says() {
 }
 
 #[test]
+fn cgetc_after_the_last_scripted_key_ends_the_run_as_input_exhausted() {
+    // conio waits for RETURN with cgetc, which polls the keyboard buffer's count itself
+    // (never GETIN): with the script used up and nothing else that could put a key there,
+    // the run ends as GETIN's and CHRIN's do, not at the cycle budget.
+    let Some(b) = built() else { return };
+    let dir = temp_dir("cc65-cgetc-exhausted");
+    for keys in ["a{SHIFT-B}", ""] {
+        let r = run(&dir, &[&b.prg("conio"), "--input", keys]);
+        assert_eq!(r.code, 3, "{keys:?}: {r}");
+        assert!(r.stderr.contains("input exhausted"), "{keys:?}: {r}");
+    }
+    // A key still to come is waited for.
+    let r = run(
+        &dir,
+        &[&b.prg("conio"), "--input", "a{RETURN}", "--exit-status"],
+    );
+    assert_eq!(r.code, 1, "{r}");
+}
+
+#[test]
 fn conio_on_cc65s_80_column_screen() {
     let Some(b) = built() else { return };
     let dir = temp_dir("cc65-conio80");
@@ -406,7 +426,8 @@ fn conio_on_cc65s_80_column_screen() {
             "c.png",
         ],
     );
-    assert_eq!(r.code, 4, "{r}");
+    // cgetc waits for RETURN after the script's last key: input exhausted.
+    assert_eq!(r.code, 3, "{r}");
     let px = picture(&dir.join("c.png"));
     assert_eq!(px[0], RED, "the border");
     let colours_in = |x: std::ops::Range<usize>, row: usize| -> BTreeSet<u8> {
@@ -596,7 +617,7 @@ fn sample_hello_draws_its_frame_and_clears_at_a_key() {
             "hello.png",
         ],
     );
-    assert_eq!(r.code, 4, "waiting for a key: {r}");
+    assert_eq!(r.code, 3, "waiting for a key nobody types: {r}");
     let line = "─".repeat(38);
     assert_eq!(r.row(0), format!("┌{line}┐"), "{r}");
     assert_eq!(r.row(24), format!("└{line}┘"), "{r}");

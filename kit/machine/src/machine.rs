@@ -291,17 +291,9 @@ impl Machine {
         if self.cpu.jammed {
             return false;
         }
-        let default_handler = |hardware: u16, ram_vector: u16| {
-            let default = RAM_VECTORS
-                .iter()
-                .find(|(at, _)| *at == ram_vector)
-                .map(|(_, d)| *d);
-            let vector =
-                u16::from_le_bytes([self.bus.peek(ram_vector), self.bus.peek(ram_vector + 1)]);
-            self.bus.region(hardware) == Region::KernalRom && Some(vector) == default
-        };
         let irq_blocked = self.cpu.p() & flag::I != 0;
-        (irq_blocked || default_handler(IRQ_VECTOR, CINV)) && default_handler(NMI_VECTOR, NMINV)
+        (irq_blocked || kernal_handles(&self.bus, IRQ_VECTOR))
+            && kernal_handles(&self.bus, NMI_VECTOR)
     }
 
     fn trace_line(&mut self) {
@@ -437,6 +429,21 @@ impl Machine {
     pub fn poke(&mut self, addr: u16, value: u8) {
         self.bus.poke(addr, value)
     }
+}
+
+/// The interrupt through `hardware` (IRQ_VECTOR or NMI_VECTOR) reaches the KERNAL's
+/// default handler: the KERNAL is banked in at the hardware vector and the RAM vector
+/// ($0314 or $0318) holds the default RESTOR put there. Such a handler returns to the code
+/// it interrupted and writes no RAM a program reads, the keyboard buffer aside (from a key
+/// typed).
+pub(crate) fn kernal_handles(bus: &C64Bus, hardware: u16) -> bool {
+    let ram_vector = if hardware == NMI_VECTOR { NMINV } else { CINV };
+    let default = RAM_VECTORS
+        .iter()
+        .find(|(at, _)| *at == ram_vector)
+        .map(|(_, d)| *d);
+    let vector = u16::from_le_bytes([bus.peek(ram_vector), bus.peek(ram_vector + 1)]);
+    bus.region(hardware) == Region::KernalRom && Some(vector) == default
 }
 
 /// One instruction as VICE's monitor traces it, before it runs:

@@ -265,3 +265,43 @@ fn lp2_and_scolor_called_on_their_own_cost_what_commodores_do() {
     assert_eq!(call_costs(0xE5B4, b"AB\r", 9), vec![6 + 73, 6 + 56, 6 + 39]);
     assert_eq!(call_costs(0xEA24, b"", 2), vec![6 + 22, 6 + 22]);
 }
+
+#[test]
+fn interrupts_are_taken_while_chrin_waits_for_a_key() {
+    // CLI; JSR CHRIN; JMP *, nothing typed and no script's end to stop the wait: the real
+    // loop spins with interrupts on, so the system IRQ keeps the jiffy clock going (a
+    // program's own interrupt routine, music or a key of its own, runs beside the wait).
+    let mut m = Machine::builtin();
+    m.kernal.idle_poll_limit = u32::MAX;
+    m.load_raw(0xC000, &[0x58, 0x20, 0xCF, 0xFF, 0x4C, 0x04, 0xC0]);
+    m.start_at(0xC000, 0x0803);
+    let jiffies = |m: &Machine| u32::from_be_bytes([0, m.peek(0xA0), m.peek(0xA1), m.peek(0xA2)]);
+    let before = jiffies(&m);
+    // One second of PAL C64 time: CIA 1's timer interrupts every 16,422 cycles (60 Hz).
+    let stop = m.run(985_248);
+    assert!(matches!(stop, StopReason::CycleBudget { .. }), "{stop:?}");
+    let ticks = jiffies(&m) - before;
+    assert!((59..=60).contains(&ticks), "{ticks} jiffies");
+}
+
+#[test]
+fn opening_a_row_for_a_line_typed_past_its_row_costs_what_commodores_does() {
+    // SEI; screen blanked; AUTODN ($0292) = 1, as while CHRIN echoes typed keys; the cursor
+    // in column 39 of `row` (PLOT); then JSR CHROUT with a letter, which wraps the line and
+    // opens the row below it, moving the rows under it down: the cycles from the JSR to the
+    // instruction after it. Measured on Commodore's KERNAL: 30,692 on row 0 (23 rows moved,
+    // 3 of them from rows that cross a page), 15,728 on row 12, 1,975 on row 23 (none).
+    let cost = |row: u8| {
+        let code = [
+            0x78, 0xA9, 0x0B, 0x8D, 0x11, 0xD0, 0xA9, 0x01, 0x8D, 0x92, 0x02, 0x18, 0xA2, row,
+            0xA0, 0x27, 0x20, 0xF0, 0xFF, 0xA9, 0x41, 0x20, 0xD2, 0xFF, 0x4C, 0x18, 0xC0,
+        ];
+        let times = arrivals(&code, &[0xC015, 0xC018], |_| {}, 2);
+        times[1].1 - times[0].1
+    };
+    assert_eq!(cost(0), 30_692);
+    assert_eq!(cost(23), 1_975);
+    // Each row moved costs 84 to 89 cycles besides its copy on the real KERNAL; the trap
+    // charges 85.
+    assert!(cost(12).abs_diff(15_728) <= 16, "{}", cost(12));
+}

@@ -73,6 +73,46 @@ fn getin_returns_keys_then_the_run_stops_when_input_runs_out() {
 }
 
 #[test]
+fn a_loop_polling_the_keyboard_buffer_stops_when_nothing_can_type() {
+    // As cc65's cgetc: wait on NDX ($C6) itself, then take the key with LP2 ($E5B4).
+    let polling = |wait: &[u8]| {
+        let mut code = vec![0x58]; // $0820 CLI
+        code.extend(wait); // $0821: until NDX is not 0
+        code.extend([0x20, 0xB4, 0xE5, 0x20, 0xD2, 0xFF, 0x4C, 0x21, 0x08]); // LP2, CHROUT
+        code
+    };
+    for wait in [
+        &[0xA5, 0xC6, 0xF0, 0xFC][..],       // LDA $C6; BEQ
+        &[0xAE, 0xC6, 0x00, 0xF0, 0xFB][..], // LDX $00C6; BEQ
+    ] {
+        let (m, stop) = run(&polling(wait), "e1");
+        assert_eq!(stop, StopReason::InputExhausted, "{wait:02X?}");
+        assert_eq!(m.transcript(), b"E1");
+    }
+    // Not when the loop does more than wait (it may end by itself), nor when a handler of
+    // the program's own could put a key there.
+    let busy = [0xE6, 0xFB, 0xA5, 0xC6, 0xF0, 0xFA]; // INC $FB; LDA $C6; BEQ
+    let (_, stop) = run(&polling(&busy), "e1");
+    assert!(matches!(stop, StopReason::CycleBudget { .. }), "{stop:?}");
+    let mut own_irq = polling(&[0xA5, 0xC6, 0xF0, 0xFC]);
+    // Then at $0830: SEI; point $0314 at $0840 (JMP $EA31); JMP $0820.
+    own_irq.resize(0x10, 0xEA);
+    own_irq.extend([
+        0x78, 0xA9, 0x40, 0x8D, 0x14, 0x03, 0xA9, 0x08, 0x8D, 0x15, 0x03,
+    ]);
+    own_irq.extend([0x4C, 0x20, 0x08]);
+    own_irq.resize(0x20, 0xEA);
+    own_irq.extend([0x4C, 0x31, 0xEA]);
+    let mut m = Machine::builtin();
+    m.load_and_run_prg(&stub_prg(&own_irq)).unwrap();
+    m.start_at(0x0830, 0x0900);
+    m.feed_keys(parse_key_script("e1").unwrap());
+    let stop = m.run(BUDGET);
+    assert!(matches!(stop, StopReason::CycleBudget { .. }), "{stop:?}");
+    assert_eq!(m.transcript(), b"E1");
+}
+
+#[test]
 fn plot_sets_and_reads_the_cursor() {
     let code = [
         0x18, // CLC

@@ -184,6 +184,13 @@ pub struct Work {
     pub rows_cleared: u64,
     /// Scrolls of the whole screen up one row (SCROL's loop, $E8EA).
     pub scrolls: u64,
+    /// Of the rows copied, the bytes read past a page's end (SCRLIN's indexed reads of the
+    /// row and its colours each take a cycle more there).
+    pub copied_bytes_past_page: u64,
+    /// Rows opened inside the screen for a logical line (BMT1, $E967: a line that wraps
+    /// while it is typed, INST on a full row), and the rows each moved down.
+    pub lines_opened: u64,
+    pub rows_moved_down: u64,
 }
 
 impl ScreenEditor {
@@ -333,9 +340,26 @@ impl ScreenEditor {
     }
 
     /// GETIN's keyboard half (LP2, $E5B4): takes the oldest key from the keyboard buffer
-    /// ($0277, count in $C6), or `None` if it is empty.
-    pub fn take_key(&mut self, mem: &mut impl ScreenMemory) -> Option<u8> {
-        Kernal::new(mem, &mut self.work).take_key()
+    /// ($0277, count NDX in $C6) as the routine does, whatever NDX holds; returns the key
+    /// and the old NDX (the routine leaves them in A and X). Callers check NDX first: on an
+    /// empty buffer the routine's loop moves 256 bytes down and leaves NDX = $FF, and with
+    /// NDX over 10 it moves the bytes after the buffer too.
+    pub fn take_key<M: ScreenMemory + ?Sized>(mem: &mut M) -> (u8, u8) {
+        let ram = mem.ram_mut();
+        let count = ram[NDX as usize];
+        let key = ram[KEYD as usize];
+        // The loop runs until X reaches NDX (256 turns when it is 0), one byte down each.
+        let mut x: u8 = 0;
+        loop {
+            let at = KEYD as usize + usize::from(x);
+            ram[at] = ram[at + 1];
+            x = x.wrapping_add(1);
+            if x == count {
+                break;
+            }
+        }
+        ram[NDX as usize] = count.wrapping_sub(1);
+        (key, count)
     }
 
     /// CHRIN ($FFCF) from the keyboard (device 0), as the KERNAL's LOOP5 does it: keys from the
@@ -679,8 +703,9 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
         self.findst(x);
     }
 
-    /// FINDST ($E6ED): PNT = first row of the logical line holding row `x`.
-    fn findst(&mut self, mut x: u8) {
+    /// FINDST ($E6ED): PNT = first row of the logical line holding row `x` (row 0 when
+    /// none above starts one); returns that row.
+    fn findst(&mut self, mut x: u8) -> u8 {
         while self.ldtb1(x) & 0x80 == 0 {
             x = x.wrapping_sub(1);
             if x == 0 {
@@ -688,6 +713,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
             }
         }
         self.setpnt(x);
+        x
     }
 
     /// BKLN ($E701): to the end of the previous line. Returns false at the top row, where the
@@ -967,6 +993,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
             return self.wlog30(x);
         }
         let lintmp = x;
+        self.work.lines_opened += 1;
         // Move rows LINTMP..23 down one (row 24 falls off) and blank row LINTMP.
         let mut x = NLINES;
         loop {
@@ -976,6 +1003,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
                 break;
             }
             let from = self.ldtb1(x - 1);
+            self.work.rows_moved_down += 1;
             self.scrlin(Self::ldtb2(x - 1), from);
         }
         self.clrln(x);
@@ -997,6 +1025,8 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
     /// SCRLIN ($E9C8): copy the row at (from_lo, from_hi & 3 | HIBASE) and its colours to PNT.
     fn scrlin(&mut self, from_lo: u8, from_hi: u8) {
         self.work.rows_copied += 1;
+        self.work.copied_bytes_past_page +=
+            (u64::from(from_lo) + u64::from(LLEN)).saturating_sub(0x100);
         let sah = (from_hi & 0x03) | self.peek(HIBASE);
         let from = u16::from_le_bytes([from_lo, sah]);
         let from_colour = u16::from_le_bytes([from_lo, (sah & 0x03) | 0xd8]);
@@ -1009,22 +1039,6 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
             let to = self.ind_y(USER, y);
             self.poke(to, v);
         }
-    }
-
-    /// LP2 ($E5B4): remove the oldest key from the keyboard buffer.
-    fn take_key(&mut self) -> Option<u8> {
-        let n = self.peek(NDX).min(10);
-        if n == 0 {
-            return None;
-        }
-        let key = self.peek(KEYD);
-        // Like the KERNAL, shift NDX bytes (one more than needed).
-        for i in 0..n as u16 {
-            let v = self.peek(KEYD + i + 1);
-            self.poke(KEYD + i, v);
-        }
-        self.poke(NDX, n - 1);
-        Some(key)
     }
 
     /// LOOP3/LOOP4 ($E5CA): echo keys until RETURN, then return the line's first character.
@@ -1042,7 +1056,7 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
                 self.poke(BLNON, 0);
                 self.dspp(c, colour);
             }
-            let key = self.take_key()?;
+            let (key, _) = ScreenEditor::take_key(self.mem);
             if key == 0x83 {
                 // SHIFT+RUN/STOP types LOAD, RUN.
                 for (i, &b) in RUNTB.iter().enumerate() {
@@ -1075,12 +1089,15 @@ impl<'a, M: ScreenMemory + ?Sized> Kernal<'a, M> {
         self.poke(QTSW, 0);
         let lsxp = self.peek(LSXP);
         if lsxp & 0x80 == 0 {
-            // Input started on this logical line: skip the prompt before it.
+            // Input started on this logical line: skip the prompt before it. The line's
+            // first row is looked for only when the cursor is on another row than where
+            // input started (901227-03's rule, $E591): RETURN on the row input started on
+            // compares that row, even when it continues a line above (a line of 40
+            // characters, then RETURN alone on the row it wrapped to, reads back empty).
             let mut x = self.peek(TBLX);
-            while x != 0 && self.ldtb1(x) & 0x80 == 0 {
-                x -= 1;
+            if x != lsxp {
+                x = self.findst(x);
             }
-            self.setpnt(x);
             if x == lsxp {
                 let lstp = self.peek(LSTP);
                 self.poke(PNTR, lstp);

@@ -419,14 +419,24 @@ fn chrin_handles_keys_arriving_one_by_one_and_editing() {
 }
 
 #[test]
-fn take_key_empties_the_buffer_in_order() {
-    let (mut ed, mut mem) = setup();
+fn take_key_empties_the_buffer_in_order_as_lp2_does() {
+    let (_, mut mem) = setup();
     mem.ram[0x0277..0x027a].copy_from_slice(b"XYZ");
     mem.ram[0xc6] = 3;
-    assert_eq!(ed.take_key(&mut mem), Some(b'X'));
-    assert_eq!(ed.take_key(&mut mem), Some(b'Y'));
-    assert_eq!(ed.take_key(&mut mem), Some(b'Z'));
-    assert_eq!(ed.take_key(&mut mem), None);
+    assert_eq!(ScreenEditor::take_key(&mut mem), (b'X', 3));
+    assert_eq!(ScreenEditor::take_key(&mut mem), (b'Y', 2));
+    assert_eq!(ScreenEditor::take_key(&mut mem), (b'Z', 1));
+    assert_eq!(mem.ram[0xc6], 0);
+    // On an empty buffer LP2's loop runs 256 times: every byte of $0278-$0377 moves down
+    // one place and NDX becomes $FF (callers check NDX first).
+    for (i, b) in mem.ram[0x0277..0x0377].iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    mem.ram[0x0377] = 0xab;
+    assert_eq!(ScreenEditor::take_key(&mut mem), (0, 0));
+    assert_eq!(mem.ram[0xc6], 0xff);
+    assert_eq!(&mem.ram[0x0277..0x0279], &[1, 2]);
+    assert_eq!(&mem.ram[0x0375..0x0378], &[0xff, 0xab, 0xab]);
 }
 
 #[test]
@@ -477,4 +487,44 @@ fn wrapping_while_typing_inserts_a_row_instead_of_overwriting() {
         assert_eq!(lines[moved], below, "AUTODN={autodn}");
         assert_eq!(mem.ram[0xd9 + 1] & 0x80, 0, "row 1 continues row 0");
     }
+}
+
+/// Types `keys` one at a time into CHRIN's line input, then reads the line to its RETURN.
+fn type_line(ed: &mut ScreenEditor, mem: &mut PlainMemory, keys: &[u8]) -> Vec<u8> {
+    let mut got = Vec::new();
+    for &key in keys {
+        mem.ram[0x0277] = key;
+        mem.ram[0xc6] = 1;
+        if let Some(c) = ed.chrin_keyboard(mem) {
+            got.push(c);
+        }
+    }
+    while got.last() != Some(&13) {
+        got.push(ed.chrin_keyboard(mem).expect("a RETURN was typed"));
+    }
+    got
+}
+
+#[test]
+fn return_on_the_row_input_started_reads_from_where_it_started_even_on_a_wrapped_line() {
+    // A line of 40 characters wraps the cursor to row 1, which continues row 0's logical
+    // line; after it is read, the cursor is at column 41 of that line. The next input starts
+    // there: 901227-03 looks for the logical line's first row only when RETURN is pressed
+    // on another row than the one input started on, so the 40 characters above are not
+    // read again.
+    let (mut ed, mut mem) = setup();
+    let forty = [b'A'; 40];
+    let mut line = forty.to_vec();
+    line.push(13);
+    assert_eq!(type_line(&mut ed, &mut mem, &line), line);
+    assert_eq!(mem.ram[0xd9 + 1] & 0x80, 0, "row 1 continues row 0");
+    assert_eq!(type_line(&mut ed, &mut mem, b"\r"), b"\r", "nothing typed");
+    let (mut ed, mut mem) = setup();
+    type_line(&mut ed, &mut mem, &line);
+    assert_eq!(type_line(&mut ed, &mut mem, b"B\r"), b"B\r");
+    // RETURN on another row than input started on looks for the logical line's first row:
+    // input after a prompt of 38 characters, wrapped onto row 1, reads from the prompt's end.
+    let (mut ed, mut mem) = setup();
+    ed.print(&mut mem, &[b'?'; 38]);
+    assert_eq!(type_line(&mut ed, &mut mem, b"BCD\r"), b"BCD\r");
 }

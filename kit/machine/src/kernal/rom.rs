@@ -38,6 +38,13 @@ pub const REVISION: (u16, u8) = (0xFF80, 0x03);
 /// colour code, which no program calls.
 pub const RESUME: u16 = 0xE4E0;
 
+/// Where CHRIN's line input goes on after a turn of its wait for a key: a NOP (an interrupt
+/// that came during the turn is taken after it, as in the real loop, which spins with
+/// interrupts on), then JMP back to CHRIN's trap. Next to `RESUME`, in the same unused code.
+pub const CHRIN_WAIT: u16 = RESUME + 2;
+/// CHRIN_WAIT's NOP and JMP: 5 cycles of the turn.
+pub const CHRIN_WAIT_CYCLES: u64 = 2 + 3;
+
 /// CINV: the IRQ handler's RAM vector.
 pub const CINV: u16 = 0x0314;
 /// NMINV: the NMI handler's RAM vector.
@@ -146,6 +153,8 @@ pub fn build() -> [u8; 0x2000] {
     put(IRQ_EXIT, &restore);
     put(NMI_EXIT, &restore);
     put(RESUME, &[0xEA]);
+    let chrin = Trap::Chrin.address();
+    put(CHRIN_WAIT, &[0xEA, 0x4C, chrin as u8, (chrin >> 8) as u8]);
     let nop = BASIC_IDLE + 1;
     put(BASIC_IDLE, &[0x58, 0xEA, 0x4C, nop as u8, (nop >> 8) as u8]);
     put(REVISION.0, &[REVISION.1]);

@@ -78,14 +78,30 @@ pub const CHROUT_COLOUR: u64 = 331;
 /// DEL ($14) and INST ($94) in the middle of a row (the row's rest moves by one).
 pub const CHROUT_DELETE: u64 = 1609;
 pub const CHROUT_INSERT: u64 = 1592;
-/// SCRLIN ($E9C8, JSR to its RTS): one row and its colours copied (1,158; up to 1,222 when
-/// the row's addresses cross pages).
+/// SCRLIN ($E9C8, JSR to its RTS): one row and its colours copied (1,158), from a row that
+/// lies in one page.
 pub const ROW_COPY: u64 = 1158;
+/// SCRLIN's reads of the row and its colours each take a cycle more for a byte past a
+/// page's end: a row copied from row 19 of the screen at $0400 (32 bytes past): 1,222.
+pub const ROW_COPY_PER_BYTE_PAST_PAGE: u64 = 2;
+/// What a full scroll's 24 copies read past pages on the screen at $0400: rows 6, 12 and 19
+/// (24, 8 and 32 bytes).
+const SCROLL_BYTES_PAST_PAGE: u64 = 24 + 8 + 32;
+/// BMT1 ($E967) opening a row for a line that wraps while it is typed (AUTODN set), besides
+/// the rows it copies and clears: 139 more than CHROUT's wrap onto a second row with the row
+/// below free (a letter in column 39 of row 23: 1,975), and 85 for each row it moves down
+/// (setting the row's pointer, the link table's loop): row 0, 23 rows moved: 30,692.
+pub const OPEN_LINE: u64 = 139;
+pub const OPEN_LINE_PER_ROW: u64 = 85;
 /// CLRLN ($E9FF): one row blanked with the background colour (1,473).
 pub const ROW_CLEAR: u64 = 1473;
 /// SCROL's work besides its 24 row copies and 1 row clear: the link table, the CTRL-key
 /// check. RETURN on the last row costs 31,681 in all.
-pub const SCROLL_OVERHEAD: u64 = 31_681 - CHROUT_RETURN - 24 * ROW_COPY - ROW_CLEAR;
+pub const SCROLL_OVERHEAD: u64 = 31_681
+    - CHROUT_RETURN
+    - 24 * ROW_COPY
+    - SCROLL_BYTES_PAST_PAGE * ROW_COPY_PER_BYTE_PAST_PAGE
+    - ROW_CLEAR;
 /// SCROL's loop again in the same call (a logical line of two rows scrolls out whole): 119
 /// less than the first time (a print loop's scrolls of two-row lines, screen blanked).
 pub const SCROLL_AGAIN_OVERHEAD: u64 = SCROLL_OVERHEAD - 119;
@@ -201,7 +217,11 @@ pub fn chrout_screen(byte: u8, column: u8, quote_mode: bool) -> u64 {
 /// The cost of the editor's row moves and scrolls between two counts.
 pub fn screen_work(before: c64kit_screen::Work, after: c64kit_screen::Work) -> u64 {
     (after.rows_copied - before.rows_copied) * ROW_COPY
+        + (after.copied_bytes_past_page - before.copied_bytes_past_page)
+            * ROW_COPY_PER_BYTE_PAST_PAGE
         + (after.rows_cleared - before.rows_cleared) * ROW_CLEAR
+        + (after.lines_opened - before.lines_opened) * OPEN_LINE
+        + (after.rows_moved_down - before.rows_moved_down) * OPEN_LINE_PER_ROW
         + match after.scrolls - before.scrolls {
             0 => 0,
             n => SCROLL_OVERHEAD + (n - 1) * SCROLL_AGAIN_OVERHEAD,
@@ -220,7 +240,11 @@ mod tests {
         assert_eq!(7 + 29 + IRQ_HANDLER + IRQ_KEY_HELD + 22, 1606);
         assert_eq!(CHROUT_CLEAR + 25 * ROW_CLEAR, 37_684);
         assert_eq!(
-            CHROUT_RETURN + SCROLL_OVERHEAD + 24 * ROW_COPY + ROW_CLEAR,
+            CHROUT_RETURN
+                + SCROLL_OVERHEAD
+                + 24 * ROW_COPY
+                + SCROLL_BYTES_PAST_PAGE * ROW_COPY_PER_BYTE_PAST_PAGE
+                + ROW_CLEAR,
             31_681
         );
     }

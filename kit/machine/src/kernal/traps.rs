@@ -1,7 +1,7 @@
 //! What each KERNAL routine does, in Rust. Register and flag results follow the real
 //! routines (e.g. GETIN with nothing typed: A = 0, Z set, C clear, X and Y kept).
 
-use super::rom::{BASIC_IDLE, IRQ_EXIT, NMI_EXIT, RESUME};
+use super::rom::{BASIC_IDLE, CHRIN_WAIT, CHRIN_WAIT_CYCLES, IRQ_EXIT, NMI_EXIT, RESUME};
 use super::timing;
 use super::vars::*;
 use super::Trap;
@@ -61,9 +61,9 @@ pub struct Kernal {
     /// The blinking cursor is shown (the real KERNAL's BLNON), for the blink's cost.
     cursor_shown: bool,
     /// Cycles routines still have to spend after the interrupts the CPU took during them,
-    /// by the stack pointer at the break (the interrupt's RTI comes back to it; a handler
+    /// and the address they are spent as, by the stack pointer at the break (the interrupt's RTI comes back to it; a handler
     /// that calls a routine with I clear may break into it again).
-    resume: Vec<(u8, u64)>,
+    resume: Vec<(u8, u64, u16)>,
     /// CHRIN is in its line input (it entered the loop that waits for keys).
     line_input: bool,
     /// A BASIC program was RUN on the BASIC in ROM (`Machine::run_basic_program`): BASIC's
@@ -165,7 +165,7 @@ impl Kernal {
         };
         let outcome = self.run_routine(trap, cpu, bus);
         if cost > 0 && outcome == TrapOutcome::Return {
-            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, trap.address(), cpu, bus);
         }
         outcome
     }
@@ -173,12 +173,11 @@ impl Kernal {
     /// Spends a routine's `cycles` as CPU time, then returns as RTS would. An interrupt
     /// that the real routine's code would take (an IRQ with I clear, an NMI) is taken where
     /// it comes: the CPU goes on at `RESUME`, takes it there, and the rest is spent after.
-    fn spend(&mut self, cycles: u64, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
-        let left = bus.spend_cpu_cycles_until_interrupt(
-            cycles,
-            Trap::Chrout.address(),
-            !cpu.interrupt_disabled(),
-        );
+    /// The cycles are reads of `at`, the trap's address in its routine's own ROM area, as
+    /// the real routine's reads are (the value a read puts on the bus while the VIC-II
+    /// stalls the CPU is what its first fetches after BA falls see).
+    fn spend(&mut self, cycles: u64, at: u16, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
+        let left = bus.spend_cpu_cycles_until_interrupt(cycles, at, !cpu.interrupt_disabled());
         if left == 0 {
             return TrapOutcome::Return;
         }
@@ -186,13 +185,14 @@ impl Kernal {
         if self.resume.len() == RESUME_DEPTH {
             self.resume.remove(0);
         }
-        self.resume.push((cpu.s, left));
+        self.resume.push((cpu.s, left, at));
         TrapOutcome::ContinueAt(RESUME)
     }
 
     fn run_routine(&mut self, trap: Trap, cpu: &mut Cpu, bus: &mut C64Bus) -> TrapOutcome {
         use Trap::*;
-        if !matches!(trap, Getin | Chrin) {
+        // An interrupt is not the program doing something else than waiting for a key.
+        if !matches!(trap, Getin | Chrin | IrqDefault) {
             self.idle_polls = 0;
         }
         match trap {
@@ -277,6 +277,11 @@ impl Kernal {
                 })
             }
             IrqDefault => {
+                if self.waits_for_a_key_nobody_types(cpu, bus) {
+                    if let Some(stop) = self.idle() {
+                        return stop;
+                    }
+                }
                 let cost = self.irq_cost(bus);
                 udtim(bus);
                 self.feed_keyboard_buffer(bus, false);
@@ -342,11 +347,14 @@ impl Kernal {
             Reset => return TrapOutcome::Stop(StopReason::Reset),
             Resume => {
                 // The NOP at RESUME and this JAM's fetch were the routine's cycles too.
-                let left = match self.resume.iter().rposition(|e| e.0 == cpu.s) {
-                    Some(i) => self.resume.remove(i).1.saturating_sub(3),
-                    None => 0,
+                let (left, at) = match self.resume.iter().rposition(|e| e.0 == cpu.s) {
+                    Some(i) => {
+                        let (_, left, at) = self.resume.remove(i);
+                        (left.saturating_sub(3), at)
+                    }
+                    None => (0, trap.address()),
                 };
-                return self.spend(left, cpu, bus);
+                return self.spend(left, at, cpu, bus);
             }
         }
         TrapOutcome::Return
@@ -362,7 +370,12 @@ impl Kernal {
             self.output(bus, cpu.a);
             let cost = timing::chrout_screen(cpu.a, column, quote)
                 + timing::screen_work(before, self.screen.work);
-            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            return self.spend(
+                cost - timing::TRAP_ENTRY_AND_RTS,
+                Trap::Chrout.address(),
+                cpu,
+                bus,
+            );
         }
         self.output(bus, cpu.a);
         TrapOutcome::Return
@@ -446,6 +459,45 @@ impl Kernal {
         got
     }
 
+    /// The default IRQ handler interrupted a program that waits for a key by polling the
+    /// keyboard buffer's count itself (cc65's `cgetc`: `LDA NDX; BEQ` back to the load), with
+    /// the buffer empty, no scripted key left and no handler but the KERNAL's defaults
+    /// (which put a key in the buffer only when one is typed): nothing will ever end the
+    /// wait, as GETIN with nothing left to type. Only that two-instruction loop counts (a
+    /// loop that does anything else may end by itself).
+    fn waits_for_a_key_nobody_types(&self, cpu: &Cpu, bus: &C64Bus) -> bool {
+        if self.idle_poll_limit == u32::MAX
+            || bus.ram[NDX as usize] != 0
+            || !bus.input.is_exhausted()
+            || !crate::machine::kernal_handles(bus, c64kit_cpu::IRQ_VECTOR)
+            || !crate::machine::kernal_handles(bus, c64kit_cpu::NMI_VECTOR)
+        {
+            return false;
+        }
+        // The IRQ entry pushed A, X and Y over the interrupt's P and return address.
+        let s = u16::from(cpu.s);
+        let at = |i: u16| bus.ram[0x100 + usize::from(s.wrapping_add(i) & 0xFF)];
+        let pc = u16::from_le_bytes([at(5), at(6)]);
+        // The load's length when `load` starts the loop.
+        let polls_ndx_at = |load: u16| {
+            let b = |i: u16| bus.peek(load.wrapping_add(i));
+            // LDY/LDA/LDX NDX (zero page $A4-$A6 or absolute $AC-$AE), then BEQ back to it.
+            match b(0) {
+                0xA4..=0xA6 if b(1) == NDX as u8 && b(2) == 0xF0 && b(3) == 0xFC => Some(2),
+                0xAC..=0xAE
+                    if u16::from_le_bytes([b(1), b(2)]) == NDX && b(3) == 0xF0 && b(4) == 0xFB =>
+                {
+                    Some(3)
+                }
+                _ => None,
+            }
+        };
+        // Interrupted before the load, or before the branch.
+        polls_ndx_at(pc).is_some()
+            || polls_ndx_at(pc.wrapping_sub(2)) == Some(2)
+            || polls_ndx_at(pc.wrapping_sub(3)) == Some(3)
+    }
+
     fn idle(&mut self) -> Option<TrapOutcome> {
         self.idle_polls += 1;
         (self.idle_polls >= self.idle_poll_limit)
@@ -469,7 +521,12 @@ impl Kernal {
             self.idle_polls = 0;
             take_key(cpu, bus);
             let cost = timing::getin_key(count);
-            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            return self.spend(
+                cost - timing::TRAP_ENTRY_AND_RTS,
+                Trap::Getin.address(),
+                cpu,
+                bus,
+            );
         }
         if fed == KeyAvailability::Exhausted {
             if let Some(stop) = self.idle() {
@@ -483,6 +540,7 @@ impl Kernal {
         cpu.set_carry(false);
         self.spend(
             timing::GETIN_KEYBOARD - timing::TRAP_ENTRY_AND_RTS,
+            Trap::Getin.address(),
             cpu,
             bus,
         )
@@ -515,7 +573,12 @@ impl Kernal {
             };
             self.idle_polls = 0;
             cpu.set_carry(false);
-            return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+            return self.spend(
+                cost - timing::TRAP_ENTRY_AND_RTS,
+                Trap::Chrin.address(),
+                cpu,
+                bus,
+            );
         }
         // Each entry of the trap here is one turn of the real loop that waits for keys (the
         // JAM's fetch its first cycle), until RETURN ends the line.
@@ -584,7 +647,12 @@ impl Kernal {
                     self.line_input = false;
                     cpu.load_a(b);
                     cpu.set_carry(false);
-                    return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+                    return self.spend(
+                        cost - timing::TRAP_ENTRY_AND_RTS,
+                        Trap::Chrin.address(),
+                        cpu,
+                        bus,
+                    );
                 }
                 None => {
                     cost += timing::CHRIN_KEY
@@ -643,12 +711,15 @@ impl Kernal {
         u16::from_le_bytes([bus.ram[PNT as usize], bus.ram[PNT as usize + 1]])
     }
 
-    /// Spends `cycles` of CHRIN's line input, after which the loop turns again (the trap is
-    /// entered again, where an interrupt that came meanwhile is taken: up to one turn's
-    /// echo late, where the real loop takes it at once).
+    /// Spends `cycles` of CHRIN's line input, after which the loop turns again: through
+    /// `CHRIN_WAIT`, whose NOP takes an interrupt that came meanwhile (up to one turn's echo
+    /// late, where the real loop takes it at once), back into the trap.
     fn spend_turn(&mut self, cycles: u64, bus: &mut C64Bus) -> TrapOutcome {
-        bus.spend_cpu_cycles(cycles, Trap::Chrin.address());
-        TrapOutcome::ContinueAt(Trap::Chrin.address())
+        bus.spend_cpu_cycles(
+            cycles.saturating_sub(CHRIN_WAIT_CYCLES),
+            Trap::Chrin.address(),
+        );
+        TrapOutcome::ContinueAt(CHRIN_WAIT)
     }
 }
 
@@ -672,21 +743,11 @@ fn udtim(bus: &mut C64Bus) {
     bus.ram[t + 2] = jiffies as u8;
 }
 
-/// LP2 ($E5B4): Y = A = the first key in the buffer; the next NDX bytes move down one
-/// place (the real loop runs until X = NDX, so 256 times when NDX is 0: callers check NDX
-/// first); NDX one less; X = the old NDX; then CLI and CLC, as the routine ends.
+/// LP2 ($E5B4): the screen editor's (`ScreenEditor::take_key`) takes the first key and
+/// moves the rest down; then Y = A = the key, X = the old NDX, CLI and CLC, as the routine
+/// ends.
 fn take_key(cpu: &mut Cpu, bus: &mut C64Bus) {
-    let count = bus.ram[NDX as usize];
-    let key = bus.ram[KEYD as usize];
-    let mut x: u8 = 0;
-    loop {
-        bus.ram[KEYD as usize + x as usize] = bus.ram[KEYD as usize + 1 + x as usize];
-        x = x.wrapping_add(1);
-        if x == count {
-            break;
-        }
-    }
-    bus.ram[NDX as usize] = count.wrapping_sub(1);
+    let (key, count) = ScreenEditor::take_key(&mut Mem(bus));
     cpu.x = count;
     cpu.y = key;
     cpu.load_a(key);
