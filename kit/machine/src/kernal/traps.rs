@@ -335,7 +335,7 @@ impl Kernal {
                 let before = self.screen.work;
                 self.screen.clear_screen(&mut Mem(bus));
                 let cost = timing::CLSR + timing::screen_work(before, self.screen.work);
-                return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, cpu, bus);
+                return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, trap.address(), cpu, bus);
             }
             Home => self.screen.home(&mut Mem(bus)),
             TakeKey => take_key(cpu, bus),
