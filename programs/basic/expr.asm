@@ -14,22 +14,12 @@
 
 ; ---- Names for BASIC's RAM (Microsoft's names, Commodore's places); zeropage.asm may have
 ; some of them too (the same values).
-HIGHDS  = $58   ; BLTU: destination end (+1); array building: ARYPNT
-ARYPNT  = $58   ; pointer into an array being built
-HIGHTR  = $5A   ; BLTU: source end (+1)
-DECCNT  = $5D   ; UMULT's bit counter
-LOWTR   = $5F   ; BLTU: source start; the variable or array found
-DSCTMP  = $61   ; a string descriptor being built (length, address): FAC's place
 INDICE  = $64   ; an array index as QINT leaves it (FACMO, FACLO)
-STRNG1  = $6F   ; a string's descriptor pointer (ARISGN, FACOV)
-STRNG2  = $71   ; STRLIT: the character after the literal (FBUFPT)
 CURTOL  = $71   ; array index and size tally (FBUFPT)
 ADDEND  = $28   ; UMULT's multiplicand (RESHO+2)
-INTEGR  = $07   ; AND/OR: the first operand as an integer (CHARAC, ENDCHR)
 DOMASK  = $12   ; the relation's mask (TANSGN)
 ANDMSK  = $49   ; WAIT's masks (FORPNT)
 EORMSK  = $4A
-TENEXP  = $5E   ; FOUT: the power of ten (0 for TI$)
 ROMLOC  = $A000 ; where BASIC's ROM starts (ZERO is in it)
 QNUM    = $80   ; inside CHRGET: C clear for a character from "0" on; a space skips to the
                 ; program's next character (Commodore's CHRGET, which TI$ assignment uses)

@@ -383,7 +383,7 @@ ATN     lda FACSGN
         jmp NEGOP
 @done   rts
 
-; ATN's odd series: count-1, then 12 terms; the last, 1, is FONE too.
+; ATN's odd series: count-1, then 12 terms; the last is 1 (ATNONE).
 ATNCON  byte 11
         byte $76,$B3,$83,$BD,$D3        ; -6.84793912E-04
         byte $79,$1E,$F4,$A6,$F5        ; 4.85094216E-03
@@ -396,4 +396,4 @@ ATNCON  byte 11
         byte $7E,$92,$44,$99,$3A        ; -0.142839808
         byte $7E,$4C,$CC,$91,$C7        ; 0.199999912
         byte $7F,$AA,$AA,$AA,$13        ; -0.333333316
-FONE    byte $81,$00,$00,$00,$00        ; 1
+ATNONE  byte $81,$00,$00,$00,$00        ; 1

@@ -86,8 +86,8 @@ pub fn usage(message: impl Into<String>) -> anyhow::Error {
 }
 
 /// The program needs what c64kit does not provide before it can even start (RUN would run
-/// BASIC first, and c64kit has no BASIC interpreter): exit code 9, as for a run that stops
-/// on such a routine.
+/// BASIC first, and the machine has no BASIC: a KERNAL image given without a BASIC image):
+/// exit code 9, as for a run that stops on such a routine.
 #[derive(Debug)]
 pub struct NotProvided(pub String);
 

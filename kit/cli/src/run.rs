@@ -562,6 +562,9 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         drive_8.protect(path, what);
     }
     let roms = Roms::load(&rom_paths).map_err(|e| rom_error(e, &args, &config))?;
+    if let Some(why) = rom_paths.unpaired() {
+        errln!("c64kit: warning: {why}");
+    }
     let raw_loads = raw_loads(&args.load)?
         .into_iter()
         .map(|(address, bytes, _)| Segment { address, bytes })

@@ -150,10 +150,10 @@ fn malformed_files_give_errors_naming_them() {
     let stderr = stderr_of(&out);
     assert!(stderr.contains("short.prg"), "{stderr}");
 
+    // An empty BASIC program (its end marker only) RUNs on our BASIC: straight to READY.
     let nosys = write(dir.path(), "nosys.prg", &[0x01, 0x08, 0x00, 0x00]);
-    let out = c64kit().args(["run", &nosys]).assert().code(1);
-    let stderr = stderr_of(&out);
-    assert!(stderr.contains("no SYS"), "{stderr}");
+    let out = c64kit().args(["run", &nosys]).assert().code(0);
+    assert_stderr_has(&out, "returned to BASIC");
 
     let asm = write(dir.path(), "bad.asm", b"*=$0801\n  lda #1\n  ldq #2\n");
     let out = c64kit().args(["asm", &asm]).assert().code(1);
@@ -225,24 +225,23 @@ fn files_run_cannot_start_get_advice_that_works() {
     assert_eq!(stdout_of(&out), "M\n");
 }
 
-/// A BASIC program that runs BASIC before its SYS is one c64kit cannot run (it has no BASIC
-/// interpreter): exit code 9, as the README says, and no advice that would run its tokens as
-/// machine code.
+/// A BASIC program that runs BASIC before its SYS RUNs on c64kit's own BASIC (the default
+/// ROMs have none until a program needs it): "10 PRINT2080" prints the number, BASIC ends
+/// at READY., exit 0.
 #[test]
-fn basic_before_the_sys_exits_9_without_start_advice() {
+fn basic_before_the_sys_runs_on_our_basic() {
     let dir = temp_dir("basic-first");
     let mut prg = stub_prg(&[0x60]);
     prg[6] = 0x99; // "10 PRINT2080"
     let prg = write(&dir, "basic.prg", &prg);
-    let out = c64kit().args(["run", &prg]).assert().code(9);
-    let stderr = stderr_of(&out);
+    let out = c64kit().args(["run", &prg]).assert().code(0);
     assert!(
-        stderr.contains(
-            "line 10 runs BASIC (PRINT) before any SYS, and c64kit has no BASIC interpreter"
-        ),
-        "{stderr}"
+        stdout_of(&out).starts_with(" 2080{rght}\n"),
+        "{}",
+        stdout_of(&out)
     );
-    assert!(!stderr.contains("--start"), "{stderr}");
+    assert!(stdout_of(&out).contains("READY."), "{}", stdout_of(&out));
+    assert_stderr_has(&out, "returned to BASIC");
 }
 
 #[test]

@@ -177,9 +177,12 @@ fn cases(dir: &std::path::Path) -> Vec<(&'static str, Vec<String>, Ends)> {
             Stop(StopReason::Reset),
         ),
         (
-            "RUN of BASIC before the SYS",
-            args(&["run", &write(dir, "basic.prg", &basic_first(&[0x60]))]),
-            Error("RUN of a BASIC program that runs BASIC before its SYS"),
+            "a BASIC error",
+            args(&["run", &write(dir, "error.bas", b"10 PRINT 1/0\n")]),
+            Stop(StopReason::BasicError {
+                message: String::new(),
+                line: None,
+            }),
         ),
         (
             "a file that is not there",

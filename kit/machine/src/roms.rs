@@ -32,6 +32,25 @@ pub struct RomPaths {
     pub chargen: Option<std::path::PathBuf>,
 }
 
+impl RomPaths {
+    /// Why a BASIC or KERNAL image given alone makes no working BASIC, if one is.
+    pub fn unpaired(&self) -> Option<&'static str> {
+        match (&self.basic, &self.kernal) {
+            (Some(_), None) => Some(
+                "a BASIC image without a KERNAL image: Commodore's BASIC goes on inside \
+                 Commodore's KERNAL ($E000-$E4D2), which c64kit's KERNAL does not have; give \
+                 --kernal-rom too",
+            ),
+            (None, Some(_)) => Some(
+                "a KERNAL image without a BASIC image: c64kit's own BASIC goes on inside \
+                 c64kit's KERNAL, so the machine has no BASIC (a program that runs BASIC \
+                 cannot RUN); give --basic-rom too",
+            ),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum RomError {
     /// Missing, not a regular file, too large: the reason once, with the path.
@@ -47,7 +66,9 @@ pub enum RomError {
 }
 
 impl Roms {
-    /// Our defaults: filler BASIC, c64kit's font as the character ROM, the trap KERNAL.
+    /// Our defaults: the BASIC area a JAM filler whose STROUT, LINPRT and RUN routines are
+    /// traps (a program that needs BASIC gets our own BASIC V2 in its place: see
+    /// [`Roms::needs_own_basic`]), c64kit's font as the character ROM, the trap KERNAL.
     pub fn builtin() -> Self {
         Roms {
             basic: Box::new([BASIC_FILLER; 0x2000]),
@@ -63,13 +84,26 @@ impl Roms {
     /// $E000-$E4DF as Commodore's KERNAL leaves Commodore's BASIC.
     pub fn own_basic() -> Self {
         let mut roms = Self::builtin();
-        roms.basic.copy_from_slice(c64kit_basic_rom::BASIC);
-        let at = (c64kit_basic_rom::KERNAL_PART_BASE - crate::kernal::rom::ROM_BASE) as usize;
-        roms.kernal[at..at + c64kit_basic_rom::KERNAL_PART.len()]
-            .copy_from_slice(c64kit_basic_rom::KERNAL_PART);
-        roms.trap_basic = false;
-        roms.own_basic = true;
+        roms.put_own_basic();
         roms
+    }
+
+    /// True for our defaults (no BASIC, our KERNAL), where a program that needs BASIC gets
+    /// our own BASIC ([`Roms::put_own_basic`]). Machine code behind a SYS stub still starts
+    /// without it, as before our BASIC existed, until our BASIC becomes the default.
+    pub fn needs_own_basic(&self) -> bool {
+        self.trap_basic && self.trap_kernal && !self.own_basic
+    }
+
+    /// Our own BASIC V2 in the BASIC area and in $E000-$E4DF of our KERNAL image (the
+    /// character ROM stays as it is).
+    pub fn put_own_basic(&mut self) {
+        self.basic.copy_from_slice(c64kit_basic_rom::BASIC);
+        let at = (c64kit_basic_rom::KERNAL_PART_BASE - crate::kernal::rom::ROM_BASE) as usize;
+        self.kernal[at..at + c64kit_basic_rom::KERNAL_PART.len()]
+            .copy_from_slice(c64kit_basic_rom::KERNAL_PART);
+        self.trap_basic = false;
+        self.own_basic = true;
     }
 
     /// True if `addr` in the KERNAL ROM holds our BASIC's code, not the KERNAL's.
@@ -78,7 +112,10 @@ impl Roms {
         self.own_basic && (part..part + c64kit_basic_rom::KERNAL_PART.len() as u16).contains(&addr)
     }
 
-    /// The defaults with any real images given replacing them.
+    /// The defaults with any real images given replacing them. Our BASIC goes on inside
+    /// our KERNAL image and Commodore's inside Commodore's, so they pair up: with a KERNAL
+    /// image and no BASIC image, the machine has no BASIC; [`RomPaths::unpaired`] says
+    /// when only one is given.
     pub fn load(paths: &RomPaths) -> Result<Self, RomError> {
         let mut roms = Self::builtin();
         if let Some(p) = &paths.basic {

@@ -156,7 +156,7 @@ fn runs_on_basic_rom(roms: &Roms, program: &Program) -> bool {
     if roms.own_basic {
         return true;
     }
-    if roms.trap_basic {
+    if roms.trap_basic && !roms.needs_own_basic() {
         return false;
     }
     let Some(first) = program.segments.first() else {
@@ -204,6 +204,11 @@ impl Machine {
             Some(p) if at.is_none() && p.entry == Entry::Run => runs_on_basic_rom(&roms, p),
             _ => false,
         };
+        // Our defaults have no BASIC: a program that needs one gets ours.
+        let mut roms = roms;
+        if through_basic && roms.needs_own_basic() {
+            roms.put_own_basic();
+        }
         let mut m = if through_basic {
             Machine::boot_basic(roms).map_err(StartError::BasicDidNotStart)?
         } else {

@@ -35,6 +35,7 @@ fn commodore_roms() -> Option<Roms> {
 /// program tests below call).
 const COMMODORE_FLOAT: &[(&str, i64)] = &[
     ("FCERR", 0xB248),
+    ("FONE", 0xB9BC),
     ("FADDH", 0xB849),
     ("FSUB", 0xB850),
     ("FSUBT", 0xB853),
