@@ -17,11 +17,7 @@ fn real_roms() -> Option<Roms> {
         return None;
     };
     let dir = std::path::PathBuf::from(dir);
-    let paths = RomPaths {
-        kernal: Some(dir.join("kernal-901227-03.bin")),
-        basic: Some(dir.join("basic-901226-01.bin")),
-        chargen: None,
-    };
+    let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
     Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
 }
 

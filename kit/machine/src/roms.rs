@@ -32,7 +32,22 @@ pub struct RomPaths {
     pub chargen: Option<std::path::PathBuf>,
 }
 
+/// The file names VICE gives Commodore's BASIC and KERNAL images (its data/C64 folder):
+/// the ones c64kit's tests compare with, from the folder `C64KIT_ROMS` names.
+pub const COMMODORE_BASIC_IMAGE: &str = "basic-901226-01.bin";
+pub const COMMODORE_KERNAL_IMAGE: &str = "kernal-901227-03.bin";
+
 impl RomPaths {
+    /// Commodore's BASIC and KERNAL images in `dir`, under VICE's names (the character ROM
+    /// stays c64kit's font).
+    pub fn commodores_basic_and_kernal_in(dir: &Path) -> RomPaths {
+        RomPaths {
+            basic: Some(dir.join(COMMODORE_BASIC_IMAGE)),
+            kernal: Some(dir.join(COMMODORE_KERNAL_IMAGE)),
+            chargen: None,
+        }
+    }
+
     /// Why a BASIC or KERNAL image given alone makes no working BASIC, if one is.
     pub fn unpaired(&self) -> Option<&'static str> {
         match (&self.basic, &self.kernal) {

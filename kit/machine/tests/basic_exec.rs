@@ -125,12 +125,13 @@ fn datan_and_remn_find_the_statement_and_line_end_outside_quotes() {
 fn commodore_basic() -> Option<Roms> {
     let dir = PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
     let paths = RomPaths {
-        basic: Some(dir.join("basic-901226-01.bin")),
+        basic: Some(dir.join(c64kit_machine::roms::COMMODORE_BASIC_IMAGE)),
         kernal: None,
         chargen: None,
     };
     let mut roms = Roms::load(&paths).expect("the BASIC image in C64KIT_ROMS");
-    let kernal = std::fs::read(dir.join("kernal-901227-03.bin")).expect("the KERNAL image");
+    let kernal = std::fs::read(dir.join(c64kit_machine::roms::COMMODORE_KERNAL_IMAGE))
+        .expect("the KERNAL image");
     let part = c64kit_basic_rom::KERNAL_PART.len();
     roms.kernal[..part].copy_from_slice(&kernal[..part]);
     roms.own_basic = true;
@@ -581,12 +582,7 @@ fn laid_over_commodores_basic_at_its_addresses() {
 /// statement and each listed line), typing `keys`; what was printed in 20 million cycles.
 fn run_with_stop_key(laid_over: bool, program: &str, keys: &str, stop_at: u32) -> Vec<u8> {
     let dir = PathBuf::from(std::env::var_os("C64KIT_ROMS").unwrap());
-    let mut roms = Roms::load(&RomPaths {
-        basic: Some(dir.join("basic-901226-01.bin")),
-        kernal: Some(dir.join("kernal-901227-03.bin")),
-        chargen: None,
-    })
-    .unwrap();
+    let mut roms = Roms::load(&RomPaths::commodores_basic_and_kernal_in(&dir)).unwrap();
     if laid_over {
         let asm = exec_assembled(false);
         for (from, to) in EXEC_AREAS {

@@ -131,11 +131,7 @@ impl Rig {
 
     fn commodores() -> Option<Rig> {
         let dir = std::path::PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
-        let paths = RomPaths {
-            kernal: Some(dir.join("kernal-901227-03.bin")),
-            basic: Some(dir.join("basic-901226-01.bin")),
-            chargen: None,
-        };
+        let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
         let roms = Roms::load(&paths).expect("the ROM images in C64KIT_ROMS");
         Some(Rig::new(roms, vec![CBM_ERROR], vec![CBM_STROUT]))
     }

@@ -87,11 +87,7 @@ fn rom_dir() -> Option<PathBuf> {
 }
 
 fn real_roms(dir: &Path) -> Roms {
-    let paths = RomPaths {
-        kernal: Some(dir.join("kernal-901227-03.bin")),
-        basic: Some(dir.join("basic-901226-01.bin")),
-        chargen: None,
-    };
+    let paths = RomPaths::commodores_basic_and_kernal_in(dir);
     Roms::load(&paths).expect("the ROM images in C64KIT_ROMS")
 }
 

@@ -99,11 +99,7 @@ fn commodores_roms() -> Option<Roms> {
         return None;
     };
     let dir = std::path::PathBuf::from(dir);
-    let paths = RomPaths {
-        kernal: Some(dir.join("kernal-901227-03.bin")),
-        basic: Some(dir.join("basic-901226-01.bin")),
-        chargen: None,
-    };
+    let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
     Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
 }
 
@@ -1186,12 +1182,13 @@ const STRING_PARTS: [(u16, u16); 2] = [(0xB465, 0xB79A), (0xB7AD, 0xB7EA)];
 fn commodores_basic(ours: bool) -> Option<Roms> {
     let dir = std::path::PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
     let paths = RomPaths {
-        basic: Some(dir.join("basic-901226-01.bin")),
+        basic: Some(dir.join(c64kit_machine::roms::COMMODORE_BASIC_IMAGE)),
         kernal: None,
         chargen: None,
     };
     let mut roms = Roms::load(&paths).expect("the BASIC image in C64KIT_ROMS");
-    let kernal = std::fs::read(dir.join("kernal-901227-03.bin")).expect("the KERNAL image");
+    let kernal = std::fs::read(dir.join(c64kit_machine::roms::COMMODORE_KERNAL_IMAGE))
+        .expect("the KERNAL image");
     let part = c64kit_basic_rom::KERNAL_PART.len();
     roms.kernal[..part].copy_from_slice(&kernal[..part]);
     roms.own_basic = true;

@@ -282,11 +282,7 @@ fn verdict(r: &Reference, o: &Outcome) -> String {
 
 fn commodores_roms() -> Option<Roms> {
     let dir = PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
-    let paths = RomPaths {
-        basic: Some(dir.join("basic-901226-01.bin")),
-        kernal: Some(dir.join("kernal-901227-03.bin")),
-        chargen: None,
-    };
+    let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
     Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
 }
 

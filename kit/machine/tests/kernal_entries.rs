@@ -106,7 +106,7 @@ fn the_real_kernal_leaves_the_same() {
     };
     let dir = std::path::PathBuf::from(dir);
     let paths = RomPaths {
-        kernal: Some(dir.join("kernal-901227-03.bin")),
+        kernal: Some(dir.join(c64kit_machine::roms::COMMODORE_KERNAL_IMAGE)),
         ..RomPaths::default()
     };
     let real = run(Roms::load(&paths).expect("the KERNAL image in C64KIT_ROMS"));
