@@ -190,6 +190,13 @@ pub fn run(args: BenchArgs) -> ExitCode {
     print_results(&results, args.runs, args.py65_runs);
     say!("\n{}", io_heavy(args.runs));
     say!("\n{}", sid_audio(args.runs));
+    match basic_benchmarks(args.runs) {
+        Ok(text) => say!("\n{text}"),
+        Err(e) => {
+            errln!("bench: the BASIC benchmarks: {e}");
+            failed = true;
+        }
+    }
     match sprite_game(args.runs) {
         Ok(text) => say!("\n{text}"),
         Err(e) => {
@@ -836,6 +843,64 @@ fn sid_audio(runs: u32) -> String {
 
 /// PAL frames the sprite game runs in each timed run (20 s of C64 time).
 const GAME_FRAMES: u64 = 1000;
+
+/// The Rugg/Feldman benchmarks (xtask/tools/bench/basic) as BASIC V2 text, in order.
+const BASIC_BENCHMARKS: [(&str, &str); 8] = [
+    ("BM1", include_str!("../bench/basic/bm1.bas")),
+    ("BM2", include_str!("../bench/basic/bm2.bas")),
+    ("BM3", include_str!("../bench/basic/bm3.bas")),
+    ("BM4", include_str!("../bench/basic/bm4.bas")),
+    ("BM5", include_str!("../bench/basic/bm5.bas")),
+    ("BM6", include_str!("../bench/basic/bm6.bas")),
+    ("BM7", include_str!("../bench/basic/bm7.bas")),
+    ("BM8", include_str!("../bench/basic/bm8.bas")),
+];
+
+/// The Rugg/Feldman benchmarks RUN on our own BASIC V2 (6502 code on the full C64, as `c64kit
+/// run prog.bas` runs them), each until BASIC is back at READY.: their C64 time (what the
+/// C64 takes: the classic figures) and how fast c64kit runs them. The target is at least
+/// 300 times real time.
+fn basic_benchmarks(runs: u32) -> Result<String, String> {
+    let mut lines = vec![format!(
+        "BASIC V2 (ours): the Rugg/Feldman benchmarks, RUN until READY. (median of {runs}):"
+    )];
+    let mut slowest = f64::MAX;
+    for (name, text) in BASIC_BENCHMARKS {
+        let tokenized = c64kit_basic::tokenize(text, 0x0801).map_err(|e| format!("{name}: {e}"))?;
+        let prg = Prg::parse(&tokenized, name).map_err(|e| format!("{name}: {e}"))?;
+        let program = Program::from_prg(&prg);
+        let mut times = Vec::new();
+        let mut cycles = 0;
+        for _ in 0..runs {
+            let mut m = Machine::start(Some(&program), RunSettings::default())
+                .map_err(|e| format!("{name}: {e}"))?;
+            let start = m.cycles();
+            let t = Instant::now();
+            let stop = m.run(MAX_CYCLES);
+            times.push(t.elapsed());
+            if stop != StopReason::ReturnedToBasic {
+                return Err(format!("{name} stopped with {stop}, not at READY."));
+            }
+            cycles = m.cycles() - start;
+        }
+        times.sort();
+        let median = times[times.len() / 2].as_secs_f64();
+        let x = cycles as f64 / PAL_HZ as f64 / median;
+        slowest = slowest.min(x);
+        lines.push(format!(
+            "- {name}: {:.1} s of C64 time ({cycles} cycles), {} cycles/s, {} real time",
+            cycles as f64 / PAL_HZ as f64,
+            si(cycles as f64 / median, ""),
+            times_real(x)
+        ));
+    }
+    lines.push(format!(
+        "- >= 300x real time for BASIC: {} (slowest {})",
+        if slowest >= 300.0 { "met" } else { "NOT met" },
+        times_real(slowest)
+    ));
+    Ok(lines.join("\n"))
+}
 
 /// Our sprite game (programs/sprites: six rocks and the ship move, the rocks change colour
 /// every frame) with the VIC-II drawing every frame, as `--record` and a live `play` have it:

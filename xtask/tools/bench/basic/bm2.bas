@@ -1,0 +1,5 @@
+100 print "s"
+200 k=0
+300 k=k+1
+500 if k<1000 then 300
+700 print "e"
