@@ -20,6 +20,7 @@
 //! such an input stands for the same text saved as UTF-8.
 
 pub mod havoc;
+pub mod interpreter;
 pub mod limits;
 
 use c64kit_plugin_api::host::{Collect, Plugin};
@@ -42,6 +43,7 @@ pub const TARGETS: &[(&str, Target)] = &[
     ("config", config),
     ("keyscript", keyscript),
     ("scenario", scenario),
+    ("interpreter", interpreter),
 ];
 
 /// A target's function by name.
@@ -74,7 +76,8 @@ const REPOSITORY_SEEDS: &[(&str, &str, &str)] = &[
     ("scenario", "conformance/scenarios", "toml"),
 ];
 
-/// Every seed of a target: the committed corpus and the repository's own inputs of its kind.
+/// Every seed of a target: the committed corpus, the repository's own inputs of its kind
+/// and the seeds made from material beside the checkout ([`generated_seeds`]).
 pub fn seed_files(target: &str) -> Vec<PathBuf> {
     let mut files = corpus_files(&seeds_dir(target));
     let root = fuzz_dir().join("..");
@@ -85,6 +88,69 @@ pub fn seed_files(target: &str) -> Vec<PathBuf> {
                     .into_iter()
                     .filter(|p| p.extension().is_some_and(|e| e == *ext)),
             );
+        }
+    }
+    files.extend(generated_seeds(target));
+    files
+}
+
+/// The BASIC V2 reference programs beside the checkout (../shared/basic-v2: `NAME.bas` and
+/// the keys typed, `NAME.keys`), which must not be copied into the repository.
+fn shared_basic_programs() -> PathBuf {
+    fuzz_dir().join("../../shared/basic-v2")
+}
+
+/// Seeds made when they are asked for, from material the repository may not hold: the
+/// interpreter target's from the programs of [`shared_basic_programs`], when that folder is
+/// there (it is not in CI), each tokenized and put in the target's input form
+/// ([`interpreter::Input::encode`]) with its keys. They are written to
+/// target/fuzz/generated-seeds/TARGET (each file put in place whole, so runs side by side
+/// may make them at once); none when a program does not tokenize or nothing can be written.
+pub fn generated_seeds(target: &str) -> Vec<PathBuf> {
+    if target != "interpreter" {
+        return Vec::new();
+    }
+    let shared = shared_basic_programs();
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| fuzz_dir().join("../target"));
+    let out = target_dir.join("fuzz/generated-seeds").join(target);
+    let mut files = Vec::new();
+    for bas in corpus_files(&shared) {
+        if bas.extension().is_none_or(|e| e != "bas") {
+            continue;
+        }
+        let Ok(source) = std::fs::read_to_string(&bas) else {
+            continue;
+        };
+        let Ok(prg) = c64kit_basic::tokenize(&source, 0x0801) else {
+            continue;
+        };
+        let keys: Vec<u8> = std::fs::read_to_string(bas.with_extension("keys"))
+            .ok()
+            .and_then(|k| c64kit_basic::parse_key_script(&k).ok())
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|e| match e {
+                c64kit_basic::KeyEvent::Key(k) => Some(k),
+                _ => None,
+            })
+            .collect();
+        let Some(name) = bas.file_stem() else {
+            continue;
+        };
+        let file = out.join(name);
+        let part = out.join(format!(
+            ".{}.{}",
+            name.to_string_lossy(),
+            std::process::id()
+        ));
+        let input = interpreter::Input::encode(&prg, &keys);
+        let written = std::fs::create_dir_all(&out)
+            .and_then(|()| std::fs::write(&part, &input))
+            .and_then(|()| std::fs::rename(&part, &file));
+        if written.is_ok() {
+            files.push(file);
         }
     }
     files
@@ -416,6 +482,15 @@ pub fn scenario(data: &[u8]) {
                 }
             }
         }
+    }
+}
+
+/// A BASIC program (made of the input's bytes: lines split at $00, token bytes as they come,
+/// then keys) RUN on c64kit's own BASIC V2 for a bounded number of cycles; BASIC must keep
+/// control (see [`interpreter`](mod@interpreter) for the input and what is a finding).
+pub fn interpreter(data: &[u8]) {
+    if let Err(finding) = interpreter::run(data) {
+        panic!("{finding}");
     }
 }
 

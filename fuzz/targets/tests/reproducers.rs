@@ -94,6 +94,11 @@ fn scenario() {
 }
 
 #[test]
+fn interpreter() {
+    check_target("interpreter");
+}
+
+#[test]
 fn every_target_has_a_test_here() {
     let names: Vec<&str> = c64kit_fuzz::TARGETS.iter().map(|(n, _)| *n).collect();
     assert_eq!(
@@ -107,7 +112,8 @@ fn every_target_has_a_test_here() {
             "d64",
             "config",
             "keyscript",
-            "scenario"
+            "scenario",
+            "interpreter"
         ],
         "a new target needs its #[test] in tests/reproducers.rs"
     );

@@ -10,7 +10,7 @@
 //! ```
 //!
 //! The targets are the functions of `c64kit-fuzz` (fuzz/targets: prg, basic, asm, cbmprj,
-//! t64, d64, config, keyscript, scenario); fuzz/libfuzzer holds one libFuzzer binary per
+//! t64, d64, config, keyscript, scenario, interpreter); fuzz/libfuzzer holds one libFuzzer binary per
 //! target, outside the workspace. This command builds them in release with sanitizer coverage
 //! (`-Cpasses=sancov-module` and LLVM's `-sanitizer-coverage-*` options, which stable rustc
 //! accepts: cargo-fuzz's `--sanitizer none` build, without `-Z` flags) plus debug assertions
