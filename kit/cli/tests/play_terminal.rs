@@ -410,8 +410,9 @@ fn play_without_a_program_boots_basic_and_runs_what_is_typed() {
     };
     tmux.wait_for("BASIC's start message", pane_has("BASIC V2"));
     tmux.wait_for("READY.", pane_has("READY."));
-    // A program typed in and RUN, then a direct line.
-    for line in ["10 PRINT 6*7", "RUN"] {
+    // A program typed in and RUN (lower case: the unshifted keys, which type BASIC's
+    // keywords).
+    for line in ["10 print 6*7", "run"] {
         tmux.run(&["send-keys", "-t", "play", "-l", line])
             .status()
             .unwrap();
