@@ -89,6 +89,12 @@ fn runs() -> Vec<(String, &'static str, Vec<&'static [u8]>)> {
             "{WAIT 2000000}{STOP}",
             vec![b"BREAK IN 20\r\nREADY.\r\n"],
         ),
+        // A GET loop: the statement loop's STOP empties the buffer before GET sees $03.
+        (
+            "10 GET A$:IF A$=\"\" THEN 10\n20 PRINT ASC(A$)\n".to_string(),
+            "{WAIT 2000000}{STOP}",
+            vec![b"\r\nBREAK IN 10\r\nREADY.\r\n"],
+        ),
     ]
 }
 
