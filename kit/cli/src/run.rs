@@ -33,7 +33,9 @@ const DEFAULT_MAX_CYCLES: u64 = 600 * PAL_HZ;
 #[derive(clap::Args)]
 pub struct RunArgs {
     /// The program: a PRG, BASIC text (.bas), assembly (.asm, .cbmprj), a tape (.t64) or disk
-    /// image (.d64), or any kind a loaded plugin reads; see `c64kit plugins`.
+    /// image (.d64), or any kind a loaded plugin reads; see `c64kit plugins`. Without it,
+    /// `play` boots BASIC to READY. (type programs there) and `run --input KEYS` types the
+    /// keys at READY.
     file: Option<PathBuf>,
     /// Keys to type: text (a newline is RETURN; letters are sent as the unshifted PETSCII
     /// codes a C64 keyboard gives), {NAME} for special keys ({RETURN}, {DEL}, {F1}...),
@@ -522,9 +524,13 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
             &loader_options,
         )
     };
-    if args.file.is_none() && args.load.is_empty() {
+    // No program: `play` boots BASIC to READY. for a person to type at; `run` does when it
+    // has keys to type there (`--input`), and runs until they are used up.
+    let typed_at_ready = mode == Mode::Play || args.input.is_some() || args.input_file.is_some();
+    if args.file.is_none() && args.load.is_empty() && (!typed_at_ready || args.start.is_some()) {
         return Err(usage(
-            "nothing to run: give a program FILE, or --load ADDR FILE",
+            "nothing to run: give a program FILE, --load ADDR FILE, or --input KEYS to type \
+             at BASIC's READY.",
         ));
     }
     let rom_paths = RomPaths {

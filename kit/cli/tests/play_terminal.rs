@@ -397,3 +397,30 @@ fn play_without_a_terminal_suggests_a_run_that_ends_and_shows_the_screen() {
         assert!(screen.contains(want), "the final screen: {screen}");
     }
 }
+
+#[test]
+fn play_without_a_program_boots_basic_and_runs_what_is_typed() {
+    let Some(tmux) = Tmux::start("play-ready", false, "play -O terminal.border=false") else {
+        return;
+    };
+    let pane_has = |s: &'static str| {
+        move |pane: &[Vec<Cell>]| {
+            (!pane.iter().any(|l| text(l).contains(s))).then(|| format!("no {s:?}"))
+        }
+    };
+    tmux.wait_for("BASIC's start message", pane_has("BASIC V2"));
+    tmux.wait_for("READY.", pane_has("READY."));
+    // A program typed in and RUN (lower case: the unshifted keys, which type BASIC's
+    // keywords).
+    for line in ["10 print 6*7", "run"] {
+        tmux.run(&["send-keys", "-t", "play", "-l", line])
+            .status()
+            .unwrap();
+        tmux.run(&["send-keys", "-t", "play", "Enter"])
+            .status()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    tmux.wait_for("the program's output", pane_has(" 42"));
+    tmux.quit();
+}

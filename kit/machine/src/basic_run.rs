@@ -98,6 +98,13 @@ impl Machine {
         }
         self.cpu.pc = Trap::ClearScreen.address();
         self.cpu.jammed = false;
+        self.watch_basic_end();
+    }
+
+    /// BASIC's main loop back at `READY.` asking for a line with the key script used up
+    /// ends the run ("returned to BASIC", or the error our BASIC printed), when a return to
+    /// BASIC does.
+    pub(crate) fn watch_basic_end(&mut self) {
         let main = self.basic_entry("NMAIN", boot::MAIN_LOOP);
         self.kernal.basic_ready_ends_run = Some(main);
         self.basic_end_watch = !self.bus.roms.trap_kernal;

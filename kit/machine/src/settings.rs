@@ -174,8 +174,10 @@ fn runs_on_basic_rom(roms: &Roms, program: &Program) -> bool {
 impl Machine {
     /// A C64 as `settings` say, with `program` (if any) loaded and started as the C64 would
     /// start it: by RUN, or at an address (`settings.start_address`, else the first raw
-    /// load's, else the program's own). The error says why RUN cannot start the program, or
-    /// that there is nothing to start.
+    /// load's, else the program's own). With no program and nothing to start, BASIC booted
+    /// to `READY.` (ours when the ROMs have no BASIC, as for a program that needs one), the
+    /// key script typed there. The error says why RUN cannot start the program, or that
+    /// there is nothing to start (a KERNAL image without a BASIC image).
     pub fn start(program: Option<&Program>, settings: RunSettings) -> Result<Machine, StartError> {
         let RunSettings {
             roms,
@@ -200,9 +202,12 @@ impl Machine {
                 _ => None,
             },
         );
+        // Nothing to load or start: BASIC's READY., if the ROMs make one (ours is put in).
+        let at_ready =
+            program.is_none() && at.is_none() && (!roms.trap_basic || roms.needs_own_basic());
         let through_basic = match program {
             Some(p) if at.is_none() && p.entry == Entry::Run => runs_on_basic_rom(&roms, p),
-            _ => false,
+            _ => at_ready,
         };
         // Our defaults have no BASIC: a program that needs one gets ours.
         let mut roms = roms;
@@ -249,6 +254,9 @@ impl Machine {
                 })?;
             }
             (None, Some(_)) => {}
+            // Booted to READY.: typed lines are BASIC's; as after a RUN, BASIC back at READY.
+            // with the key script used up ends the run.
+            (None, None) if at_ready => m.watch_basic_end(),
             (None, None) => return Err(StartError::Nothing),
         }
         // The name was under MEMSIZ before the program came in: where the program reaches,
@@ -442,7 +450,17 @@ mod tests {
                 load_address: 0xC000
             })
         );
-        let e = Machine::start(None, RunSettings::default()).err();
+        // Nothing at all boots BASIC to READY.; with a KERNAL image and no BASIC image
+        // there is no BASIC to boot.
+        let m = Machine::start(None, RunSettings::default()).unwrap();
+        assert!(m.basic_waits_for_a_line());
+        let mut roms = Roms::builtin();
+        roms.trap_kernal = false;
+        let settings = RunSettings {
+            roms,
+            ..Default::default()
+        };
+        let e = Machine::start(None, settings).err();
         assert_eq!(e, Some(StartError::Nothing));
         assert!(e.unwrap().to_string().starts_with("nothing to start"));
     }

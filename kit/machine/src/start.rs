@@ -78,7 +78,8 @@ impl fmt::Display for StartError {
             StartError::NoSys(e) => write!(f, "the BASIC program at ${BASIC_START:04X}: {e}"),
             StartError::Nothing => write!(
                 f,
-                "nothing to start: no program, no raw bytes loaded and no start address"
+                "nothing to start: no program, no raw bytes loaded, no start address, and \
+                 no BASIC to boot (a KERNAL image without a BASIC image)"
             ),
             StartError::BasicDidNotStart(stop) => {
                 write!(f, "BASIC's cold start did not reach READY.: {stop}")

@@ -11,7 +11,7 @@
 //! Limits: paths not listed cost what the nearest listed one does (a control code the table
 //! lacks costs a printable character); the IRQ's
 //! keyboard scan with a key down is measured for unshifted keys (SHIFT, C= and CTRL add a few
-//! cycles on a real C64); the STOP key is never held; the clock's wrap after 24 hours and
+//! cycles on a real C64); the clock's wrap after 24 hours and
 //! SCROL's slow-down while CTRL is held are left out; a long routine's interrupt is taken
 //! after it (the real routine may take it midway).
 
@@ -179,6 +179,9 @@ pub fn line_end_search(last: u8, found: u8, pnt_low: u8) -> u64 {
 }
 /// STOP ($F6ED), the STOP key not down: 14.
 pub const STOP: u64 = 14;
+/// STOP with RUN/STOP down (STKEY $7F): CLRCHN through the jump table (its path with the
+/// keyboard and screen as devices), the buffer emptied: 62 (measured on KERNAL 901227-03).
+pub const STOP_KEY_DOWN: u64 = 62;
 /// RDTIM ($F6DD, through SETTIM's end): 30. SETTIM ($F6E4): 19.
 pub const RDTIM: u64 = 30;
 pub const SETTIM: u64 = 19;

@@ -154,6 +154,7 @@ impl Kernal {
         // The real routine's cycles on this path (see `timing`), beyond what the trap's
         // entry and RTS take; spent after the work, as CPU time bad lines can stretch.
         let cost = match trap {
+            Trap::Stop if bus.ram[STKEY as usize] == STOP_KEY_ROW => timing::STOP_KEY_DOWN,
             Trap::Stop => timing::STOP,
             Trap::Rdtim => timing::RDTIM,
             Trap::Settim => timing::SETTIM,
@@ -222,7 +223,10 @@ impl Kernal {
                 bus.ram[TIME as usize + 1] = cpu.x;
                 bus.ram[TIME as usize + 2] = cpu.a;
             }
-            Udtim => udtim(bus),
+            Udtim => {
+                udtim(bus);
+                read_stop_key(bus);
+            }
             Setlfs => {
                 bus.ram[LA as usize] = cpu.a;
                 bus.ram[FA as usize] = cpu.x;
@@ -235,9 +239,20 @@ impl Kernal {
             }
             Readst => cpu.load_a(bus.ram[STATUS as usize]),
             Stop => {
-                // The STOP key is never held in a scripted run: Z clear, C clear.
-                cpu.set_nz(0xFF);
-                cpu.set_carry(false);
+                // STOP ($F6ED): LDA STKEY; CMP #$7F (the row with RUN/STOP alone down). Down:
+                // CLRCHN (A = 0, X = 3), the keyboard buffer emptied (STA NDX), the CMP's
+                // flags back (Z and C set); up: A = STKEY, the CMP's flags.
+                let key = bus.ram[STKEY as usize];
+                if key == STOP_KEY_ROW {
+                    self.clrchn(bus);
+                    bus.ram[NDX as usize] = 0;
+                    cpu.x = 3;
+                    cpu.a = 0;
+                } else {
+                    cpu.a = key;
+                }
+                cpu.set_nz(key.wrapping_sub(STOP_KEY_ROW));
+                cpu.set_carry(key >= STOP_KEY_ROW);
             }
             Chkin => return self.chkin(cpu, bus),
             Chkout => return self.chkout(cpu, bus),
@@ -285,6 +300,9 @@ impl Kernal {
                 let cost = self.irq_cost(bus);
                 udtim(bus);
                 self.feed_keyboard_buffer(bus, false);
+                // UDTIM reads the STOP key's row; the real scan finds a key typed now in
+                // the same interrupt, so the row is read after the key is pressed.
+                read_stop_key(bus);
                 // Idling after the program returned: the script's end is the run's end
                 // (with no script, only the budget ends it; with a person at the keyboard,
                 // `play`, never).
@@ -741,6 +759,27 @@ fn udtim(bus: &mut C64Bus) {
     bus.ram[t] = (jiffies >> 16) as u8;
     bus.ram[t + 1] = (jiffies >> 8) as u8;
     bus.ram[t + 2] = jiffies as u8;
+}
+
+/// The row the keyboard's column 7 reads with RUN/STOP alone down (bit 7 low): what STOP
+/// compares STKEY with.
+const STOP_KEY_ROW: u8 = 0x7F;
+/// The matrix column RUN/STOP is in (with 1, ←, CTRL, 2, SPACE, C= and Q), which UDTIM
+/// reads: the column the KERNAL's keyboard scan leaves selected.
+const STOP_KEY_COLUMN: usize = 7;
+/// The columns UDTIM looks at when RUN/STOP is down (its $BD to $DC00: columns 1 and 6, the
+/// SHIFT keys'): a key down there leaves STKEY as it was.
+const STOP_SHIFT_COLUMNS: [usize; 2] = [1, 6];
+
+/// UDTIM's look at the STOP key: STKEY ($91) = the row of keys down in column 7 (bits low),
+/// unless RUN/STOP is down with a key in columns 1 or 6 (SHIFT+RUN/STOP), which leaves it.
+fn read_stop_key(bus: &mut C64Bus) {
+    let keys = bus.input.matrix(bus.now);
+    let row = !keys[STOP_KEY_COLUMN];
+    if row & 0x80 == 0 && STOP_SHIFT_COLUMNS.iter().any(|&c| keys[c] != 0) {
+        return;
+    }
+    bus.ram[STKEY as usize] = row;
 }
 
 /// LP2 ($E5B4): the screen editor's (`ScreenEditor::take_key`) takes the first key and
