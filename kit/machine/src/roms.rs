@@ -110,13 +110,26 @@ impl Roms {
         self.trap_basic && self.trap_kernal && !self.own_basic
     }
 
+    /// True if the machine can run BASIC: a BASIC image is in (ours or Commodore's), or
+    /// ours will be put in ([`Roms::needs_own_basic`]).
+    pub fn runs_basic(&self) -> bool {
+        !self.trap_basic || self.needs_own_basic()
+    }
+
     /// Our own BASIC V2 in the BASIC area and in $E000-$E4DF of our KERNAL image (the
     /// character ROM stays as it is).
     pub fn put_own_basic(&mut self) {
-        self.basic.copy_from_slice(c64kit_basic_rom::BASIC);
+        self.put_basic_over_our_kernal(c64kit_basic_rom::BASIC, c64kit_basic_rom::KERNAL_PART);
+    }
+
+    /// A BASIC image (8 KiB) in the BASIC area and its part of the KERNAL ROM ($E000 on, at
+    /// most up to $E4DF, the room our KERNAL image leaves) over our KERNAL image: ours, or
+    /// Commodore's taken from its KERNAL image (the tests compare the two so).
+    pub fn put_basic_over_our_kernal(&mut self, basic: &[u8; 0x2000], kernal_part: &[u8]) {
+        self.basic.copy_from_slice(basic);
         let at = (c64kit_basic_rom::KERNAL_PART_BASE - crate::kernal::rom::ROM_BASE) as usize;
-        self.kernal[at..at + c64kit_basic_rom::KERNAL_PART.len()]
-            .copy_from_slice(c64kit_basic_rom::KERNAL_PART);
+        let len = kernal_part.len().min(c64kit_basic_rom::KERNAL_PART.len());
+        self.kernal[at..at + len].copy_from_slice(&kernal_part[..len]);
         self.trap_basic = false;
         self.own_basic = true;
     }

@@ -156,7 +156,7 @@ fn runs_on_basic_rom(roms: &Roms, program: &Program) -> bool {
     if roms.own_basic {
         return true;
     }
-    if roms.trap_basic && !roms.needs_own_basic() {
+    if !roms.runs_basic() {
         return false;
     }
     let Some(first) = program.segments.first() else {
@@ -203,8 +203,7 @@ impl Machine {
             },
         );
         // Nothing to load or start: BASIC's READY., if the ROMs make one (ours is put in).
-        let at_ready =
-            program.is_none() && at.is_none() && (!roms.trap_basic || roms.needs_own_basic());
+        let at_ready = program.is_none() && at.is_none() && roms.runs_basic();
         let through_basic = match program {
             Some(p) if at.is_none() && p.entry == Entry::Run => runs_on_basic_rom(&roms, p),
             _ => at_ready,

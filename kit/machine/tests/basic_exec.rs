@@ -123,18 +123,15 @@ fn datan_and_remn_find_the_statement_and_line_end_outside_quotes() {
 /// names the folder: the BASIC image, and the part of Commodore's KERNAL image that is
 /// BASIC's ($E000-$E4DF, where our KERNAL leaves room for a BASIC).
 fn commodore_basic() -> Option<Roms> {
-    let dir = PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
-    let paths = RomPaths {
-        basic: Some(dir.join(c64kit_machine::roms::COMMODORE_BASIC_IMAGE)),
-        kernal: None,
-        chargen: None,
-    };
-    let mut roms = Roms::load(&paths).expect("the BASIC image in C64KIT_ROMS");
-    let kernal = std::fs::read(dir.join(c64kit_machine::roms::COMMODORE_KERNAL_IMAGE))
-        .expect("the KERNAL image");
-    let part = c64kit_basic_rom::KERNAL_PART.len();
-    roms.kernal[..part].copy_from_slice(&kernal[..part]);
-    roms.own_basic = true;
+    let dir = std::path::PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
+    let read =
+        |name: &str| std::fs::read(dir.join(name)).expect("Commodore's images in C64KIT_ROMS");
+    let basic: [u8; 0x2000] = read(c64kit_machine::roms::COMMODORE_BASIC_IMAGE)
+        .try_into()
+        .expect("an 8 KiB BASIC image");
+    let kernal = read(c64kit_machine::roms::COMMODORE_KERNAL_IMAGE);
+    let mut roms = Roms::builtin();
+    roms.put_basic_over_our_kernal(&basic, &kernal);
     Some(roms)
 }
 

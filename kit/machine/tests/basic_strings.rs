@@ -1181,17 +1181,14 @@ const STRING_PARTS: [(u16, u16); 2] = [(0xB465, 0xB79A), (0xB7AD, 0xB7EA)];
 /// Commodore's at the same addresses (they are all at Commodore's), nothing redirected.
 fn commodores_basic(ours: bool) -> Option<Roms> {
     let dir = std::path::PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
-    let paths = RomPaths {
-        basic: Some(dir.join(c64kit_machine::roms::COMMODORE_BASIC_IMAGE)),
-        kernal: None,
-        chargen: None,
-    };
-    let mut roms = Roms::load(&paths).expect("the BASIC image in C64KIT_ROMS");
-    let kernal = std::fs::read(dir.join(c64kit_machine::roms::COMMODORE_KERNAL_IMAGE))
-        .expect("the KERNAL image");
-    let part = c64kit_basic_rom::KERNAL_PART.len();
-    roms.kernal[..part].copy_from_slice(&kernal[..part]);
-    roms.own_basic = true;
+    let read =
+        |name: &str| std::fs::read(dir.join(name)).expect("Commodore's images in C64KIT_ROMS");
+    let basic: [u8; 0x2000] = read(c64kit_machine::roms::COMMODORE_BASIC_IMAGE)
+        .try_into()
+        .expect("an 8 KiB BASIC image");
+    let kernal = read(c64kit_machine::roms::COMMODORE_KERNAL_IMAGE);
+    let mut roms = Roms::builtin();
+    roms.put_basic_over_our_kernal(&basic, &kernal);
     if ours {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/basic");
         let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();

@@ -708,10 +708,7 @@ impl Kernal {
         if ret != site.wrapping_add(2) {
             return;
         }
-        let at = u16::from_le_bytes([
-            bus.ram[BASIC_INDEX as usize],
-            bus.ram[BASIC_INDEX as usize + 1],
-        ]);
+        let at = crate::boot::peek16(bus, BASIC_INDEX);
         let mut message = String::new();
         for i in 0..MAX_ERROR_MESSAGE {
             let b = bus.peek(at.wrapping_add(i));
@@ -720,7 +717,7 @@ impl Kernal {
                 break;
             }
         }
-        let line = u16::from_le_bytes([bus.ram[CURLIN as usize], bus.ram[CURLIN as usize + 1]]);
+        let line = crate::boot::peek16(bus, CURLIN);
         self.basic_error = Some((message, (line >> 8 != 0xFF).then_some(line)));
     }
 
