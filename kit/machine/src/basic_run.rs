@@ -27,6 +27,10 @@ use crate::roms::Roms;
 use crate::stop::StopReason;
 use c64kit_screen::addr::CRSW;
 
+/// RUNC: RUN's text pointer to the program's start and CLR (C64 memory maps' address).
+const RUNC: u16 = 0xA659;
+/// NEWSTT: BASIC's statement loop.
+const NEWSTT: u16 = 0xA7AE;
 /// The cold start vector: the KERNAL's reset ends with JMP ($A000).
 pub const COLD_START_VECTOR: u16 = 0xA000;
 /// CHRIN in the KERNAL's jump table: BASIC's line input calls it.
@@ -87,8 +91,8 @@ impl Machine {
     pub fn run_basic_program(&mut self, program_end: u16) {
         poke16(&mut self.bus, VARTAB, program_end);
         self.bus.ram[MSGFLG as usize] = 0;
-        let runc = self.basic_entry("RUNC", Trap::Runc.address());
-        let newstt = self.basic_entry("NEWSTT", Trap::Newstt.address());
+        let runc = self.basic_entry("RUNC", RUNC);
+        let newstt = self.basic_entry("NEWSTT", NEWSTT);
         for routine in [newstt, runc] {
             let [lo, hi] = routine.wrapping_sub(1).to_le_bytes();
             self.bus.ram[0x100 | self.cpu.s as usize] = hi;

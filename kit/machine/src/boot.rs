@@ -34,9 +34,6 @@ pub const PAL_IRQ_TIMER_LATCH: u16 = c64kit_chips::cia::KERNAL_PAL_TIMER_A_LATCH
 /// call of RESTORE ($A679) and the cold start's call of the banner printer ($E39C).
 const SYS_STACK: [u8; 9] = [0x46, 0xE1, 0xE9, 0xA7, 0xA7, 0x79, 0xA6, 0x9C, 0xE3];
 
-/// What the statement loop (GONE's `JSR $A7ED`: $A7E9) and SYS ($E146) push, in push order.
-const STATEMENT_LOOP_AND_SYS_RETURNS: [u8; 4] = [0xA7, 0xE9, 0xE1, 0x46];
-
 /// CINT's VIC-II table ($ECB9), written to $D000-$D02E: sprites off at 0,0; text mode, 25
 /// rows, raster compare 311 (CINT's PAL test waits for it); 40 columns; screen $0400 and
 /// the upper-case set; border light blue, background blue; the multicolour and sprite
@@ -298,36 +295,20 @@ pub fn set_load_name(bus: &mut C64Bus, name: &[u8]) {
 /// holding the SYS address (programs can observe it), the line being run and the text
 /// pointer when the SYS is in the BASIC program, the stack as SYS leaves it, and the
 /// registers from SAREG/SXREG/SYREG/SPREG ($030C-$030F, all zero after RUN).
-pub fn enter_sys(cpu: &mut Cpu, bus: &mut C64Bus, sys: u16, program_end: u16) {
+///
+/// `into_basic`: the routine's RTS goes back into SYS's code ($E147) and BASIC goes on with
+/// the next statement, as RUN's SYS does; otherwise, on our KERNAL, it lands on the trap
+/// that ends the call ([`Trap::ReturnToBasic`]), as a routine called on its own ends.
+pub fn enter_sys(cpu: &mut Cpu, bus: &mut C64Bus, sys: u16, program_end: u16, into_basic: bool) {
     set_run_pointers(bus, program_end);
     let statement = sys_statement(bus, program_end).filter(|s| s.address == sys);
     bus.ram[0x01F7..0x0200].copy_from_slice(&SYS_STACK);
+    if !into_basic && bus.roms.trap_kernal {
+        let [lo, hi] = Trap::ReturnToBasic.address().wrapping_sub(1).to_le_bytes();
+        bus.ram[0x01F7..0x01F9].copy_from_slice(&[lo, hi]);
+    }
     cpu.s = SYS_STACK_POINTER;
     call_sys(cpu, bus, sys, statement);
-}
-
-/// BASIC's statement loop (NEWSTT, $A7AE) entered with the text pointer at the program's
-/// start, as a decruncher does after RUNC to RUN the program it unpacked: the program's
-/// first SYS, found and evaluated as RUN's is, called as SYS does, the statement loop's and
-/// SYS's return addresses pushed on the stack as it stands. Errors (naming the line) where
-/// RUN would run BASIC first, or where the text pointer is not at the start.
-pub fn sys_from_statement_loop(cpu: &mut Cpu, bus: &mut C64Bus) -> Result<(), String> {
-    let start = peek16(bus, TXTTAB);
-    let txtptr = peek16(bus, TXTPTR);
-    if txtptr != start.wrapping_sub(1) {
-        return Err(format!(
-            "it continues at ${txtptr:04X}, not at the program's start (${start:04X}), and \
-             c64kit has no BASIC interpreter"
-        ));
-    }
-    let end = peek16(bus, VARTAB);
-    let statement = basic_program_sys(bus, start, end).map_err(|e| e.to_string())?;
-    for b in STATEMENT_LOOP_AND_SYS_RETURNS {
-        bus.ram[0x100 | cpu.s as usize] = b;
-        cpu.s = cpu.s.wrapping_sub(1);
-    }
-    call_sys(cpu, bus, statement.address, Some(statement));
-    Ok(())
 }
 
 /// SYS's call: LINNUM holds the address; where the SYS is in the program, the line being

@@ -60,7 +60,7 @@ impl Machine {
 
     /// The machine before the KERNAL's reset has run (the caller does it).
     pub(crate) fn without_power_on(roms: Roms) -> Self {
-        Machine {
+        let mut m = Machine {
             cpu: Cpu::new(),
             bus: C64Bus::new(roms),
             kernal: Kernal::new(),
@@ -74,7 +74,14 @@ impl Machine {
             trace: None,
             trace_error: None,
             basic_end_watch: false,
+        };
+        // BASIC back at READY. with the script used up ends a run, as a return to BASIC
+        // does: our KERNAL's CHRIN sees it at no cost; a real KERNAL needs the run loop's
+        // watch, which `Machine::start` turns on where it RUNs a program.
+        if m.bus.roms.runs_basic() && m.bus.roms.trap_kernal {
+            m.watch_basic_end();
         }
+        m
     }
 
     /// With our built-in ROM set (no Commodore ROM images).
@@ -94,33 +101,41 @@ impl Machine {
         }
     }
 
-    /// LOAD then RUN: follow the BASIC stub's SYS. Errors if RUN would not go straight to a
-    /// SYS (c64kit has no BASIC interpreter), saying why. A step of [`Machine::start`], which
-    /// front ends use: it sets the rest of a run up in the right order.
+    /// LOAD, then the routine the BASIC stub's SYS names, called with the machine as RUN
+    /// leaves it at that SYS: its RTS ends the run, "returned to BASIC" (as
+    /// [`Machine::start_at`]; [`Machine::start`] RUNs a program, where the RTS goes back into
+    /// BASIC). Errors if RUN would not go straight to a SYS, saying why.
     pub fn load_and_run_prg(&mut self, prg: &Prg) -> Result<u16, StartError> {
         self.load_prg(prg);
-        self.run_loaded_prg(prg)
+        self.run_loaded_prg(prg, false)
     }
 
     /// RUN for a program already loaded: the SYS its first statement makes, with its argument
-    /// evaluated against memory as RUN leaves it (`SYS PEEK(43)+256*PEEK(44)+26` works).
-    pub(crate) fn run_loaded_prg(&mut self, prg: &Prg) -> Result<u16, StartError> {
+    /// evaluated against memory as RUN leaves it (`SYS PEEK(43)+256*PEEK(44)+26` works); the
+    /// routine's RTS goes back into BASIC (`into_basic`) or ends the call.
+    pub(crate) fn run_loaded_prg(
+        &mut self,
+        prg: &Prg,
+        into_basic: bool,
+    ) -> Result<u16, StartError> {
         let end = prg.end_address();
         boot::set_run_pointers(&mut self.bus, end);
         let bus = &self.bus;
         let sys = basic_start(prg, |a| bus.peek(a))?.address;
-        boot::enter_sys(&mut self.cpu, &mut self.bus, sys, end);
+        boot::enter_sys(&mut self.cpu, &mut self.bus, sys, end, into_basic);
         Ok(sys)
     }
 
-    /// Starts at `addr` as if called by SYS from BASIC (RTS returns to BASIC).
+    /// Calls the routine at `addr` with the machine as RUN leaves it at a SYS: its RTS ends the
+    /// run, "returned to BASIC" (on our KERNAL, through the trap at `rom::RETURN_FROM_CALL`;
+    /// on a real KERNAL into BASIC's SYS, which goes on).
     pub fn start_at(&mut self, addr: u16, program_end: u16) {
-        boot::enter_sys(&mut self.cpu, &mut self.bus, addr, program_end);
+        boot::enter_sys(&mut self.cpu, &mut self.bus, addr, program_end, false);
     }
 
     /// Calls a routine as BASIC's `SYS` does, with these A, X and Y (through SYS's save
-    /// area): its RTS returns to BASIC, which `run` reports as
-    /// [`StopReason::ReturnedToBasic`]. `program_end` sets BASIC's variable pointers.
+    /// area): its RTS ends the run, which `run` reports as [`StopReason::ReturnedToBasic`]
+    /// ([`Machine::start_at`]). `program_end` sets BASIC's variable pointers.
     pub fn sys(&mut self, addr: u16, a: u8, x: u8, y: u8, program_end: u16) {
         let regs = boot::SYS_REGISTERS as usize;
         self.bus.ram[regs..regs + 3].copy_from_slice(&[a, x, y]);
@@ -326,7 +341,6 @@ impl Machine {
                     }
                 }
             }
-            Region::BasicRom if self.bus.roms.trap_basic => Trap::at_basic(pc),
             _ => None,
         };
         let Some(trap) = trap else {

@@ -1,13 +1,15 @@
 //! The three ROMs of the C64. We ship no Commodore ROM: without image files the BASIC area
-//! reads as a JAM-opcode filler (so a jump into BASIC is reported, not silently run), the
-//! character ROM holds c64kit's own font (`c64kit_basic::font`: the VIC-II draws text with
-//! it, and a program copying the ROM gets it), and the KERNAL area holds our own
-//! clean-room image of trap entry points (see `kernal::rom`).
+//! holds our own BASIC V2 (`c64kit_basic_rom`, 6502 code, which goes on in $E000-$E4DF of
+//! the KERNAL image as Commodore's does), the character ROM c64kit's own font
+//! (`c64kit_basic::font`: the VIC-II draws text with it, and a program copying the ROM gets
+//! it), and the KERNAL area our own clean-room image of trap entry points (see
+//! `kernal::rom`). Only a KERNAL image given without a BASIC image leaves the BASIC area a
+//! JAM-opcode filler (so a jump into it is reported, not silently run).
 
 use std::path::Path;
 
-/// Byte that fills the BASIC ROM area without an image: JAM ($02), so that executing it
-/// stops the run with "jammed in the BASIC ROM area" instead of running garbage.
+/// Byte that fills the BASIC ROM area when there is no BASIC: JAM ($02), so that executing
+/// it stops the run with "jammed in the BASIC ROM area" instead of running garbage.
 pub const BASIC_FILLER: u8 = 0x02;
 
 pub struct Roms {
@@ -16,9 +18,8 @@ pub struct Roms {
     pub chargen: Box<[u8; 0x1000]>,
     /// True when `kernal` is our trap image (traps apply), false for a real KERNAL image.
     pub trap_kernal: bool,
-    /// True when `basic` is our filler, where BASIC's STROUT and LINPRT are traps; false
-    /// for a real BASIC image.
-    pub trap_basic: bool,
+    /// True when `basic` is the JAM filler: no BASIC (a KERNAL image given alone).
+    pub no_basic: bool,
     /// True when `basic` is our own BASIC ([`Roms::own_basic`]), whose code goes on in
     /// $E000-$E4DF of the KERNAL image: a JAM there is BASIC's, never a KERNAL trap.
     pub own_basic: bool,
@@ -81,39 +82,35 @@ pub enum RomError {
 }
 
 impl Roms {
-    /// Our defaults: the BASIC area a JAM filler whose STROUT, LINPRT and RUN routines are
-    /// traps (a program that needs BASIC gets our own BASIC V2 in its place: see
-    /// [`Roms::needs_own_basic`]), c64kit's font as the character ROM, the trap KERNAL.
+    /// Our defaults: our own BASIC V2, c64kit's font as the character ROM, the trap KERNAL.
     pub fn builtin() -> Self {
+        let mut roms = Self::without_basic();
+        roms.put_own_basic();
+        roms
+    }
+
+    /// Our own BASIC V2 with our KERNAL: the defaults ([`Roms::builtin`]), named so where a
+    /// test means our BASIC rather than whatever the defaults are.
+    pub fn own_basic() -> Self {
+        Self::builtin()
+    }
+
+    /// Our KERNAL and font with no BASIC: the BASIC area the JAM filler, as a KERNAL image
+    /// given alone leaves it.
+    pub fn without_basic() -> Self {
         Roms {
             basic: Box::new([BASIC_FILLER; 0x2000]),
             kernal: Box::new(crate::kernal::rom::build()),
             chargen: Box::new(c64kit_basic::font::char_rom()),
             trap_kernal: true,
-            trap_basic: true,
+            no_basic: true,
             own_basic: false,
         }
     }
 
-    /// Our own BASIC V2 (`c64kit_basic_rom`, 6502 code) with our KERNAL, which leaves it
-    /// $E000-$E4DF as Commodore's KERNAL leaves Commodore's BASIC.
-    pub fn own_basic() -> Self {
-        let mut roms = Self::builtin();
-        roms.put_own_basic();
-        roms
-    }
-
-    /// True for our defaults (no BASIC, our KERNAL), where a program that needs BASIC gets
-    /// our own BASIC ([`Roms::put_own_basic`]). Machine code behind a SYS stub still starts
-    /// without it, as before our BASIC existed, until our BASIC becomes the default.
-    pub fn needs_own_basic(&self) -> bool {
-        self.trap_basic && self.trap_kernal && !self.own_basic
-    }
-
-    /// True if the machine can run BASIC: a BASIC image is in (ours or Commodore's), or
-    /// ours will be put in ([`Roms::needs_own_basic`]).
+    /// True if the machine can run BASIC: a BASIC image is in (ours or Commodore's).
     pub fn runs_basic(&self) -> bool {
-        !self.trap_basic || self.needs_own_basic()
+        !self.no_basic
     }
 
     /// Our own BASIC V2 in the BASIC area and in $E000-$E4DF of our KERNAL image (the
@@ -130,7 +127,7 @@ impl Roms {
         let at = (c64kit_basic_rom::KERNAL_PART_BASE - crate::kernal::rom::ROM_BASE) as usize;
         let len = kernal_part.len().min(c64kit_basic_rom::KERNAL_PART.len());
         self.kernal[at..at + len].copy_from_slice(&kernal_part[..len]);
-        self.trap_basic = false;
+        self.no_basic = false;
         self.own_basic = true;
     }
 
@@ -145,10 +142,18 @@ impl Roms {
     /// image and no BASIC image, the machine has no BASIC; [`RomPaths::unpaired`] says
     /// when only one is given.
     pub fn load(paths: &RomPaths) -> Result<Self, RomError> {
-        let mut roms = Self::builtin();
+        if paths.basic.is_none() && paths.kernal.is_none() {
+            let mut roms = Self::builtin();
+            if let Some(p) = &paths.chargen {
+                roms.chargen
+                    .copy_from_slice(&read_image(p, "character", 0x1000)?);
+            }
+            return Ok(roms);
+        }
+        let mut roms = Self::without_basic();
         if let Some(p) = &paths.basic {
             roms.basic.copy_from_slice(&read_image(p, "BASIC", 0x2000)?);
-            roms.trap_basic = false;
+            roms.no_basic = false;
         }
         if let Some(p) = &paths.kernal {
             roms.kernal

@@ -149,13 +149,11 @@ pub fn load_name_of(path: &Path) -> Vec<u8> {
         .collect()
 }
 
-/// Whether RUN runs `program` on the BASIC in ROM: always on our own BASIC; on another
-/// BASIC image (Commodore's) when RUN would not go straight to a SYS (c64kit's own start
-/// of a SYS stub stays as it is there, with its timing).
-fn runs_on_basic_rom(roms: &Roms, program: &Program) -> bool {
-    if roms.own_basic {
-        return true;
-    }
+/// Whether RUN runs BASIC in `program` before any SYS, on ROMs with a BASIC: then BASIC
+/// boots and RUNs it on the CPU. A program whose RUN goes straight to a SYS starts from the
+/// state RUN leaves at the SYS, computed (as VICE's autostart leaves it: `boot::enter_sys`),
+/// and its RTS goes back into BASIC's SYS: the same C64, without the boot's cycles.
+fn runs_basic_first(roms: &Roms, program: &Program) -> bool {
     if !roms.runs_basic() {
         return false;
     }
@@ -202,17 +200,12 @@ impl Machine {
                 _ => None,
             },
         );
-        // Nothing to load or start: BASIC's READY., if the ROMs make one (ours is put in).
+        // Nothing to load or start: BASIC's READY., if the ROMs have a BASIC.
         let at_ready = program.is_none() && at.is_none() && roms.runs_basic();
         let through_basic = match program {
-            Some(p) if at.is_none() && p.entry == Entry::Run => runs_on_basic_rom(&roms, p),
+            Some(p) if at.is_none() && p.entry == Entry::Run => runs_basic_first(&roms, p),
             _ => at_ready,
         };
-        // Our defaults have no BASIC: a program that needs one gets ours.
-        let mut roms = roms;
-        if through_basic && roms.needs_own_basic() {
-            roms.put_own_basic();
-        }
         let mut m = if through_basic {
             Machine::boot_basic(roms).map_err(StartError::BasicDidNotStart)?
         } else {
@@ -247,10 +240,13 @@ impl Machine {
             }
             (None, Some(p)) if p.entry == Entry::Run => {
                 let first = p.segments.first().ok_or(StartError::Nothing)?;
-                m.run_loaded_prg(&Prg {
-                    load_address: first.address,
-                    data: first.bytes.clone(),
-                })?;
+                m.run_loaded_prg(
+                    &Prg {
+                        load_address: first.address,
+                        data: first.bytes.clone(),
+                    },
+                    true,
+                )?;
             }
             (None, Some(_)) => {}
             // Booted to READY.: typed lines are BASIC's; as after a RUN, BASIC back at READY.
@@ -326,7 +322,10 @@ mod tests {
             load_name: Some(load_name_of(Path::new("some/long-name.prg"))),
             ..RunSettings::default()
         };
-        let m = Machine::start(Some(&program), settings).unwrap();
+        let mut m = Machine::start(Some(&program), settings).unwrap();
+        // RUN goes through BASIC to the SYS.
+        m.set_breakpoint(2062);
+        assert_eq!(m.run(1_000_000), StopReason::Breakpoint { pc: 2062 });
         let last: Vec<u8> = (0x9FF0..0xA000).map(|a| m.peek(a)).collect();
         assert_eq!(last, b"0123456789ABCDEF", "the program's last bytes");
         assert_eq!(word(&m, 0x2D), 0xA000, "VARTAB after the program");
@@ -335,7 +334,6 @@ mod tests {
             (0xA000 - 9, 9),
             "FNADR, FNLEN"
         );
-        assert_eq!(m.cpu.pc, 2062);
 
         // A short program leaves room: the name is under MEMSIZ.
         let settings = RunSettings {
@@ -453,7 +451,7 @@ mod tests {
         // there is no BASIC to boot.
         let m = Machine::start(None, RunSettings::default()).unwrap();
         assert!(m.basic_waits_for_a_line());
-        let mut roms = Roms::builtin();
+        let mut roms = Roms::without_basic();
         roms.trap_kernal = false;
         let settings = RunSettings {
             roms,

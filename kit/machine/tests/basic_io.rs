@@ -108,7 +108,7 @@ fn commodores_basic_on_our_kernal(dir: &Path) -> Roms {
     roms.basic.copy_from_slice(&real.basic[..]);
     let part = c64kit_basic_rom::KERNAL_PART.len();
     roms.kernal[..part].copy_from_slice(&real.kernal[..part]);
-    roms.trap_basic = false;
+    roms.no_basic = false;
     roms.own_basic = true;
     roms
 }

@@ -633,7 +633,7 @@ fn copy(r: &Roms) -> Roms {
         kernal: r.kernal.clone(),
         chargen: r.chargen.clone(),
         trap_kernal: r.trap_kernal,
-        trap_basic: r.trap_basic,
+        no_basic: r.no_basic,
         own_basic: r.own_basic,
     }
 }

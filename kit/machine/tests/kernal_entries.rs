@@ -170,10 +170,4 @@ fn the_readme_lists_every_internal_entry() {
         hex(&internal),
         "the README's table (left) and the KERNAL's internal entries (right) differ"
     );
-    // BASIC's trapped routines are named in the section's text.
-    for addr in 0xA000..0xC000u16 {
-        if Trap::at_basic(addr).is_some() {
-            assert!(section.contains(&format!("${addr:04X}")), "${addr:04X}");
-        }
-    }
 }

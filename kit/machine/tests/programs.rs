@@ -166,7 +166,10 @@ fn f6_ram_under_the_basic_rom() {
     ];
     let (m, stop) = run(&code, "");
     assert_eq!(stop, StopReason::ReturnedToBasic);
-    assert_eq!(m.bus.ram[0x0900], c64kit_machine::roms::BASIC_FILLER);
+    assert_eq!(
+        m.bus.ram[0x0900], m.bus.roms.basic[0],
+        "the ROM's first byte"
+    );
     assert_ne!(m.bus.ram[0x0900], 0x42);
     assert_eq!(m.bus.ram[0x0901], 0x42);
 }
@@ -255,7 +258,10 @@ fn a_port_bit_switched_to_input_reads_as_pulled_up_and_maps_as_1() {
     let (m, stop) = run(&code, "");
     assert_eq!(stop, StopReason::ReturnedToBasic);
     assert_eq!(m.bus.ram[0x0900], 0x37);
-    assert_eq!(m.bus.ram[0x0901], c64kit_machine::roms::BASIC_FILLER);
+    assert_eq!(
+        m.bus.ram[0x0901], m.bus.roms.basic[0],
+        "the ROM's first byte"
+    );
     assert_eq!(m.bus.ram[0x0902], 0x2E);
 }
 

@@ -5,7 +5,7 @@
 use c64kit_cpu::Bus;
 use c64kit_machine::boot;
 use c64kit_machine::memory::power_on_ram;
-use c64kit_machine::{Drive, Machine, Prg, StopReason};
+use c64kit_machine::{Drive, Machine, Prg, Program, RunSettings, StopReason};
 use std::path::PathBuf;
 
 /// `0 SYS2064:REM` (SYS's argument followed by a colon) and `code` at $0810.
@@ -139,9 +139,9 @@ fn the_boot_and_load_leave_the_chips_as_on_a_real_c64() {
 
 #[test]
 fn basic_and_load_leave_their_variables_and_chrget() {
-    let mut m = Machine::builtin();
     let prg = stub_prg(&[0x60]);
-    m.load_and_run_prg(&prg).unwrap();
+    // RUN, as a front end starts the program.
+    let m = Machine::start(Some(&Program::from_prg(&prg)), RunSettings::default()).unwrap();
     let ram = &m.bus.ram;
     // BASIC's cold start: vectors, JMP for functions and USR, ADRAY1/2, RND's seed.
     let vectors: Vec<u16> = (0..6).map(|i| word(&m, 0x0300 + 2 * i)).collect();
@@ -304,12 +304,14 @@ fn vice_autostart_defaults_finds_a_real_c64() {
         return;
     };
     let prg = Prg::parse(&bytes, "test.prg").unwrap();
-    let mut m = Machine::builtin();
-    m.bus.debug_cart = true;
-    m.kernal.drive = Drive::read_only(&dir);
-    m.load_and_run_prg(&prg).unwrap();
-    // As the readme asks: LOAD"TEST",8.
-    boot::set_load_name(&mut m.bus, b"TEST");
+    // As the readme asks: LOAD"TEST",8, then RUN.
+    let settings = RunSettings {
+        drive: Drive::read_only(&dir),
+        load_name: Some(b"TEST".to_vec()),
+        debug_cart: true,
+        ..RunSettings::default()
+    };
+    let mut m = Machine::start(Some(&Program::from_prg(&prg)), settings).unwrap();
     let stop = m.run(50_000_000);
     // The reference's blocks: CPU, VIC-II, CIA 1, CIA 2 (each with the ports read as input
     // and as output), $9FF8-$9FFF; each a reference and a mask, right after the code.

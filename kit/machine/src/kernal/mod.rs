@@ -2,7 +2,6 @@
 //! handlers here do in Rust what the real routine does, leaving registers, flags and the
 //! KERNAL's RAM variables as it would.
 
-mod basic;
 mod io;
 pub mod rom;
 pub mod timing;
@@ -59,7 +58,8 @@ pub enum Trap {
     NmiDefault,
     /// The default BRK handler (the real one warm-starts BASIC).
     BrkDefault,
-    /// Where RTS from a program started with SYS lands.
+    /// Where RTS from a routine called as SYS calls it ([`Machine::start_at`], `--start`)
+    /// lands: the end of the call (`rom::RETURN_FROM_CALL`).
     ReturnToBasic,
     /// The RESET entry.
     Reset,
@@ -79,22 +79,6 @@ pub enum Trap {
     /// SCOLOR ($EA24): point the colour RAM pointer USER ($F3/$F4) at PNT's line (cc65's
     /// UPDCRAMPTR, called after every PLOT that moves the cursor: `gotoxy`, `cputcxy`).
     SyncColourPointer,
-    /// BASIC's STROUT ($AB1E): print the string at A (low), Y (high) up to a $00 or a
-    /// quote. Machine-code programs call it to print (test programs above all).
-    Strout,
-    /// BASIC's LINPRT ($BDCD): print the unsigned 16-bit number A (high), X (low) in
-    /// decimal.
-    Linprt,
-    /// BASIC's LNKPRG ($A533): rebuild the links of the program's lines. Decrunchers call
-    /// it (with RUNC and NEWSTT) to RUN the BASIC program they unpacked.
-    Lnkprg,
-    /// BASIC's RUNC ($A659): text pointer to the program's start, then CLR.
-    Runc,
-    /// BASIC's STXTPT ($A68E): text pointer to the program's start.
-    Stxtpt,
-    /// BASIC's statement loop NEWSTT ($A7AE), entered at the program's start: c64kit runs
-    /// the program's first SYS there (it has no BASIC interpreter).
-    Newstt,
     /// The rest of a long routine's cycles, after an interrupt the CPU took during it (see
     /// `rom::RESUME`).
     Resume,
@@ -146,7 +130,11 @@ const TABLE: [(Trap, u16, &str); 51] = {
         (IrqDefault, 0xEA31, "IRQ handler"),
         (NmiDefault, 0xFE4C, "NMI handler"),
         (BrkDefault, 0xFE66, "BRK handler"),
-        (ReturnToBasic, 0xE147, "BASIC (return from SYS)"),
+        (
+            ReturnToBasic,
+            rom::RETURN_FROM_CALL,
+            "the end of a call (return from SYS)",
+        ),
         (Reset, 0xFCE2, "RESET"),
         (ScreenInit, 0xE518, "CINT's screen part"),
         (ColourAndClear, 0xE536, "CINT's colour and clear"),
@@ -162,35 +150,15 @@ const TABLE: [(Trap, u16, &str); 51] = {
     ]
 };
 
-/// The BASIC ROM routines machine-code programs call, trapped in the BASIC area while no
-/// real BASIC image is loaded (the rest of that area is a JAM filler).
-const BASIC_TABLE: [(Trap, u16, &str); 6] = [
-    (Trap::Strout, 0xAB1E, "STROUT"),
-    (Trap::Linprt, 0xBDCD, "LINPRT"),
-    (Trap::Lnkprg, 0xA533, "LNKPRG"),
-    (Trap::Runc, 0xA659, "RUNC"),
-    (Trap::Stxtpt, 0xA68E, "STXTPT"),
-    (Trap::Newstt, 0xA7AE, "NEWSTT"),
-];
-
 impl Trap {
-    /// The BASIC routine trapped at `addr` (in the BASIC ROM area).
-    pub fn at_basic(addr: u16) -> Option<Trap> {
-        BASIC_TABLE.iter().find(|e| e.1 == addr).map(|e| e.0)
-    }
-
-    /// Every KERNAL trap, in table order (the BASIC ones are apart: `at_basic`).
+    /// Every KERNAL trap, in table order.
     pub fn all() -> impl Iterator<Item = Trap> {
         TABLE.iter().map(|e| e.0)
     }
 
     /// The routine's address in the real ROM (and in our image).
     pub fn address(self) -> u16 {
-        TABLE
-            .iter()
-            .chain(&BASIC_TABLE)
-            .find(|e| e.0 == self)
-            .map_or(0, |e| e.1)
+        TABLE.iter().find(|e| e.0 == self).map_or(0, |e| e.1)
     }
 
     /// The trap whose entry is `addr`.
@@ -200,11 +168,7 @@ impl Trap {
 
     /// The name C64 programmers know the routine by.
     pub fn name(self) -> &'static str {
-        TABLE
-            .iter()
-            .chain(&BASIC_TABLE)
-            .find(|e| e.0 == self)
-            .map_or("?", |e| e.2)
+        TABLE.iter().find(|e| e.0 == self).map_or("?", |e| e.2)
     }
 }
 
@@ -218,14 +182,6 @@ mod tests {
             assert_eq!(Trap::at(*a), Some(*t));
             assert!(
                 TABLE[i + 1..].iter().all(|e| e.0 != *t && e.1 != *a),
-                "{t:?}"
-            );
-        }
-        for (i, (t, a, _)) in BASIC_TABLE.iter().enumerate() {
-            assert_eq!(Trap::at_basic(*a), Some(*t));
-            assert!(TABLE.iter().all(|e| e.0 != *t), "{t:?}");
-            assert!(
-                BASIC_TABLE[i + 1..].iter().all(|e| e.0 != *t && e.1 != *a),
                 "{t:?}"
             );
         }

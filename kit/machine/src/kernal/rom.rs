@@ -42,6 +42,10 @@ pub const RESUME: u16 = 0xE4E0;
 /// that came during the turn is taken after it, as in the real loop, which spins with
 /// interrupts on), then JMP back to CHRIN's trap. Next to `RESUME`, in the same unused code.
 pub const CHRIN_WAIT: u16 = RESUME + 2;
+/// Where the RTS of a routine c64kit called as SYS does lands (`Trap::ReturnToBasic`): a
+/// JAM after CHRIN_WAIT, in the same unused code. Not SYS's own return ($E147): that is the
+/// BASIC in ROM's code, which goes on with the statement after the SYS.
+pub const RETURN_FROM_CALL: u16 = CHRIN_WAIT + 4;
 /// CHRIN_WAIT's NOP and JMP: 5 cycles of the turn.
 pub const CHRIN_WAIT_CYCLES: u64 = 2 + 3;
 

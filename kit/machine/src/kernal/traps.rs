@@ -347,7 +347,6 @@ impl Kernal {
                 }
                 return TrapOutcome::ContinueAt(BASIC_IDLE);
             }
-            Strout | Linprt | Lnkprg | Runc | Stxtpt | Newstt => return self.basic(trap, cpu, bus),
             ColourAndClear => self.screen.colour_and_clear(&mut Mem(bus), cpu.a),
             ClearScreen => {
                 let before = self.screen.work;

@@ -1,9 +1,10 @@
 //! The BASIC ROM routines machine-code programs call to print (STROUT, LINPRT) and to RUN
-//! a program they unpacked (LNKPRG, RUNC, NEWSTT) work without a BASIC image; with a real
-//! image (or anywhere else in the BASIC area) nothing is trapped. So do the screen editor's
-//! entries programs call directly ($E518, $E536, $E544, $E566).
+//! a program they unpacked (LNKPRG, RUNC, NEWSTT) are our BASIC's own code, there without a
+//! Commodore image; with no BASIC at all (a KERNAL image given alone) a call stops at the
+//! routine's address. So do the screen editor's entries programs call directly ($E518,
+//! $E536, $E544, $E566).
 
-use c64kit_machine::{Machine, Prg, StopReason};
+use c64kit_machine::{Machine, Prg, Program, Roms, RunSettings, StopReason};
 
 /// "10 SYS2080", then: LDA #<$0830; LDY #>$0830; JSR STROUT; LDA #$12; LDX #$34;
 /// JSR LINPRT; RTS, and at $0830 the string `HI"X` (STROUT stops at the quote).
@@ -24,17 +25,17 @@ fn program() -> Prg {
 }
 
 #[test]
-fn strout_and_linprt_print_without_a_basic_image() {
-    let mut m = Machine::builtin();
-    m.load_and_run_prg(&program()).unwrap();
+fn strout_and_linprt_print_on_our_basic() {
+    let mut m =
+        Machine::start(Some(&Program::from_prg(&program())), RunSettings::default()).unwrap();
     assert_eq!(m.run(1_000_000), StopReason::ReturnedToBasic);
-    assert_eq!(m.transcript(), b"HI4660");
+    // The program's RTS goes back into BASIC, which ends it at READY.
+    assert_eq!(m.transcript(), b"HI4660\r\nREADY.\r\n");
 }
 
 #[test]
-fn with_a_real_basic_image_nothing_is_trapped() {
-    let mut m = Machine::builtin();
-    m.bus.roms.trap_basic = false;
+fn with_no_basic_a_call_stops_at_the_routine() {
+    let mut m = Machine::new(Roms::without_basic());
     m.load_and_run_prg(&program()).unwrap();
     assert_eq!(
         m.run(1_000_000),
@@ -92,31 +93,26 @@ fn decruncher(first_token: u8) -> Prg {
 #[test]
 fn a_decruncher_runs_the_unpacked_program_through_runc_and_newstt() {
     let mut m = Machine::builtin();
-    m.load_and_run_prg(&decruncher(0x9E)).unwrap();
+    let prg = decruncher(0x9E);
+    m.load_prg(&prg);
+    m.start_at(0x0820, prg.end_address());
+    // NEWSTT runs line 10's SYS as RUN would; its RTS goes back into BASIC, which ends the
+    // program and prints READY.
     assert_eq!(m.run(1_000_000), StopReason::ReturnedToBasic);
-    assert_eq!(m.transcript(), b"A");
-    // LNKPRG mended the link; NEWSTT ran line 10's SYS as RUN would.
+    assert_eq!(m.transcript(), b"A\r\nREADY.\r\n");
+    // LNKPRG mended the link.
     assert_eq!([m.bus.peek(0x0801), m.bus.peek(0x0802)], [0x0B, 0x08]);
-    assert_eq!([m.bus.peek(0x39), m.bus.peek(0x3A)], [10, 0]);
-    assert_eq!([m.bus.peek(0x14), m.bus.peek(0x15)], [0x31, 0x08]);
-    // RUNC reset BASIC's stack under its return address: the SYS's return went to $E147
-    // through the statement loop's $A7E9 pushed under $01FB.
-    assert_eq!([m.bus.peek(0x01FA), m.bus.peek(0x01F9)], [0xA7, 0xE9]);
 }
 
 #[test]
-fn newstt_stops_where_the_program_runs_basic_first() {
+fn a_decrunched_program_that_runs_basic_first_runs_on_our_basic() {
     let mut m = Machine::builtin();
-    let prg = decruncher(0x99); // PRINT
+    let prg = decruncher(0x99); // PRINT2097
     m.load_prg(&prg);
     m.start_at(0x0820, prg.end_address());
-    let stop = m.run(1_000_000);
-    assert!(
-        matches!(&stop, StopReason::NeedsBasic { pc: 0xA7AE, why } if why.contains("line 10 runs BASIC (PRINT)")),
-        "{stop:?}"
-    );
-    assert_eq!(stop.exit_code(), 9);
-    assert!(stop.to_string().contains("$A7AE"), "{stop}");
+    assert_eq!(m.run(1_000_000), StopReason::ReturnedToBasic);
+    // PRINT's number, its cursor right and RETURN; READY. between CR LFs.
+    assert_eq!(m.transcript(), b" 2097\x1d\r\r\nREADY.\r\n");
 }
 
 #[test]
@@ -127,21 +123,24 @@ fn the_screen_editor_entries_programs_call_directly() {
         0x08,
     ];
     let mut m = Machine::builtin();
-    m.load_and_run_prg(&program_with(&print_hi_clear, &[0x60]))
-        .unwrap();
+    call(&mut m, &program_with(&print_hi_clear, &[0x60]));
     assert_eq!(m.run(1_000_000), StopReason::ReturnedToBasic);
     assert_eq!(m.screen_text()[0].trim_end(), "X");
     assert_eq!((m.bus.peek(0xD3), m.bus.peek(0xD6)), (1, 0));
 
     let colour_clear = [0xA9, 0x01, 0x20, 0x36, 0xE5, 0x20, 0x66, 0xE5, 0x60];
     let mut m = Machine::builtin();
-    m.load_and_run_prg(&program_with(&print_hi_clear, &[0x60]))
-        .unwrap();
+    call(&mut m, &program_with(&print_hi_clear, &[0x60]));
     m.run(1_000_000);
-    m.load_and_run_prg(&program_with(&colour_clear, &[]))
-        .unwrap();
+    call(&mut m, &program_with(&colour_clear, &[]));
     assert_eq!(m.run(1_000_000), StopReason::ReturnedToBasic);
     assert_eq!(m.screen_text()[0].trim_end(), "");
     assert_eq!(m.bus.peek(0x0286), 1);
     assert_eq!((m.bus.peek(0xD3), m.bus.peek(0xD6)), (0, 0));
+}
+
+/// Loads `prg` and calls its code at $0820 (what its SYS would), the run ending at its RTS.
+fn call(m: &mut Machine, prg: &Prg) {
+    m.load_prg(prg);
+    m.start_at(0x0820, prg.end_address());
 }
