@@ -483,3 +483,32 @@ fn the_cold_start_leaves_basics_ram_and_screen_as_commodores() {
         );
     }
 }
+
+/// RUN finds what LOAD left: the end address EAL ($AE/$AF) just after the program, as
+/// VARTAB ($2D/$2E) is (VICE's C64/autostart/basic tests PEEK both), on our BASIC and,
+/// through the same start path, on Commodore's ROMs.
+#[test]
+fn run_finds_the_end_address_load_leaves() {
+    let source = "10 PRINT PEEK(174)+256*PEEK(175);PEEK(45)+256*PEEK(46)\n";
+    let prg = c64kit_basic::tokenize(source, 0x0801).unwrap();
+    let end = 0x0801 + prg.len() as u16 - 2;
+    let program = Program::from_prg(&Prg::parse(&prg, "eal").unwrap());
+    let mut roms = vec![("ours", Roms::own_basic())];
+    match commodores_roms() {
+        Some(real) => roms.push(("Commodore's", real)),
+        None => println!("C64KIT_ROMS is not set: run on our BASIC only"),
+    }
+    for (name, roms) in roms {
+        let settings = RunSettings {
+            roms,
+            ..RunSettings::default()
+        };
+        let mut m = Machine::start(Some(&program), settings).unwrap();
+        assert_eq!(m.run(10_000_000), StopReason::ReturnedToBasic, "{name}");
+        assert_eq!(
+            m.screen_text()[0].trim_end(),
+            format!(" {end}  {end}"),
+            "{name}: EAL and VARTAB after the program (${end:04X})"
+        );
+    }
+}
