@@ -85,11 +85,12 @@ impl Machine {
     }
 
     /// RUN for the BASIC program loaded at TXTTAB and ending at `program_end`, on a machine
-    /// from [`Machine::boot_basic`] (see the module's notes): VARTAB as LOAD leaves it,
-    /// then the screen cleared, RUNC and NEWSTT, called as their RTSs chain. The run ends
-    /// "returned to BASIC" at `READY.` once the key script is used up.
+    /// from [`Machine::boot_basic`] (see the module's notes): VARTAB, EAL and BSOUR1 as LOAD
+    /// leaves them, then the screen cleared, RUNC and NEWSTT, called as their RTSs chain.
+    /// The run ends "returned to BASIC" at `READY.` once the key script is used up.
     pub fn run_basic_program(&mut self, program_end: u16) {
         poke16(&mut self.bus, VARTAB, program_end);
+        boot::set_load_end(&mut self.bus, program_end);
         self.bus.ram[MSGFLG as usize] = 0;
         let runc = self.basic_entry("RUNC", RUNC);
         let newstt = self.basic_entry("NEWSTT", NEWSTT);

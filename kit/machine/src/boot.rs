@@ -340,6 +340,14 @@ pub fn set_run_pointers(bus: &mut C64Bus, program_end: u16) {
     for at in [FRETOP, FRESPC, BASIC_MEMSIZ] {
         poke16(bus, at, BASIC_MEMORY_TOP);
     }
+    set_load_end(bus, program_end);
+}
+
+/// What the KERNAL's LOAD leaves behind for a program that ended at `program_end`: EAL
+/// ($AE/$AF) just after its last byte, and that byte in BSOUR1 (the serial routines' last
+/// byte received). Programs read them after RUN (VICE's C64/autostart/basic tests PEEK
+/// $AE/$AF).
+pub fn set_load_end(bus: &mut C64Bus, program_end: u16) {
     poke16(bus, EAL, program_end);
     bus.ram[BSOUR1 as usize] = bus.ram[program_end.wrapping_sub(1) as usize];
 }

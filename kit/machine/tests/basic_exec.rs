@@ -18,21 +18,17 @@
 //! recorded is reported) and our own for what those leave out (LIST's ranges, CONT, RUN n,
 //! GO TO, the statements' errors).
 
-use c64kit_basic::parse_key_script;
-use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
-use std::path::{Path, PathBuf};
+mod common;
 
-const BASIC_START: u16 = 0x0801;
+use c64kit_machine::{Machine, Roms, StopReason};
+use common::{commodores_basic_on_our_kernal, no_roms, readable};
+
 /// CHRGET in zero page (BASIC's cold start puts it there) and its text pointer.
 const CHRGET: u16 = 0x0073;
 const TXTPTR: u16 = 0x007A;
 const LINNUM: u16 = 0x0014;
 /// Our driver routines go here (the cassette buffer).
 const DRIVER: u16 = 0x033C;
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 fn word(m: &Machine, at: u16) -> u16 {
     u16::from_le_bytes([m.peek(at), m.peek(at + 1)])
@@ -119,21 +115,8 @@ fn datan_and_remn_find_the_statement_and_line_end_outside_quotes() {
 
 // ---- Inside Commodore's BASIC -------------------------------------------------------------
 
-/// Commodore's BASIC with our KERNAL (whose transcript records CHROUT), if `C64KIT_ROMS`
-/// names the folder: the BASIC image, and the part of Commodore's KERNAL image that is
-/// BASIC's ($E000-$E4DF, where our KERNAL leaves room for a BASIC).
-fn commodore_basic() -> Option<Roms> {
-    let dir = std::path::PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
-    let read =
-        |name: &str| std::fs::read(dir.join(name)).expect("Commodore's images in C64KIT_ROMS");
-    let basic: [u8; 0x2000] = read(c64kit_machine::roms::COMMODORE_BASIC_IMAGE)
-        .try_into()
-        .expect("an 8 KiB BASIC image");
-    let kernal = read(c64kit_machine::roms::COMMODORE_KERNAL_IMAGE);
-    let mut roms = Roms::builtin();
-    roms.put_basic_over_our_kernal(&basic, &kernal);
-    Some(roms)
-}
+/// What the tests inside Commodore's BASIC say without its image.
+const NOT_INSIDE: &str = "exec.asm not run inside Commodore's BASIC";
 
 /// Commodore's addresses of the routines exec.asm calls and of what it reads (memory maps;
 /// each checked against the image's first bytes in `commodore_entry` where ours replaces it).
@@ -223,29 +206,15 @@ fn exec_at_cxxx() -> c64kit_asm::Assembly {
 /// exec.asm (with BASIC's RAM, the KERNAL's names and the error numbers), the routines it
 /// calls at Commodore's addresses; `moved`: $2000 higher ($Cxxx for $Axxx).
 fn exec_assembled(moved: bool) -> c64kit_asm::Assembly {
-    let dir = repo_root().join("programs/basic");
-    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
-    let mut exec = read("exec.asm");
-    assert!(exec.contains("*=$A69C") && exec.contains("*=$AD1E"));
-    assert!(!exec.contains("*=$C"), "exec.asm places code at $Cxxx");
-    if moved {
-        exec = exec.replace("*=$A", "*=$C");
-    }
-    let text = [
-        read("zeropage.asm"),
-        read("kernal.asm"),
-        read("errors.asm"),
-        exec,
-    ]
-    .join("\n");
-    let opts = c64kit_asm::Options {
-        defines: COMMODORE_NAMES
-            .iter()
-            .map(|&(n, a)| (n.to_string(), a as i64))
-            .collect(),
-        ..Default::default()
-    };
-    c64kit_asm::assemble_source("exec.asm", &text, &opts).unwrap_or_else(|e| panic!("{e}"))
+    common::assemble_part("exec.asm", COMMODORE_NAMES, |exec| {
+        assert!(exec.contains("*=$A69C") && exec.contains("*=$AD1E"));
+        assert!(!exec.contains("*=$C"), "exec.asm places code at $Cxxx");
+        if moved {
+            exec.replace("*=$A", "*=$C")
+        } else {
+            exec
+        }
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -267,28 +236,17 @@ const ALL_OURS: Basic = Basic::WithOurExecBut(&[]);
 /// after it ends): everything printed, and how the run stopped.
 /// Also the cycles the run took.
 fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason, u64) {
-    let mut roms = commodore_basic().unwrap();
+    let mut roms = commodores_basic_on_our_kernal().unwrap();
     let (exec, theirs) = match basic {
         Basic::Commodores => (None, &[][..]),
         Basic::WithOurExecBut(theirs) => (Some(exec_at_cxxx()), theirs),
         Basic::LaidOver => {
-            let asm = exec_assembled(false);
-            for (from, to) in EXEC_AREAS {
-                let at = |a: u16| (a - asm.load_address) as usize;
-                roms.basic[(from - 0xA000) as usize..=(to - 0xA000) as usize]
-                    .copy_from_slice(&asm.bytes[at(from)..=at(to)]);
-            }
+            common::lay_over(&mut roms, &exec_assembled(false), &EXEC_AREAS);
             (None, &[][..])
         }
     };
     if let Some(asm) = &exec {
-        let ours = |name: &str| -> u16 {
-            *asm.labels
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                .unwrap_or_else(|| panic!("exec.asm has no {name}"))
-                .1
-        };
+        let ours = |name: &str| common::label_in(asm, "exec.asm", name);
         // Into (our copy of) Commodore's BASIC image: JMPs to ours at the entries, our
         // handlers in its statement table (each entry the address - 1).
         let image = &mut roms.basic;
@@ -299,51 +257,21 @@ fn run(basic: Basic, program: &str, keys: &str) -> (Vec<u8>, StopReason, u64) {
             image[i..i + 3].copy_from_slice(&[0x4C, lo, hi]);
         }
         for &(token, name) in OUR_STATEMENTS.iter().filter(|s| !theirs.contains(&s.1)) {
-            let i = 0x0C + 2 * (token - 0x80) as usize;
-            image[i..i + 2].copy_from_slice(&(ours(name) - 1).to_le_bytes());
+            common::point_statement(&mut roms, token, ours(name));
         }
     }
-    let mut m = Machine::new(roms);
-    let prg = c64kit_basic::tokenize(program, BASIC_START).unwrap();
-    m.load_raw(BASIC_START, &prg[2..]);
-    let end = BASIC_START + prg.len() as u16 - 2;
-    if let Some(asm) = &exec {
-        m.load_raw(asm.load_address, &asm.bytes);
-        // LIST's RTS for SYNTAX is the one ending main.asm's STXTPT, just before it.
-        let list = asm.labels.iter().find(|(n, _)| *n == "ST_LIST").unwrap().1;
-        m.load_raw(list - 1, &[0x60]);
-        for (vector, name) in [(0x0306u16, "NQPLOP"), (0x0308, "NGONE")] {
-            let at = asm
-                .labels
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                .unwrap()
-                .1;
-            m.load_raw(vector, &at.to_le_bytes());
+    common::run_program(roms, program, keys, |m| {
+        if let Some(asm) = &exec {
+            m.load_raw(asm.load_address, &asm.bytes);
+            // LIST's RTS for SYNTAX is the one ending main.asm's STXTPT, just before it.
+            let list = asm.labels.iter().find(|(n, _)| *n == "ST_LIST").unwrap().1;
+            m.load_raw(list - 1, &[0x60]);
+            for (vector, name) in [(0x0306u16, "NQPLOP"), (0x0308, "NGONE")] {
+                let at = common::label_in(asm, "exec.asm", name);
+                m.load_raw(vector, &at.to_le_bytes());
+            }
         }
-    }
-    // LDA #0; JSR SETMSG (as RUN); JSR RUNC; JMP NEWSTT.
-    m.load_raw(
-        DRIVER,
-        &[
-            0xA9, 0x00, 0x20, 0x90, 0xFF, 0x20, 0x59, 0xA6, 0x4C, 0xAE, 0xA7,
-        ],
-    );
-    m.start_at(DRIVER, end);
-    m.feed_keys(parse_key_script(keys).unwrap());
-    let stop = m.run(400_000_000);
-    (m.transcript().to_vec(), stop, m.cycles())
-}
-
-fn readable(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|&b| match b {
-            b'\r' => "\n".to_string(),
-            0x20..=0x7E => (b as char).to_string(),
-            _ => format!("{{${b:02X}}}"),
-        })
-        .collect()
+    })
 }
 
 /// Where two outputs first differ, with some of each around it.
@@ -385,39 +313,23 @@ fn same_with(ours: Basic, name: &str, program: &str, keys: &str) -> (Vec<u8>, u6
 
 #[test]
 fn the_shared_programs_print_the_same_inside_commodores_basic() {
-    if commodore_basic().is_none() {
-        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+    if commodores_basic_on_our_kernal().is_none() {
+        no_roms(NOT_INSIDE);
         return;
     }
-    let dir = repo_root().join("../shared/basic-v2");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!(
-            "{} is not there: the shared programs not run",
-            dir.display()
-        );
+    let Some(names) = common::shared_names() else {
         return;
     };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter_map(|n| n.strip_suffix(".bas").map(str::to_string))
-        .collect();
-    names.sort();
     let (mut same, mut as_recorded) = (0, 0);
     for name in &names {
-        let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).ok();
-        let meta = read("meta").unwrap_or_default();
-        if meta.contains("prints_timings = true") {
+        if common::prints_timings(name) {
             println!("{name}: prints TI, so depends on speed: left out");
             continue;
         }
-        let keys = read("keys").unwrap_or_default();
-        let ours = same_on_both(name, &read("bas").unwrap(), &keys);
+        let (program, keys) = common::shared_program(name);
+        let ours = same_on_both(name, &program, &keys);
         same += 1;
-        let recorded: Vec<u8> = read("chrout")
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(|h| u8::from_str_radix(h, 16).unwrap())
-            .collect();
+        let recorded = common::shared_chrout(name).unwrap_or_default();
         if ours == recorded {
             as_recorded += 1;
         } else {
@@ -482,8 +394,8 @@ const OWN_PROGRAMS: &[(&str, &str, &str)] = &[
 
 #[test]
 fn our_programs_print_the_same_inside_commodores_basic() {
-    if commodore_basic().is_none() {
-        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+    if commodores_basic_on_our_kernal().is_none() {
+        no_roms(NOT_INSIDE);
         return;
     }
     for &(name, program, keys) in OWN_PROGRAMS {
@@ -494,8 +406,8 @@ fn our_programs_print_the_same_inside_commodores_basic() {
 
 #[test]
 fn out_of_memory_from_gosub_and_for() {
-    if commodore_basic().is_none() {
-        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+    if commodores_basic_on_our_kernal().is_none() {
+        no_roms(NOT_INSIDE);
         return;
     }
     same_on_both(
@@ -509,8 +421,8 @@ fn out_of_memory_from_gosub_and_for() {
 /// and the other way round: the frames on the stack are Commodore's.
 #[test]
 fn our_frames_are_commodores() {
-    if commodore_basic().is_none() {
-        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+    if commodores_basic_on_our_kernal().is_none() {
+        no_roms(NOT_INSIDE);
         return;
     }
     let programs: Vec<_> = OWN_PROGRAMS
@@ -536,29 +448,18 @@ fn our_frames_are_commodores() {
 /// programs print the same and take the same cycles, to the last one.
 #[test]
 fn laid_over_commodores_basic_at_its_addresses() {
-    let Some(_) = commodore_basic() else {
-        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+    let Some(_) = commodores_basic_on_our_kernal() else {
+        no_roms(NOT_INSIDE);
         return;
     };
-    let dir = repo_root().join("../shared/basic-v2");
     let mut programs: Vec<(String, String, String)> = OWN_PROGRAMS
         .iter()
         .map(|&(n, p, k)| (n.to_string(), p.to_string(), k.to_string()))
         .collect();
     // All the shared programs: in the same cycles even the TI values printed are the same.
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok()?.file_name().into_string().ok())
-                .filter_map(|n| n.strip_suffix(".bas").map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    for name in names {
-        let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}")));
-        if let Ok(program) = read("bas") {
-            programs.push((name.to_string(), program, read("keys").unwrap_or_default()));
-        }
+    for name in common::shared_names().unwrap_or_default() {
+        let (program, keys) = common::shared_program(&name);
+        programs.push((name, program, keys));
     }
     for (name, program, keys) in &programs {
         let (_, ours, theirs) = same_with(Basic::LaidOver, name, program, keys);
@@ -578,28 +479,11 @@ fn laid_over_commodores_basic_at_its_addresses() {
 /// interrupt keeps from the keyboard) at the `stop_at`-th STOP key check (ISCNTC: each
 /// statement and each listed line), typing `keys`; what was printed in 20 million cycles.
 fn run_with_stop_key(laid_over: bool, program: &str, keys: &str, stop_at: u32) -> Vec<u8> {
-    let dir = PathBuf::from(std::env::var_os("C64KIT_ROMS").unwrap());
-    let mut roms = Roms::load(&RomPaths::commodores_basic_and_kernal_in(&dir)).unwrap();
+    let mut roms = common::commodores_roms().unwrap();
     if laid_over {
-        let asm = exec_assembled(false);
-        for (from, to) in EXEC_AREAS {
-            let at = |a: u16| (a - asm.load_address) as usize;
-            roms.basic[(from - 0xA000) as usize..=(to - 0xA000) as usize]
-                .copy_from_slice(&asm.bytes[at(from)..=at(to)]);
-        }
+        common::lay_over(&mut roms, &exec_assembled(false), &EXEC_AREAS);
     }
-    let mut m = Machine::new(roms);
-    let prg = c64kit_basic::tokenize(program, BASIC_START).unwrap();
-    m.load_raw(BASIC_START, &prg[2..]);
-    // LDA #0; JSR SETMSG (as RUN); JSR RUNC; JMP NEWSTT.
-    m.load_raw(
-        DRIVER,
-        &[
-            0xA9, 0x00, 0x20, 0x90, 0xFF, 0x20, 0x59, 0xA6, 0x4C, 0xAE, 0xA7,
-        ],
-    );
-    m.start_at(DRIVER, BASIC_START + prg.len() as u16 - 2);
-    m.feed_keys(parse_key_script(keys).unwrap());
+    let mut m = common::ready_to_run(roms, program, keys, |_| {});
     const CHROUT: u16 = 0xFFD2;
     const ISCNTC: u16 = 0xA82C;
     const STKEY: u16 = 0x0091;
@@ -625,8 +509,8 @@ fn run_with_stop_key(laid_over: bool, program: &str, keys: &str, stop_at: u32) -
 
 #[test]
 fn the_stop_key_breaks_a_run_and_a_listing_as_on_commodores() {
-    if commodore_basic().is_none() {
-        println!("C64KIT_ROMS is not set: exec.asm not run inside Commodore's BASIC");
+    if commodores_basic_on_our_kernal().is_none() {
+        no_roms(NOT_INSIDE);
         return;
     }
     for (program, keys, stop_at, want) in [

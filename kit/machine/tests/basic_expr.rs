@@ -13,7 +13,9 @@
 //! - our whole BASIC (`Roms::own_basic`), once the routines expr.asm calls are all written
 //!   (until then the test says which are missing and passes).
 
-use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
+mod common;
+
+use c64kit_machine::{Machine, Roms, StopReason};
 use std::collections::BTreeMap;
 
 /// Commodore's BASIC entries (memory maps) of what the test calls, and of the routines
@@ -97,19 +99,16 @@ fn commodore(name: &str) -> u16 {
 }
 
 fn real_roms() -> Option<Roms> {
-    let Some(dir) = std::env::var_os("C64KIT_ROMS") else {
-        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
-        return None;
-    };
-    let dir = std::path::PathBuf::from(dir);
-    let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
-    Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
+    let roms = common::commodores_roms();
+    if roms.is_none() {
+        common::no_roms("no comparison with Commodore's ROMs");
+    }
+    roms
 }
 
 /// Our expr.asm inside Commodore's BASIC, and where its routines are.
 fn expr_in_commodores(real: Roms) -> (Roms, BTreeMap<String, u16>) {
-    let project =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/basic/basic.cbmprj");
+    let project = common::basic_source_dir().join("basic.cbmprj");
     let defines = COMMODORE
         .iter()
         .filter(|(n, _)| !CALLED.contains(n) || *n == "ERROR")
@@ -121,15 +120,7 @@ fn expr_in_commodores(real: Roms) -> (Roms, BTreeMap<String, u16>) {
     };
     let asm = c64kit_asm::assemble_path(&project, &opts).expect("our BASIC assembles");
     let mut roms = real;
-    for (i, &b) in asm.bytes.iter().enumerate() {
-        let addr = asm.load_address as u32 + i as u32;
-        if AREAS
-            .iter()
-            .any(|&(from, to)| (from as u32..=to as u32).contains(&addr))
-        {
-            roms.basic[addr as usize - 0xA000] = b;
-        }
-    }
+    common::lay_over(&mut roms, &asm, &AREAS);
     let labels: BTreeMap<String, u16> = asm
         .labels
         .iter()
@@ -222,19 +213,18 @@ struct Outcome {
     poked: Vec<u8>,
 }
 
-/// Runs a line; its outcome and the cycles it took.
-fn run(roms: Roms, at: &dyn Fn(&str) -> u16, line: &str) -> (Outcome, u64) {
-    let prg = c64kit_basic::tokenize(&format!("10 {line}\n"), TXTTAB)
-        .unwrap_or_else(|e| panic!("{line}: {e}"));
-    let program = &prg[2..];
+/// A little-endian word into RAM.
+fn word(m: &mut Machine, at: u16, v: u16) {
+    m.poke(at, v as u8);
+    m.poke(at + 1, (v >> 8) as u8);
+}
+
+/// A C64 on `roms` with `program` (tokenized) at TXTTAB and BASIC's pointers set for it:
+/// variables after it, strings from MEMSIZ down.
+fn with_program(roms: Roms, program: &[u8]) -> Machine {
     let end = TXTTAB + program.len() as u16;
     let mut m = Machine::new(roms);
     m.load_raw(TXTTAB, program);
-    m.load_raw(DISPATCH, &dispatcher(at));
-    let word = |m: &mut Machine, at: u16, v: u16| {
-        m.poke(at, v as u8);
-        m.poke(at + 1, (v >> 8) as u8);
-    };
     word(&mut m, 0x2B, TXTTAB);
     for p in [0x2D, 0x2F, 0x31] {
         word(&mut m, p, end);
@@ -242,6 +232,15 @@ fn run(roms: Roms, at: &dyn Fn(&str) -> u16, line: &str) -> (Outcome, u64) {
     for p in [0x33, 0x35, 0x37] {
         word(&mut m, p, MEMSIZ);
     }
+    m
+}
+
+/// Runs a line; its outcome and the cycles it took.
+fn run(roms: Roms, at: &dyn Fn(&str) -> u16, line: &str) -> (Outcome, u64) {
+    let prg = c64kit_basic::tokenize(&format!("10 {line}\n"), TXTTAB)
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    let mut m = with_program(roms, &prg[2..]);
+    m.load_raw(DISPATCH, &dispatcher(at));
     word(&mut m, 0x39, 10); // running line 10: DEF is allowed
     word(&mut m, 0x7A, TXTTAB + 3); // CHRGET reads the line's first character
     m.poke(0x16, 0x19); // no temporary strings
@@ -512,20 +511,7 @@ const NOT_IN_COMMODORES: [&str; 0] = [];
 /// A program RUN by Commodore's statement loop: what it sent to CHROUT until READY, the
 /// screen, its variables and the cycles.
 fn run_program(roms: Roms, program: &[u8]) -> (Vec<u8>, Vec<u8>, Vec<u8>, u64, String) {
-    let end = TXTTAB + program.len() as u16;
-    let mut m = Machine::new(roms);
-    m.load_raw(TXTTAB, program);
-    let word = |m: &mut Machine, at: u16, v: u16| {
-        m.poke(at, v as u8);
-        m.poke(at + 1, (v >> 8) as u8);
-    };
-    word(&mut m, 0x2B, TXTTAB);
-    for p in [0x2D, 0x2F, 0x31] {
-        word(&mut m, p, end);
-    }
-    for p in [0x33, 0x35, 0x37] {
-        word(&mut m, p, MEMSIZ);
-    }
+    let mut m = with_program(roms, program);
     // No interrupts from CIA 1 (a breakpoint at CHROUT resumed into an interrupt would see
     // CHROUT entered twice), then JSR RUNC, JMP NEWSTT.
     let [rl, rh] = RUNC.to_le_bytes();
@@ -559,16 +545,9 @@ fn run_program(roms: Roms, program: &[u8]) -> (Vec<u8>, Vec<u8>, Vec<u8>, u64, S
 #[test]
 fn programs_run_alike_with_expr_in_commodores_rom() {
     let Some(_) = real_roms() else { return };
-    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/basic-v2");
-    let Ok(entries) = std::fs::read_dir(&folder) else {
-        println!("{} is not there: no programs compared", folder.display());
+    let Some(names) = common::shared_names() else {
         return;
     };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter_map(|n| n.strip_suffix(".bas").map(str::to_string))
-        .collect();
-    names.sort();
     let (mut compared, mut left_out) = (Vec::new(), Vec::new());
     let mut differ = Vec::new();
     // Programs whose output here is not a prefix of what Commodore's C64 printed: the
@@ -576,13 +555,11 @@ fn programs_run_alike_with_expr_in_commodores_rom() {
     // which this harness avoids by running without CIA 1's interrupts.
     let mut unlike_recorded = Vec::new();
     for name in &names {
-        let path = |ext: &str| folder.join(format!("{name}.{ext}"));
-        let meta = std::fs::read_to_string(path("meta")).unwrap_or_default();
-        let source = std::fs::read_to_string(path("bas")).expect("the program's text");
+        let source = common::shared_file(name, "bas").expect("the program's text");
         let prg = c64kit_basic::tokenize(&source, TXTTAB).expect("the program tokenizes");
         let program = &prg[2..];
-        if path("keys").exists()
-            || meta.contains("prints_timings = true")
+        if common::shared_file(name, "keys").is_some()
+            || common::prints_timings(name)
             || NOT_IN_COMMODORES.iter().any(|k| source.contains(k))
         {
             left_out.push(name.as_str());
@@ -591,11 +568,7 @@ fn programs_run_alike_with_expr_in_commodores_rom() {
         let (ours, _) = expr_in_commodores(real_roms().unwrap());
         let mine = run_program(ours, program);
         let theirs = run_program(real_roms().unwrap(), program);
-        let recorded: Vec<u8> = std::fs::read_to_string(path("chrout"))
-            .expect("the recorded output")
-            .split_whitespace()
-            .map(|h| u8::from_str_radix(h, 16).expect("hex"))
-            .collect();
+        let recorded = common::shared_chrout(name).expect("the recorded output");
         if !recorded.starts_with(&theirs.0) {
             unlike_recorded.push(name.as_str());
         }

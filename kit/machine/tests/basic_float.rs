@@ -11,9 +11,10 @@
 //! - Edge cases: zero, overflow, underflow, the rounding byte, negative zero's sign, 1E38,
 //!   2.9E-39, INT of negatives, FOUT at E notation's thresholds.
 
+mod common;
 mod float_model;
 
-use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
+use c64kit_machine::{Machine, Roms, StopReason};
 use float_model::{Fac, ModelError};
 
 /// The routines, at Commodore's addresses (memory maps; ours are pinned there too, and a
@@ -130,9 +131,7 @@ impl Rig {
     }
 
     fn commodores() -> Option<Rig> {
-        let dir = std::path::PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
-        let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
-        let roms = Roms::load(&paths).expect("the ROM images in C64KIT_ROMS");
+        let roms = common::commodores_roms()?;
         Some(Rig::new(roms, vec![CBM_ERROR], vec![CBM_STROUT]))
     }
 
@@ -564,7 +563,7 @@ fn our_routines_agree_with_the_model() {
 #[test]
 fn the_model_and_our_routines_agree_with_commodores() {
     let Some(mut cbm) = Rig::commodores() else {
-        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
+        common::no_roms("no comparison with Commodore's ROMs");
         return;
     };
     let mut ours = Rig::ours();
@@ -653,7 +652,7 @@ fn edge_cases() {
     if let Some(cbm) = Rig::commodores() {
         rigs.push(("Commodore's", cbm));
     } else {
-        println!("C64KIT_ROMS is not set: the edge cases run on ours and the model only");
+        common::no_roms("the edge cases run on ours and the model only");
     }
     let one = packed(1.0);
     let zero = [0u8; 5];
@@ -855,7 +854,7 @@ fn log_agrees_with_commodores() {
     const CBM_POLYX: u16 = 0xE043;
     let whole = c64kit_basic_rom::label("POLYX").is_some();
     let Some(mut cbm) = Rig::commodores() else {
-        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
+        common::no_roms("no comparison with Commodore's ROMs");
         return;
     };
     if !whole {

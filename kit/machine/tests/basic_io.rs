@@ -14,8 +14,11 @@
 //! Without the ROMs, the output primitives (OUTDO, OUTSPC, OUTQST, CRDO) run in our own
 //! BASIC ROM, called from machine code.
 
+mod common;
+
 use c64kit_basic::parse_key_script;
-use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
+use c64kit_machine::{Machine, Roms, StopReason};
+use common::{commodores_roms_in as real_roms, no_roms, readable as text};
 use std::path::{Path, PathBuf};
 
 /// Commodore's addresses of what io.asm calls in the other files (C64 memory maps).
@@ -71,28 +74,15 @@ const STATEMENTS: &[(u8, &str)] = &[
     (0xA1, "ST_GET"),
 ];
 
-/// Commodore's statement dispatch table: for each token from $80 on, its handler's address
-/// minus one (the statement loop pushes it and RTSes).
-const DISPATCH_TABLE: u16 = 0xA00C;
-
 /// io.asm's areas: (first, last) address.
 const AREAS: [(u16, u16); 2] = [(0xAA80, 0xAD1D), (0xE0F9, 0xE263)];
 
 fn rom_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("C64KIT_ROMS");
+    let dir = common::rom_dir();
     if dir.is_none() {
-        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
+        no_roms("no comparison with Commodore's ROMs");
     }
-    dir.map(PathBuf::from)
-}
-
-fn real_roms(dir: &Path) -> Roms {
-    let paths = RomPaths::commodores_basic_and_kernal_in(dir);
-    Roms::load(&paths).expect("the ROM images in C64KIT_ROMS")
-}
-
-fn basic_folder() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/basic")
+    dir
 }
 
 /// Commodore's ROMs with io.asm in its areas and the dispatch table pointing at it.
@@ -102,32 +92,13 @@ fn hybrid_roms(dir: &Path) -> Roms {
 
 /// Commodore's BASIC (with its part of the KERNAL ROM, $E000-$E4DF) on our KERNAL, whose
 /// drive 8 LOADs and SAVEs.
-fn commodores_basic_on_our_kernal(dir: &Path) -> Roms {
-    let real = real_roms(dir);
-    let mut roms = Roms::builtin();
-    roms.basic.copy_from_slice(&real.basic[..]);
-    let part = c64kit_basic_rom::KERNAL_PART.len();
-    roms.kernal[..part].copy_from_slice(&real.kernal[..part]);
-    roms.no_basic = false;
-    roms.own_basic = true;
-    roms
+fn commodores_basic_on_our_kernal() -> Roms {
+    common::commodores_basic_on_our_kernal().expect("C64KIT_ROMS, checked by the caller")
 }
 
 /// `roms` with io.asm in its areas and the dispatch table pointing at it.
 fn with_our_io(mut roms: Roms) -> Roms {
-    let folder = basic_folder();
-    let files: Vec<PathBuf> = ["zeropage.asm", "kernal.asm", "errors.asm", "io.asm"]
-        .iter()
-        .map(|f| folder.join(f))
-        .collect();
-    let options = c64kit_asm::Options {
-        defines: COMMODORE
-            .iter()
-            .map(|&(name, addr)| (name.to_string(), addr as i64))
-            .collect(),
-        ..Default::default()
-    };
-    let asm = c64kit_asm::assemble_files(&files, &options).expect("io.asm assembles");
+    let asm = common::assemble_part("io.asm", COMMODORE, |io| io);
     let inside = |addr: usize| {
         AREAS
             .iter()
@@ -135,10 +106,8 @@ fn with_our_io(mut roms: Roms) -> Roms {
     };
     for (i, &b) in asm.bytes.iter().enumerate() {
         let addr = asm.load_address as usize + i;
-        match addr {
-            _ if !inside(addr) => assert_eq!(b, 0, "io.asm has code at ${addr:04X}"),
-            0xA000..=0xBFFF => roms.basic[addr - 0xA000] = b,
-            _ => roms.kernal[addr - 0xE000] = b,
+        if !inside(addr) {
+            assert_eq!(b, 0, "io.asm has code at ${addr:04X}");
         }
     }
     for (name, &addr) in &asm.labels {
@@ -147,15 +116,9 @@ fn with_our_io(mut roms: Roms) -> Roms {
             "io.asm's {name} is outside its areas"
         );
     }
+    common::lay_over(&mut roms, &asm, &AREAS);
     for &(token, handler) in STATEMENTS {
-        let addr = asm
-            .symbols
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case(handler))
-            .map(|(_, &v)| v as u16)
-            .unwrap_or_else(|| panic!("io.asm defines {handler}"));
-        let at = (DISPATCH_TABLE - 0xA000) as usize + 2 * (token - 0x80) as usize;
-        roms.basic[at..at + 2].copy_from_slice(&(addr - 1).to_le_bytes());
+        common::point_statement(&mut roms, token, common::label_in(&asm, "io.asm", handler));
     }
     roms
 }
@@ -248,28 +211,9 @@ fn run_until_ready(roms: Roms, source: &str, keys: &str, readies: usize) -> Run 
     }
 }
 
-/// The CHROUT stream as text: printable ASCII as is, CR as a new line, others as {$XX}.
-fn text(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|&b| match b {
-            b'\r' => "\n".to_string(),
-            0x20..=0x7E => (b as char).to_string(),
-            _ => format!("{{${b:02X}}}"),
-        })
-        .collect()
-}
-
 fn reference(name: &str) -> (String, String, Vec<u8>) {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/basic-v2");
-    let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}")));
-    let source = read("bas").expect("the reference program");
-    let keys = read("keys").unwrap_or_default();
-    let chrout = read("chrout")
-        .expect("the reference output")
-        .split_whitespace()
-        .map(|h| u8::from_str_radix(h, 16).expect("hex"))
-        .collect();
+    let (source, keys) = common::shared_program(name);
+    let chrout = common::shared_chrout(name).expect("the reference output");
     (source, keys, chrout)
 }
 
@@ -743,15 +687,11 @@ const DRIVE_PROGRAMS: &[(&str, &str, &str)] = &[
 
 #[test]
 fn drive_programs_run_as_in_commodores_basic() {
-    let Some(dir) = rom_dir() else { return };
+    let Some(_) = rom_dir() else { return };
     let mut failed = Vec::new();
     for &(name, source, keys) in DRIVE_PROGRAMS {
-        let theirs = run_with_drive(commodores_basic_on_our_kernal(&dir), source, keys);
-        let ours = run_with_drive(
-            with_our_io(commodores_basic_on_our_kernal(&dir)),
-            source,
-            keys,
-        );
+        let theirs = run_with_drive(commodores_basic_on_our_kernal(), source, keys);
+        let ours = run_with_drive(with_our_io(commodores_basic_on_our_kernal()), source, keys);
         println!("{name}:\n{}", text(&ours.out));
         failed.extend(differences(name, &ours, &theirs));
     }

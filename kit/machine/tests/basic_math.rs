@@ -12,24 +12,23 @@
 //! Without Commodore's ROM: our whole BASIC (`Roms::own_basic()`) gives the values the
 //! programs of ../shared/basic-v2 printed on Commodore's C64.
 
-use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
-use std::path::{Path, PathBuf};
+mod common;
+
+use c64kit_machine::{Machine, Roms, StopReason};
 
 fn commodore_roms() -> Option<Roms> {
-    let Some(dir) = std::env::var_os("C64KIT_ROMS") else {
-        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
-        return None;
-    };
-    let dir = PathBuf::from(dir);
-    let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
-    Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
+    let roms = common::commodores_roms();
+    if roms.is_none() {
+        common::no_roms("no comparison with Commodore's ROMs");
+    }
+    roms
 }
 
 /// The entry points of Commodore's float package (and the error routines) our math code
 /// calls, as C64 memory maps document them: what the float package's names stand for when
 /// our routines run on Commodore's ROM (and, with FIN, FOUT, ABS and the operators, what the
 /// program tests below call).
-const COMMODORE_FLOAT: &[(&str, i64)] = &[
+const COMMODORE_FLOAT: &[(&str, u16)] = &[
     ("FCERR", 0xB248),
     ("FONE", 0xB9BC),
     ("FADDH", 0xB849),
@@ -109,47 +108,16 @@ const MATH_AREAS: &[(u16, u16)] = &[
 fn commodore_address(name: &str) -> u16 {
     COMMODORE_MATH
         .iter()
-        .map(|&(n, a)| (n, a as i64))
-        .chain(COMMODORE_FLOAT.iter().copied())
-        .find(|&(n, _)| n == name)
-        .map(|(_, a)| a as u16)
+        .chain(COMMODORE_FLOAT)
+        .find(|&&(n, _)| n == name)
+        .map(|&(_, a)| a)
         .unwrap_or_else(|| panic!("no address for Commodore's {name}"))
-}
-
-fn basic_source(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../programs/basic")
-        .join(name)
 }
 
 /// Commodore's ROMs with our math code laid over Commodore's, and our routines' addresses.
 fn ours_on_commodores(mut roms: Roms) -> (Roms, std::collections::BTreeMap<String, u16>) {
-    let files: Vec<PathBuf> = ["zeropage.asm", "kernal.asm", "errors.asm", "math.asm"]
-        .iter()
-        .map(|f| basic_source(f))
-        .collect();
-    let options = c64kit_asm::Options {
-        defines: COMMODORE_FLOAT
-            .iter()
-            .map(|&(n, v)| (n.to_string(), v))
-            .collect(),
-        ..Default::default()
-    };
-    let asm = c64kit_asm::assemble_files(&files, &options).unwrap_or_else(|e| panic!("{e}"));
-    for (i, &b) in asm.bytes.iter().enumerate() {
-        let addr = asm.load_address as usize + i;
-        if !MATH_AREAS
-            .iter()
-            .any(|&(lo, hi)| (lo as usize..=hi as usize).contains(&addr))
-        {
-            continue;
-        }
-        match addr {
-            0xA000..=0xBFFF => roms.basic[addr - 0xA000] = b,
-            0xE000..=0xFFFF => roms.kernal[addr - 0xE000] = b,
-            _ => panic!("math code at ${addr:04X}"),
-        }
-    }
+    let asm = common::assemble_part("math.asm", COMMODORE_FLOAT, |math| math);
+    common::lay_over(&mut roms, &asm, MATH_AREAS);
     (roms, asm.labels)
 }
 
@@ -818,15 +786,12 @@ impl Bench {
     }
 }
 
-/// Bytes of a CHROUT stream file (hex, space separated).
+/// What Commodore's ROMs printed running a shared program.
 fn chrout(program: &str) -> Vec<u8> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/basic-v2")
-        .join(format!("{program}.chrout"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.split_whitespace()
-        .map(|h| u8::from_str_radix(h, 16).unwrap())
-        .collect()
+    common::shared_chrout(program).unwrap_or_else(|| {
+        let path = common::shared_dir().join(format!("{program}.chrout"));
+        panic!("{}: not there", path.display())
+    })
 }
 
 /// The lines a program printed (split at RETURN), each cut into the numbers PRINT put a

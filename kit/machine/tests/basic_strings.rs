@@ -9,7 +9,10 @@
 //! call reaches the placeholder, doing what Microsoft's routine does; once a routine is
 //! written, the real one runs.
 
-use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
+mod common;
+
+use c64kit_machine::{Machine, Roms, StopReason};
+use common::{commodores_basic_on_our_kernal, no_roms};
 
 // BASIC's RAM (Commodore's layout, programs/basic/zeropage.asm).
 const CHARAC: u16 = 0x07;
@@ -94,13 +97,11 @@ enum Stand {
 }
 
 fn commodores_roms() -> Option<Roms> {
-    let Some(dir) = std::env::var_os("C64KIT_ROMS") else {
-        println!("C64KIT_ROMS is not set: no comparison with Commodore's routines");
-        return None;
-    };
-    let dir = std::path::PathBuf::from(dir);
-    let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
-    Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
+    let roms = common::commodores_roms();
+    if roms.is_none() {
+        no_roms("no comparison with Commodore's routines");
+    }
+    roms
 }
 
 fn own(name: &str) -> Option<u16> {
@@ -275,20 +276,32 @@ impl Rig {
     /// JSR `routine` with these registers.
     fn call(&mut self, routine: &str, a: u8, x: u8, y: u8) -> End {
         let at = self.entry(routine);
-        let body = [
-            0xA9,
-            a,
-            0xA2,
-            x,
-            0xA0,
-            y,
-            0x20,
-            at as u8,
-            (at >> 8) as u8,
-            0x60,
-        ];
+        let body = [vec![0xA9, a, 0xA2, x, 0xA0, y], jsr(at), vec![RTS]].concat();
         self.run(&body, &mut stand_ins)
     }
+}
+
+// 6502 code for the bodies the tests run.
+const RTS: u8 = 0x60;
+/// Stops the driver where a routine drops its caller's return address (the functions).
+const JAM: u8 = 0x02;
+
+/// JSR `at`.
+fn jsr(at: u16) -> Vec<u8> {
+    let [lo, hi] = at.to_le_bytes();
+    vec![0x20, lo, hi]
+}
+
+/// LDA #a; LDY #y; JSR `at`: a routine given a pointer in A (low) and Y (high).
+fn jsr_ay(a: u8, y: u8, at: u16) -> Vec<u8> {
+    [vec![0xA9, a, 0xA0, y], jsr(at)].concat()
+}
+
+/// The arguments of a string function as the dispatch stacks them: the string's
+/// descriptor pointer (high byte first), then N.
+fn push_arguments(descriptor: u16, n: u8) -> Vec<u8> {
+    let [lo, hi] = descriptor.to_le_bytes();
+    vec![0xA9, hi, 0x48, 0xA9, lo, 0x48, 0xA9, n, 0x48]
 }
 
 /// Stand-ins for the routines of the other files that the string code calls, as Microsoft's
@@ -493,19 +506,8 @@ fn strlt2_stops_at_either_terminator() {
         r.set(CHARAC, b':');
         r.set(ENDCHR, b',');
         let at = r.entry("STRLT2");
-        r.run(
-            &[
-                0xA9,
-                0x10,
-                0xA0,
-                0x08,
-                0x20,
-                at as u8,
-                (at >> 8) as u8,
-                0x60,
-            ],
-            &mut stand_ins,
-        )
+        let body = [jsr_ay(0x10, 0x08, at), vec![RTS]].concat();
+        r.run(&body, &mut stand_ins)
     });
     assert_eq!(end, End::Returned);
     assert_eq!(r.text_of(TEMPST), b"AB");
@@ -519,9 +521,9 @@ fn a_fourth_temporary_is_too_complex() {
         let at = r.entry("STRLIT");
         let mut body = Vec::new();
         for _ in 0..4 {
-            body.extend([0xA9, 0x10, 0xA0, 0x08, 0x20, at as u8, (at >> 8) as u8]);
+            body.extend(jsr_ay(0x10, 0x08, at));
         }
-        body.push(0x60);
+        body.push(RTS);
         r.run(&body, &mut stand_ins)
     });
     assert_eq!(end, End::Error(25), "FORMULA TOO COMPLEX");
@@ -545,22 +547,9 @@ fn frefac_gives_back_the_newest_temporary_and_its_space() {
         r.put(BUF, b"HELLO\"\0");
         let lit = r.entry("STRLIT");
         let free = r.entry("FREFAC");
-        r.run(
-            &[
-                0xA9,
-                0x00,
-                0xA0,
-                0x02,
-                0x20,
-                lit as u8,
-                (lit >> 8) as u8, // STRLIT "HELLO"
-                0x20,
-                free as u8,
-                (free >> 8) as u8,
-                0x60, // FREFAC
-            ],
-            &mut stand_ins,
-        )
+        // STRLIT "HELLO", FREFAC.
+        let body = [jsr_ay(0x00, 0x02, lit), jsr(free), vec![RTS]].concat();
+        r.run(&body, &mut stand_ins)
     });
     assert_eq!(end, End::Returned);
     assert_eq!(r.get(TEMPPT), TEMPST as u8, "popped");
@@ -576,33 +565,15 @@ fn fretmp_keeps_a_temporary_that_is_not_the_last() {
         r.put(BUF, b"AB\"\0");
         let lit = r.entry("STRLIT");
         let free = r.entry("FRETMP");
-        r.run(
-            &[
-                0xA9,
-                0x00,
-                0xA0,
-                0x02,
-                0x20,
-                lit as u8,
-                (lit >> 8) as u8, // "AB"
-                0xA9,
-                0x00,
-                0xA0,
-                0x02,
-                0x20,
-                lit as u8,
-                (lit >> 8) as u8, // "AB" again
-                0xA9,
-                TEMPST as u8,
-                0xA0,
-                0x00,
-                0x20,
-                free as u8,
-                (free >> 8) as u8,
-                0x60,
-            ],
-            &mut stand_ins,
-        )
+        // "AB", "AB" again, FRETMP of the first.
+        let body = [
+            jsr_ay(0x00, 0x02, lit),
+            jsr_ay(0x00, 0x02, lit),
+            jsr_ay(TEMPST as u8, 0x00, free),
+            vec![RTS],
+        ]
+        .concat();
+        r.run(&body, &mut stand_ins)
     });
     assert_eq!(end, End::Returned);
     assert_eq!(r.get(TEMPPT), TEMPST as u8 + 6, "not the last: kept");
@@ -615,22 +586,7 @@ fn fretmp_keeps_a_temporary_that_is_not_the_last() {
 /// stack under the dispatch's return address (which the function drops).
 fn call_function(r: &mut Rig, name: &str, descriptor: u16, n: u8) -> End {
     let at = r.entry(name);
-    let [lo, hi] = descriptor.to_le_bytes();
-    let body = [
-        0xA9,
-        hi,
-        0x48,
-        0xA9,
-        lo,
-        0x48,
-        0xA9,
-        n,
-        0x48,
-        0x20,
-        at as u8,
-        (at >> 8) as u8,
-        0x02,
-    ];
+    let body = [push_arguments(descriptor, n), jsr(at), vec![JAM]].concat();
     r.run(&body, &mut stand_ins)
 }
 
@@ -669,22 +625,7 @@ fn left_right_and_mid_cut_as_commodores() {
                 // MID$ with its length already read: enter after that part (MID2), as
                 // the dispatch has the position on the stack and the length in FACLO.
                 let mid2 = r.entry("MIDD") + 17;
-                let [lo, hi] = 0x0880u16.to_le_bytes();
-                let body = [
-                    0xA9,
-                    hi,
-                    0x48,
-                    0xA9,
-                    lo,
-                    0x48,
-                    0xA9,
-                    n,
-                    0x48,
-                    0x20,
-                    mid2 as u8,
-                    (mid2 >> 8) as u8,
-                    0x02,
-                ];
+                let body = [push_arguments(0x0880, n), jsr(mid2), vec![JAM]].concat();
                 return r.run(&body, &mut stand_ins);
             }
             call_function(r, name, 0x0880, n)
@@ -720,28 +661,14 @@ fn a_function_of_the_newest_temporary_reuses_its_space() {
         r.w16(TXTPTR, 0x0890);
         let lit = r.entry("STRLIT");
         let left = r.entry("LEFTD");
+        // "ABCDEF", then LEFT$ of its descriptor, 2.
         let body = [
-            0xA9,
-            0x00,
-            0xA0,
-            0x02,
-            0x20,
-            lit as u8,
-            (lit >> 8) as u8, // "ABCDEF"
-            0xA9,
-            0x00,
-            0x48,
-            0xA9,
-            TEMPST as u8,
-            0x48,
-            0xA9,
-            2,
-            0x48, // its descriptor, 2
-            0x20,
-            left as u8,
-            (left >> 8) as u8,
-            0x02,
-        ];
+            jsr_ay(0x00, 0x02, lit),
+            push_arguments(TEMPST, 2),
+            jsr(left),
+            vec![JAM],
+        ]
+        .concat();
         r.run(&body, &mut stand_ins)
     });
     assert_eq!(end, End::Returned);
@@ -758,7 +685,7 @@ fn chr_makes_a_one_character_string() {
     let (r, end) = both(|r| {
         byte_to_fac(r, 65);
         let at = r.entry("CHRD");
-        r.run(&[0x20, at as u8, (at >> 8) as u8, 0x02], &mut stand_ins)
+        r.run(&[jsr(at), vec![JAM]].concat(), &mut stand_ins)
     });
     assert_eq!(end, End::Returned);
     assert_eq!(r.text_of(TEMPST), b"A");
@@ -1061,23 +988,11 @@ fn concatenate(r: &mut Rig, left: &[u8], right: &[u8]) -> End {
     let lit = r.entry("STRLIT");
     let cat = r.entry("CAT");
     // STRLIT, then CAT as a call of its own (its JMP to TSTOP finds the return to BODY+3).
-    r.run(
-        &[
-            0xA9,
-            0x00,
-            0xA0,
-            0x02,
-            0x20,
-            lit as u8,
-            (lit >> 8) as u8,
-            0x60,
-        ],
-        &mut stand_ins,
-    );
-    r.run(
-        &[0x20, cat as u8, (cat >> 8) as u8, 0xEA, 0x60],
-        &mut stand_ins,
-    )
+    let body = [jsr_ay(0x00, 0x02, lit), vec![RTS]].concat();
+    r.run(&body, &mut stand_ins);
+    // JSR CAT; NOP; RTS.
+    let body = [jsr(cat), vec![0xEA, RTS]].concat();
+    r.run(&body, &mut stand_ins)
 }
 
 #[test]
@@ -1114,7 +1029,7 @@ fn str_makes_a_string_of_a_number() {
         let (r, end) = both(|r| {
             byte_to_fac(r, n);
             let at = r.entry("STRD");
-            r.run(&[0x20, at as u8, (at >> 8) as u8, 0x02], &mut stand_ins)
+            r.run(&[jsr(at), vec![JAM]].concat(), &mut stand_ins)
         });
         assert_eq!(end, End::Returned);
         assert_eq!(r.text_of(TEMPST), format!(" {n}").as_bytes(), "STR$({n})");
@@ -1180,80 +1095,34 @@ const STRING_PARTS: [(u16, u16); 2] = [(0xB465, 0xB79A), (0xB7AD, 0xB7EA)];
 /// KERNAL image ($E000-$E4DF) in place; with `ours`, strings.asm's bytes laid over
 /// Commodore's at the same addresses (they are all at Commodore's), nothing redirected.
 fn commodores_basic(ours: bool) -> Option<Roms> {
-    let dir = std::path::PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
-    let read =
-        |name: &str| std::fs::read(dir.join(name)).expect("Commodore's images in C64KIT_ROMS");
-    let basic: [u8; 0x2000] = read(c64kit_machine::roms::COMMODORE_BASIC_IMAGE)
-        .try_into()
-        .expect("an 8 KiB BASIC image");
-    let kernal = read(c64kit_machine::roms::COMMODORE_KERNAL_IMAGE);
-    let mut roms = Roms::builtin();
-    roms.put_basic_over_our_kernal(&basic, &kernal);
+    let mut roms = commodores_basic_on_our_kernal()?;
     if ours {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../programs/basic");
-        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
-        let text = ["zeropage.asm", "kernal.asm", "errors.asm", "strings.asm"]
-            .map(read)
-            .join("\n");
-        let opts = c64kit_asm::Options {
-            defines: CALLED
-                .iter()
-                .map(|&(n, a)| (n.to_string(), a as i64))
-                .collect(),
-            ..Default::default()
-        };
-        let asm = c64kit_asm::assemble_source("strings.asm", &text, &opts)
-            .unwrap_or_else(|e| panic!("{e}"));
-        for (from, to) in STRING_PARTS {
-            let at = |a: u16| (a - asm.load_address) as usize;
-            roms.basic[(from - 0xA000) as usize..=(to - 0xA000) as usize]
-                .copy_from_slice(&asm.bytes[at(from)..=at(to)]);
-        }
+        let asm = common::assemble_part("strings.asm", CALLED, |strings| strings);
+        common::lay_over(&mut roms, &asm, &STRING_PARTS);
     }
     Some(roms)
 }
 
 /// RUNs `program` (BASIC text), typing `keys`: what it printed, how it stopped, the cycles.
 fn run_program(roms: Roms, program: &str, keys: &str) -> (Vec<u8>, StopReason, u64) {
-    let mut m = Machine::new(roms);
-    let prg = c64kit_basic::tokenize(program, 0x0801).unwrap();
-    m.load_raw(0x0801, &prg[2..]);
-    let end = 0x0801 + prg.len() as u16 - 2;
-    // LDA #0; JSR SETMSG (as RUN does); JSR RUNC; JMP NEWSTT.
-    let driver = [
-        0xA9, 0x00, 0x20, 0x90, 0xFF, 0x20, 0x59, 0xA6, 0x4C, 0xAE, 0xA7,
-    ];
-    m.load_raw(0x033C, &driver);
-    m.start_at(0x033C, end);
-    m.feed_keys(c64kit_basic::parse_key_script(keys).unwrap());
-    let stop = m.run(400_000_000);
-    (m.transcript().to_vec(), stop, m.cycles())
+    common::run_program(roms, program, keys, |_| {})
 }
+
+/// What the tests inside Commodore's BASIC say without its image.
+const NOT_INSIDE: &str = "strings.asm not run inside Commodore's BASIC";
 
 #[test]
 fn the_shared_programs_run_the_same_with_our_strings_inside_commodores_basic() {
     if commodores_basic(false).is_none() {
-        println!("C64KIT_ROMS is not set: strings.asm not run inside Commodore's BASIC");
+        no_roms(NOT_INSIDE);
         return;
     }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/basic-v2");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!(
-            "{} is not there: the shared programs not run",
-            dir.display()
-        );
+    let Some(names) = common::shared_names() else {
         return;
     };
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter_map(|n| n.strip_suffix(".bas").map(str::to_string))
-        .collect();
-    names.sort();
     let (mut same, mut as_recorded) = (0, 0);
     for name in &names {
-        let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).ok();
-        let program = read("bas").unwrap();
-        let keys = read("keys").unwrap_or_default();
+        let (program, keys) = common::shared_program(name);
         let (theirs, their_stop, their_cycles) =
             run_program(commodores_basic(false).unwrap(), &program, &keys);
         let (ours, our_stop, our_cycles) =
@@ -1266,14 +1135,8 @@ fn the_shared_programs_run_the_same_with_our_strings_inside_commodores_basic() {
         // The same instructions at the same addresses: the same time to the cycle.
         assert_eq!(our_cycles, their_cycles, "{name}: cycles");
         same += 1;
-        let recorded: Vec<u8> = read("chrout")
-            .unwrap_or_default()
-            .split_whitespace()
-            .map(|h| u8::from_str_radix(h, 16).unwrap())
-            .collect();
-        let timed = read("meta")
-            .unwrap_or_default()
-            .contains("prints_timings = true");
+        let recorded = common::shared_chrout(name).unwrap_or_default();
+        let timed = common::prints_timings(name);
         if ours == recorded {
             as_recorded += 1;
         } else {
@@ -1292,7 +1155,7 @@ fn the_shared_programs_run_the_same_with_our_strings_inside_commodores_basic() {
 #[test]
 fn more_string_programs_run_the_same_inside_commodores_basic() {
     if commodores_basic(false).is_none() {
-        println!("C64KIT_ROMS is not set: strings.asm not run inside Commodore's BASIC");
+        no_roms(NOT_INSIDE);
         return;
     }
     let programs = [

@@ -11,10 +11,12 @@
 //! images, every program also runs on them through the same start path, and each must give
 //! its `.chrout` file exactly: a check that this harness runs programs as the reference did.
 
+mod common;
+
 use c64kit_basic::parse_key_script;
 use c64kit_machine::basic_run::CHRIN_ENTRY;
-use c64kit_machine::{Machine, Prg, Program, RomPaths, Roms, RunSettings, StopReason};
-use std::path::{Path, PathBuf};
+use c64kit_machine::{Machine, Prg, Program, Roms, RunSettings, StopReason};
+use common::{commodores_roms, shared_dir as folder};
 
 /// The programs whose CHROUT stream is identical to Commodore's on our BASIC.
 /// CHROUT in the KERNAL's jump table: what the reference recorded.
@@ -33,10 +35,6 @@ const SPARE_CYCLES: u64 = 5_000_000;
 /// The reference's cycle count, where comparable, must be met within this fraction.
 const CYCLE_TOLERANCE: f64 = 0.02;
 
-fn folder() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/basic-v2")
-}
-
 struct Reference {
     name: String,
     program: Program,
@@ -51,34 +49,16 @@ struct Reference {
 }
 
 fn references() -> Vec<Reference> {
-    let dir = folder();
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .map(|entries| {
-            entries
-                .filter_map(|e| e.ok())
-                .filter_map(|e| {
-                    e.file_name()
-                        .to_str()
-                        .and_then(|n| n.strip_suffix(".bas"))
-                        .map(String::from)
-                })
-                .collect()
-        })
-        .unwrap_or_default();
-    names.sort();
-    names
+    common::shared_names()
+        .unwrap_or_default()
         .into_iter()
         .map(|name| {
-            let read = |ext: &str| std::fs::read_to_string(dir.join(format!("{name}.{ext}")));
+            let read = |ext: &'static str| common::shared_file(&name, ext).ok_or(ext);
             let source = read("bas").unwrap();
             let prg = c64kit_basic::tokenize(&source, 0x0801)
                 .unwrap_or_else(|e| panic!("{name}.bas does not tokenize: {e}"));
             let prg = Prg::parse(&prg, &name).unwrap();
-            let chrout = read("chrout")
-                .unwrap()
-                .split_whitespace()
-                .map(|h| u8::from_str_radix(h, 16).unwrap())
-                .collect();
+            let chrout = common::hex_bytes(&read("chrout").unwrap());
             let screen = read("screen")
                 .unwrap()
                 .lines()
@@ -118,6 +98,59 @@ struct Outcome {
     at_ready: bool,
 }
 
+/// The CHROUT stream as the reference recorded it, at CHROUT's entry in the jump table;
+/// an interrupt taken just there comes back to it: the same call, not logged again.
+struct ChroutLog {
+    bytes: Vec<u8>,
+    /// The cycle of the last call logged.
+    last: Option<u64>,
+    again: bool,
+}
+
+impl ChroutLog {
+    /// Logs `m`'s CHROUT calls from now on (breakpoints at CHROUT's, CHRIN's and the IRQ's
+    /// entries).
+    fn watch(m: &mut Machine) -> ChroutLog {
+        for at in [CHROUT_ENTRY, CHRIN_ENTRY, IRQ_ENTRY] {
+            m.set_breakpoint(at);
+        }
+        ChroutLog {
+            bytes: Vec::new(),
+            last: None,
+            again: false,
+        }
+    }
+
+    /// Runs `m` for up to `cycles`, logging, until BASIC waits for a line at `READY.` with
+    /// the key script used up (None) or the run stops otherwise (why).
+    fn run(&mut self, m: &mut Machine, cycles: u64) -> Option<StopReason> {
+        let limit = m.cycles() + cycles;
+        loop {
+            match m.run(limit.saturating_sub(m.cycles())) {
+                StopReason::Breakpoint { pc: CHROUT_ENTRY } => {
+                    if !std::mem::take(&mut self.again) {
+                        self.bytes.push(m.cpu.a);
+                        self.last = Some(m.cycles());
+                    }
+                }
+                StopReason::Breakpoint { pc: IRQ_ENTRY } => {
+                    // The interrupted PC is under the pushed P.
+                    let s = m.cpu.s as u16;
+                    let pc = u16::from_le_bytes([m.peek(0x100 + s + 2), m.peek(0x100 + s + 3)]);
+                    self.again |= pc == CHROUT_ENTRY;
+                }
+                StopReason::Breakpoint { pc: CHRIN_ENTRY } => {
+                    if m.basic_waits_for_a_line() && m.bus.input.is_exhausted() && m.peek(NDX) == 0
+                    {
+                        return None;
+                    }
+                }
+                other => return Some(other),
+            }
+        }
+    }
+}
+
 fn run(roms: Roms, r: &Reference) -> Outcome {
     let settings = RunSettings {
         roms,
@@ -138,35 +171,8 @@ fn run(roms: Roms, r: &Reference) -> Outcome {
         }
     };
     let start = m.cycles();
-    let (mut chrout, mut last) = (Vec::new(), start);
-    m.set_breakpoint(CHROUT_ENTRY);
-    m.set_breakpoint(CHRIN_ENTRY);
-    m.set_breakpoint(IRQ_ENTRY);
-    // An interrupt taken at CHROUT's entry comes back to it: the same call, seen again.
-    let mut again = false;
-    let limit = start + r.budget;
-    let end = loop {
-        match m.run(limit.saturating_sub(m.cycles())) {
-            StopReason::Breakpoint { pc: CHROUT_ENTRY } => {
-                if !std::mem::take(&mut again) {
-                    chrout.push(m.cpu.a);
-                    last = m.cycles();
-                }
-            }
-            StopReason::Breakpoint { pc: IRQ_ENTRY } => {
-                // The interrupted PC is under the pushed P.
-                let s = m.cpu.s as u16;
-                let pc = u16::from_le_bytes([m.peek(0x100 + s + 2), m.peek(0x100 + s + 3)]);
-                again |= pc == CHROUT_ENTRY;
-            }
-            StopReason::Breakpoint { pc: CHRIN_ENTRY } => {
-                if m.basic_waits_for_a_line() && m.bus.input.is_exhausted() && m.peek(NDX) == 0 {
-                    break None;
-                }
-            }
-            other => break Some(other.to_string()),
-        }
-    };
+    let mut log = ChroutLog::watch(&mut m);
+    let end = log.run(&mut m, r.budget).map(|other| other.to_string());
     let screen = m.screen_text();
     let at_ready = end.is_none();
     // The run then ends by itself: returned to BASIC, or (on our BASIC and KERNAL) the
@@ -181,9 +187,9 @@ fn run(roms: Roms, r: &Reference) -> Outcome {
         }
     });
     Outcome {
-        chrout,
+        cycles: log.last.unwrap_or(start) - start,
+        chrout: log.bytes,
         screen,
-        cycles: last - start,
         at_ready: at_ready && end.starts_with("READY.") && !end.contains("but then"),
         end,
     }
@@ -280,12 +286,6 @@ fn verdict(r: &Reference, o: &Outcome) -> String {
     format!("{stream}; {screen}; {cycles}; ended: {}", o.end)
 }
 
-fn commodores_roms() -> Option<Roms> {
-    let dir = PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
-    let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
-    Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
-}
-
 #[test]
 fn the_reference_programs_run_on_our_basic_as_on_commodores() {
     let refs = references();
@@ -294,7 +294,7 @@ fn the_reference_programs_run_on_our_basic_as_on_commodores() {
         return;
     }
     if commodores_roms().is_none() {
-        println!("C64KIT_ROMS is not set: the harness is not checked on Commodore's ROMs");
+        common::no_roms("the harness is not checked on Commodore's ROMs");
     }
     let (mut identical, mut lost, mut harness) = (Vec::new(), Vec::new(), Vec::new());
     let mut slow_or_fast = Vec::new();
@@ -385,34 +385,13 @@ fn typed(roms: Roms, keys: &str) -> Result<Session, StopReason> {
     let mut m = Machine::boot_basic(roms)?;
     m.feed_keys(parse_key_script(keys).unwrap());
     m.kernal.idle_poll_limit = IDLE_POLLS;
-    m.set_breakpoint(CHROUT_ENTRY);
-    m.set_breakpoint(CHRIN_ENTRY);
-    m.set_breakpoint(IRQ_ENTRY);
-    let (mut chrout, mut again) = (Vec::new(), false);
-    let limit = m.cycles() + 50_000_000;
-    loop {
-        match m.run(limit.saturating_sub(m.cycles())) {
-            StopReason::Breakpoint { pc: CHROUT_ENTRY } => {
-                if !std::mem::take(&mut again) {
-                    chrout.push(m.cpu.a);
-                }
-            }
-            StopReason::Breakpoint { pc: IRQ_ENTRY } => {
-                let s = m.cpu.s as u16;
-                let pc = u16::from_le_bytes([m.peek(0x100 + s + 2), m.peek(0x100 + s + 3)]);
-                again |= pc == CHROUT_ENTRY;
-            }
-            StopReason::Breakpoint { pc: CHRIN_ENTRY } => {
-                if m.basic_waits_for_a_line() && m.bus.input.is_exhausted() && m.peek(NDX) == 0 {
-                    break;
-                }
-            }
-            other => return Err(other),
-        }
+    let mut log = ChroutLog::watch(&mut m);
+    if let Some(other) = log.run(&mut m, 50_000_000) {
+        return Err(other);
     }
     let word = |at: u16| u16::from_le_bytes([m.peek(at), m.peek(at + 1)]);
     let program = (word(0x2B)..word(0x2D)).map(|a| m.peek(a)).collect();
-    Ok((chrout, m.screen_text(), program))
+    Ok((log.bytes, m.screen_text(), program))
 }
 
 #[test]
@@ -459,7 +438,7 @@ const COLD_START_RAM: [std::ops::Range<u16>; 4] = [
 #[test]
 fn the_cold_start_leaves_basics_ram_and_screen_as_commodores() {
     let Some(real) = commodores_roms() else {
-        println!("C64KIT_ROMS is not set: the cold start is not compared with Commodore's");
+        common::no_roms("the cold start is not compared with Commodore's");
         return;
     };
     let mut ours = match Machine::boot_basic(Roms::own_basic()) {
@@ -480,6 +459,35 @@ fn the_cold_start_leaves_basics_ram_and_screen_as_commodores() {
             "${:04X}-${:04X}",
             range.start,
             range.end - 1
+        );
+    }
+}
+
+/// RUN finds what LOAD left: the end address EAL ($AE/$AF) just after the program, as
+/// VARTAB ($2D/$2E) is (VICE's C64/autostart/basic tests PEEK both), on our BASIC and,
+/// through the same start path, on Commodore's ROMs.
+#[test]
+fn run_finds_the_end_address_load_leaves() {
+    let source = "10 PRINT PEEK(174)+256*PEEK(175);PEEK(45)+256*PEEK(46)\n";
+    let prg = c64kit_basic::tokenize(source, 0x0801).unwrap();
+    let end = 0x0801 + prg.len() as u16 - 2;
+    let program = Program::from_prg(&Prg::parse(&prg, "eal").unwrap());
+    let mut roms = vec![("ours", Roms::own_basic())];
+    match commodores_roms() {
+        Some(real) => roms.push(("Commodore's", real)),
+        None => common::no_roms("run on our BASIC only"),
+    }
+    for (name, roms) in roms {
+        let settings = RunSettings {
+            roms,
+            ..RunSettings::default()
+        };
+        let mut m = Machine::start(Some(&program), settings).unwrap();
+        assert_eq!(m.run(10_000_000), StopReason::ReturnedToBasic, "{name}");
+        assert_eq!(
+            m.screen_text()[0].trim_end(),
+            format!(" {end}  {end}"),
+            "{name}: EAL and VARTAB after the program (${end:04X})"
         );
     }
 }
