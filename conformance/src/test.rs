@@ -74,15 +74,20 @@ fn find_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), String> {
             c64kit_files::io_reason(&e)
         )
     })?;
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+    // Folders are entered only when they are folders, not links to one: a link to a folder
+    // above would make the search endless.
+    let mut paths: Vec<(PathBuf, bool)> = entries
+        .flatten()
+        .map(|e| (e.path(), e.file_type().is_ok_and(|t| t.is_dir())))
+        .collect();
     paths.sort();
-    for p in paths {
+    for (p, is_dir) in paths {
         let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
         let name = name.unwrap_or_default();
         if name.starts_with('.') {
             continue;
         }
-        if p.is_dir() {
+        if is_dir {
             find_files(&p, out)?;
         } else if p.extension().is_some_and(|e| e == "toml") && name != SETTINGS_FILE {
             out.push(p);

@@ -261,7 +261,7 @@ line = "HELLO, WORLD!"
     for line in [
         "FAIL greets-mars (tests/hello.toml:2): 2 of 3 checks failed",
         "    line printed: expected \"HELLO, MARS!\", measured not printed - DOES NOT HOLD",
-        "    the transcript: expected identical, measured differs in 1 line - DOES NOT HOLD",
+        "    the transcript: expected identical, measured differs in ",
         "    the run ended: returned to BASIC",
         "    -HELLO, MARS!",
         "    +HELLO, WORLD!",
@@ -318,7 +318,10 @@ fn bad_scenario_files_name_the_file_line_and_key() {
     let cases: &[(&str, &[&str])] = &[
         (
             "[[scenario]]\nname = \"a\"\nprogam = \"hello.prg\"\n",
-            &["hello.toml:3: unknown field `progam`", "docs/testing.md"],
+            &[
+                "hello.toml:3: unknown field `progam`, expected one of `name`, `note`, `program`, `keys`",
+                "docs/testing.md",
+            ],
         ),
         (
             "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nmax_cycles = \"lots\"\n",
@@ -434,6 +437,10 @@ fn usage_errors_exit_2_with_advice() {
         &out,
         "--scenario \"two\": no scenario has that name (there are: one)",
     );
+    // A link to a folder above is not followed round and round.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("..", dir.join("tests/up")).unwrap();
+    c64kit().current_dir(&dir).arg("test").assert().success();
     let out = c64kit()
         .current_dir(&dir)
         .args(["test", "--jobs", "0"])
