@@ -261,10 +261,7 @@ pub fn load_user_program(path: &Path) -> Result<Program, String> {
 /// A PRG file (with an optional VICE label file), or a source/project assembled on the fly
 /// (its labels come from the assembly).
 pub fn load_program_file(path: &Path, label_file: Option<&Path>) -> Result<Program, String> {
-    let is_source = path
-        .extension()
-        .is_some_and(|e| e == "cbmprj" || e == "asm");
-    let (prg, mut labels) = if is_source {
+    let (prg, mut labels) = if is_source(path) {
         assemble(path)?
     } else {
         let bytes =
@@ -312,6 +309,20 @@ pub enum Suite {
     Ryg,
     /// A user's scenarios (`c64kit test`): every check decides, transcripts included.
     User,
+}
+
+/// What to do about a user's program that RUN cannot start (`c64kit test`).
+fn user_start_advice(e: &StartError) -> Option<&'static str> {
+    match e {
+        StartError::MachineCode { .. } => Some(
+            "give it a BASIC stub at $0801 whose SYS starts it (10 SYS49152), or name its \
+             source (.asm, .cbmprj) as the program: c64kit starts that at its first byte",
+        ),
+        StartError::Text { .. } => {
+            Some("name BASIC text .bas and assembly .asm, so c64kit tokenizes or assembles it")
+        }
+        _ => None,
+    }
 }
 
 /// How a scenario went.
@@ -495,7 +506,13 @@ pub fn run_scenario(
         } else {
             start.entry = Entry::LoadOnly;
         }
-        let machine = Machine::start(Some(&start), settings)?;
+        let machine = Machine::start(Some(&start), settings).map_err(|e| match s.origin {
+            Origin::BuiltIn => e.to_string(),
+            Origin::File { .. } => match user_start_advice(&e) {
+                Some(advice) => format!("{}: {e}: {advice}", s.program),
+                None => format!("{}: {e}", s.program),
+            },
+        })?;
         Ok((machine, program))
     });
     let (mut machine, program) = match prepared {

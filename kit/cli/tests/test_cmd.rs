@@ -460,6 +460,14 @@ fn a_program_that_does_not_assemble_fails_its_scenario() {
          [[scenario]]\nname = \"fine\"\nprogram = \"hello.prg\"\nkeys = \"x\\n\"\n",
     );
     write(&tests, "broken.asm", b"*=$c000\n lda #\n");
+    // Machine code with no BASIC stub, as a PRG: RUN cannot start it, and the advice says
+    // what can.
+    write(&tests, "c000.prg", &[0x00, 0xC0, 0x60]);
+    std::fs::write(
+        tests.join("more.toml"),
+        "[[scenario]]\nname = \"no-stub\"\nprogram = \"c000.prg\"\nkeys = \"\"\n",
+    )
+    .unwrap();
     let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
     let stdout = stdout_of(&out);
     assert!(
@@ -470,6 +478,13 @@ fn a_program_that_does_not_assemble_fails_its_scenario() {
         "{stdout}"
     );
     assert!(stdout.contains("PASS fine"), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with(
+            "ERROR no-stub (tests/more.toml:1): c000.prg: \
+             machine code at $C000"
+        ) && l.contains("name its source (.asm, .cbmprj)")),
+        "{stdout}"
+    );
 }
 
 /// Each scenario file docs/testing.md shows (a ```toml block whose first line names it) is
