@@ -119,6 +119,17 @@ fn the_example_suites_pass_with_every_report() {
     let data: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(data["passed"], true);
+    let selftest = data["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "selftest")
+        .unwrap();
+    assert_eq!(
+        selftest["checks"][1],
+        serde_json::json!({"what": "exit status (ST)", "expected": "0", "measured": "0",
+            "verdict": "holds", "detail": null})
+    );
     assert_eq!(
         data["scenarios"].as_array().map(Vec::len),
         Some(names.len())
