@@ -258,6 +258,7 @@ struct ScenarioSpans {
     reference: Span,
     program: Span,
     golden: Span,
+    keys: Span,
     #[serde(default)]
     expect: Vec<toml::Spanned<serde::de::IgnoredAny>>,
     #[serde(default)]
@@ -418,6 +419,17 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
             if let Some(why) = why {
                 return Err(err(at(&spans.golden), format!("key `golden` {why}")));
             }
+        }
+        if let Some(keys) = &s.keys {
+            c64kit_basic::parse_key_script(keys).map_err(|e| {
+                err(
+                    at(&spans.keys),
+                    format!(
+                        "key `keys`: {e} (`c64kit run --help`, under --input, lists the key \
+                         script's forms)"
+                    ),
+                )
+            })?;
         }
         check_expectations(&s).map_err(|(call, i, m)| {
             let (eline, which) = match call {

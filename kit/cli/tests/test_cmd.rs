@@ -392,6 +392,15 @@ fn bad_scenario_files_name_the_file_line_and_key() {
             &["hello.toml:4: scenario name \"a\" is used twice (first at tests/hello.toml:1)"],
         ),
         (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nkeys = \"{NOSUCHKEY}\"\n",
+            &["hello.toml:4: scenario \"a\": key `keys`: key script line 1, column 1: unknown key"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.call]]\n\
+             routine = \"x\"\n\n[[scenario.call.expect]]\nregister = \"q\"\nequals = 1\n",
+            &["hello.toml:8: scenario \"a\": call #1 (x), expect #1: register is"],
+        ),
+        (
             "name = \"a\"\n",
             &["hello.toml:1: unknown field `name`, expected `scenario`"],
         ),
