@@ -246,10 +246,22 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
             }
             Err(e) => return bad_file(e),
         }
+    }
+    // A golden file is written by --update: never over a scenario file or a program.
+    let mut goldens = Vec::new();
+    for s in &scenarios {
         if let Some(g) = s.golden_path() {
-            inputs.push((g, "a golden file".into()));
+            if let Err(e) = c64kit_files::ensure_not_input(&g, "its golden file", &inputs) {
+                return bad_file(format!(
+                    "{}: scenario {:?}: key `golden`: {e}",
+                    s.location(),
+                    s.name
+                ));
+            }
+            goldens.push((g, "a golden file".to_string()));
         }
     }
+    inputs.extend(goldens);
     let reports = Reports {
         report: &args.report,
         junit: &args.junit,

@@ -230,6 +230,7 @@ fn suite_with(dir: &Path, toml: &str) -> PathBuf {
     let tests = dir.join("tests");
     std::fs::create_dir_all(&tests).unwrap();
     std::fs::copy(suites().join("hello.prg"), tests.join("hello.prg")).unwrap();
+    std::fs::copy(suites().join("hello.prg"), tests.join("other.prg")).unwrap();
     std::fs::write(tests.join("hello.toml"), toml).unwrap();
     tests
 }
@@ -367,6 +368,16 @@ fn bad_scenario_files_name_the_file_line_and_key() {
         (
             "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\ngolden = \"hello.prg\"\n",
             &["key `golden` \"hello.prg\" is the program"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n[[scenario]]\nname = \"b\"\n\
+             program = \"hello.prg\"\ngolden = \"../tests/hello.prg\"\n",
+            &["hello.toml:7: scenario \"b\": key `golden` \"../tests/hello.prg\" leaves"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"other.prg\"\n[[scenario]]\nname = \"b\"\n\
+             program = \"hello.prg\"\ngolden = \"other.prg\"\n",
+            &["hello.toml:4: scenario \"b\": key `golden`:", "other.prg"],
         ),
         (
             "[[scenario]]\nname = \"a\"\nprogram = \"/etc/hostname\"\n",
