@@ -92,13 +92,13 @@ fn parse_jobs(s: &str) -> Result<usize, String> {
 }
 
 /// An error before any scenario runs: printed once, exit 1.
-fn fail(message: impl std::fmt::Display) -> ExitCode {
+pub(crate) fn fail(message: impl std::fmt::Display) -> ExitCode {
     errln!("c64kit: {message}");
     ExitCode::FAILURE
 }
 
 /// A mistake in how the command was called: printed once, exit 2, as the argument parser's.
-fn usage(message: impl std::fmt::Display) -> ExitCode {
+pub(crate) fn usage(message: impl std::fmt::Display) -> ExitCode {
     errln!("c64kit: {message}\n\nFor more information, try '--help'.");
     ExitCode::from(c64kit_files::stdio::USAGE_EXIT_CODE)
 }
@@ -154,24 +154,13 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
                 .map(|p| (p.clone(), "the label file".into())),
         )
         .collect();
-    for (out, what) in [
-        (&args.report, "the report"),
-        (&args.junit, "the JUnit report"),
-        (&args.json, "the JSON report"),
-    ] {
-        if let Some(out) = out {
-            if let Err(e) = c64kit_files::ensure_not_input(out, what, &inputs) {
-                return fail(e);
-            }
-            // Written after every scenario has run: a folder that does not exist fails now.
-            if let Err(e) = c64kit_files::check_output(out) {
-                return fail(format!(
-                    "cannot write {}: {}",
-                    out.display(),
-                    c64kit_files::io_reason(&e)
-                ));
-            }
-        }
+    let reports = Reports {
+        report: &args.report,
+        junit: &args.junit,
+        json: &args.json,
+    };
+    if let Err(e) = reports.check(&inputs) {
+        return fail(e);
     }
     // Every fact with where the whole suite checks it, for the reports.
     let published = crate::published_facts(&scenarios);
@@ -222,20 +211,63 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
         (Some(p), Some(n)) => format!("{tool}: {} judged as {n}", p.display()),
         _ => format!("{tool}: our programs"),
     };
+    finish(&list, &published, &title, max_diff, &reports)
+}
+
+/// The report files a run writes (`--report`, `--junit`, `--json`).
+pub(crate) struct Reports<'a> {
+    pub report: &'a Option<PathBuf>,
+    pub junit: &'a Option<PathBuf>,
+    pub json: &'a Option<PathBuf>,
+}
+
+impl Reports<'_> {
+    /// Before any scenario runs: no report may be one of the run's `inputs`, and each must
+    /// be writable (a folder that does not exist fails now, not after the run).
+    pub(crate) fn check(&self, inputs: &[(PathBuf, String)]) -> Result<(), String> {
+        for (out, what) in [
+            (self.report, "the report"),
+            (self.junit, "the JUnit report"),
+            (self.json, "the JSON report"),
+        ] {
+            if let Some(out) = out {
+                c64kit_files::ensure_not_input(out, what, inputs)?;
+                c64kit_files::check_output(out).map_err(|e| {
+                    format!(
+                        "cannot write {}: {}",
+                        out.display(),
+                        c64kit_files::io_reason(&e)
+                    )
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The end of a run, shared by `conform` and `test`: the report files, the summary line,
+/// the exit code (0 when every deciding check holds, 1 otherwise).
+pub(crate) fn finish(
+    list: &[Outcome],
+    published: &[crate::PublishedFact],
+    title: &str,
+    max_diff: usize,
+    reports: &Reports,
+) -> ExitCode {
     let mut written = Vec::new();
-    if let Some(path) = &args.report {
+    if let Some(path) = reports.report {
         let text = if path.extension().is_some_and(|e| e == "html" || e == "htm") {
-            report::html(&list, &published, &title, max_diff)
+            report::html(list, published, title, max_diff)
         } else {
-            report::markdown(&list, &published, &title, max_diff)
+            report::markdown(list, published, title, max_diff)
         };
         written.push((path, text));
     }
-    if let Some(path) = &args.junit {
-        written.push((path, report::junit(&list, &title)));
+    if let Some(path) = reports.junit {
+        written.push((path, report::junit(list, title)));
     }
-    if let Some(path) = &args.json {
-        written.push((path, report::json(&list, &published, &title)));
+    if let Some(path) = reports.json {
+        written.push((path, report::json(list, published, title)));
     }
     for (path, text) in written {
         if let Err(e) = c64kit_files::write_output(path, text.as_bytes()) {
@@ -247,7 +279,7 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
         }
         outln!(WHAT, "Wrote {}", path.display());
     }
-    outln!(WHAT, "{}", report::summary(&list));
+    outln!(WHAT, "{}", report::summary(list));
     if list.iter().all(|o| o.facts_hold()) {
         ExitCode::SUCCESS
     } else {
@@ -285,12 +317,16 @@ pub fn run_parallel(
                     bar.set_style(style);
                 }
                 bar.enable_steady_tick(Duration::from_millis(120));
-                bar.set_message(format!("{} ({})", s.name, s.fact));
+                // "f15-v10-e1f2-depth8 (F15)", or a user's scenario by its name.
+                let label = if s.fact.is_empty() {
+                    s.name.clone()
+                } else {
+                    format!("{} ({})", s.name, s.fact)
+                };
+                bar.set_message(label.clone());
                 let outcome = crate::run_scenario(&s, program, |cycles| {
                     bar.set_message(format!(
-                        "{} ({}): {} of C64 time",
-                        s.name,
-                        s.fact,
+                        "{label}: {} of C64 time",
                         crate::check::c64_seconds(cycles)
                     ));
                 });

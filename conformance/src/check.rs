@@ -155,6 +155,26 @@ impl Check {
         )
     }
 
+    /// The evidence as a user's scenario shows it (`c64kit test`): `line printed: expected
+    /// "HELLO", measured "HELLO" printed - holds`. Every expected value there is the user's.
+    pub fn test_evidence(&self) -> String {
+        if self.verdict == Verdict::NotChecked {
+            return format!(
+                "{}: expected {} - {}",
+                self.what,
+                self.published,
+                self.verdict.word()
+            );
+        }
+        format!(
+            "{}: expected {}, measured {} - {}",
+            self.what,
+            self.published,
+            self.measured,
+            self.verdict.word()
+        )
+    }
+
     /// The evidence with why the check was not made, for a report read check by check
     /// (JUnit).
     pub fn evidence_with_reason(&self, fact: &str) -> String {
@@ -223,6 +243,8 @@ pub struct Observed<'a> {
     pub registers: Option<(u8, u8, u8)>,
     /// For `at = "label+n"`.
     pub labels: &'a Labels,
+    /// Whose expected values these are: the blog's (the RYG suite) or the user's.
+    pub suite: crate::Suite,
 }
 
 /// The expected value of an expectation as a report shows it, before any run.
@@ -244,6 +266,15 @@ pub fn expected_text(e: &Expectation) -> String {
 
 /// Checks one expectation against what a run or call left.
 pub fn check(e: &Expectation, o: &Observed) -> Check {
+    let mut c = check_as_published(e, o);
+    if o.suite == crate::Suite::User {
+        // The user's expected values are theirs, not published.
+        c.measured = c.measured.replace(" is published", " is expected");
+    }
+    c
+}
+
+fn check_as_published(e: &Expectation, o: &Observed) -> Check {
     let (text, screen, machine, cycles) = (o.text, o.screen, o.machine, o.cycles);
     let what = |default: String| e.value.clone().unwrap_or(default);
     let published = |default: String| e.published.clone().unwrap_or(default);
@@ -361,6 +392,39 @@ pub fn check(e: &Expectation, o: &Observed) -> Check {
         return bound(c).measured(
             format!("{} ({} cycles)", c64_seconds(cycles), thousands(cycles)),
             cycles <= limit,
+        );
+    }
+    if let Some(least) = e.cycles_at_least {
+        let c = Check::new(
+            Kind::Fact,
+            what("cycles".into()),
+            published(format!("at least {}", thousands(least))),
+        );
+        return bound(c).measured(thousands(cycles), cycles >= least);
+    }
+    if let Some(want) = &e.screen_contains {
+        let c = Check::new(
+            Kind::Fact,
+            what("text on the screen".into()),
+            published(format!("{want:?}")),
+        );
+        let shown = screen.iter().any(|row| row.contains(want.as_str()));
+        // The evidence of a miss: the screen's rows that hold anything.
+        let rows: Vec<String> = screen
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.trim().is_empty())
+            .map(|(i, r)| format!("{i}: {:?}", r.trim_end()))
+            .collect();
+        return c.measured(
+            if shown {
+                format!("{want:?} shown")
+            } else if rows.is_empty() {
+                "not shown: the screen is empty".into()
+            } else {
+                format!("not shown; the screen's rows: {}", rows.join(", "))
+            },
+            shown,
         );
     }
     if let (Some(row), Some(want)) = (e.screen_row, &e.text) {
@@ -656,6 +720,7 @@ mod tests {
             cycles: 100,
             registers: None,
             labels: &labels,
+            suite: crate::Suite::Ryg,
         };
         let ours = Expectation {
             cycles_below: Some(3_000),

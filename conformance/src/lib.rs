@@ -1,9 +1,11 @@
-//! c64kit-conformance: replays the RYG blog's published facts (../shared/ryg/published.md)
-//! on the kit. Each scenario (conformance/scenarios/*.toml) names the fact it checks, the
-//! program, the keys to type, the routines to call and what must come out. The suite (its
-//! scenarios, golden files, the published facts and the published program's transcripts) is
-//! built into the crate, so `c64kit conform` works from any folder; `cargo xtask conform`
-//! and `cargo test` run the same library.
+//! c64kit-conformance: runs scenarios on the kit, judges them and reports, with evidence.
+//! Two suites use this one engine: the RYG blog's published facts
+//! (../shared/ryg/published.md, `c64kit conform`), and a user's own scenario files
+//! (`c64kit test`, docs/testing.md). Each scenario names the program, the keys to type, the
+//! routines to call and what must come out. The RYG suite (its scenarios, golden files, the
+//! published facts and the published program's transcripts) is built into the crate, so
+//! `c64kit conform` works from any folder; `cargo xtask conform` and `cargo test` run the
+//! same library.
 
 // Standard output and error go through c64kit_files::stdio (outln!, errln!), which never
 // panics; println! and eprintln! panic when the reader goes away.
@@ -14,6 +16,7 @@ pub mod check;
 pub mod labels;
 pub mod report;
 pub mod scenario;
+pub mod test;
 
 mod suite_files {
     include!(concat!(env!("OUT_DIR"), "/suite_files.rs"));
@@ -24,7 +27,7 @@ use c64kit_machine::{Entry, Machine, RunSettings, StartError};
 pub use c64kit_machine::{Prg, StopReason};
 use check::{Check, Kind, Verdict};
 use labels::Labels;
-pub use scenario::{Expectation, Scenario};
+pub use scenario::{Expectation, Origin, Scenario};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -39,9 +42,16 @@ pub fn golden_dir() -> PathBuf {
     root().join("golden")
 }
 
-/// Every scenario of the suite, as built in.
+/// Every scenario of the suite, as built in. Each states the published fact it checks.
 pub fn all_scenarios() -> Result<Vec<Scenario>, String> {
-    scenario::parse_all(suite_files::SCENARIO_FILES.iter().copied())
+    let all = scenario::parse_all(suite_files::SCENARIO_FILES.iter().copied())?;
+    if let Some(s) = all.iter().find(|s| s.fact.is_empty() || s.claim.is_empty()) {
+        return Err(format!(
+            "scenario {:?}: the RYG suite's scenarios name their fact and claim",
+            s.name
+        ));
+    }
+    Ok(all)
 }
 
 fn find(files: &'static [(&'static str, &'static str)], name: &str) -> Option<&'static str> {
@@ -105,11 +115,35 @@ pub fn published_facts(scenarios: &[Scenario]) -> Vec<PublishedFact> {
     facts
 }
 
-/// A program to judge: its PRG and, for routine-level checks, its labels.
+/// A program to judge: what the machine loads and how it starts, and, for routine-level
+/// checks, its labels.
 #[derive(Debug, Clone)]
 pub struct Program {
-    pub prg: Prg,
+    pub start: c64kit_machine::Program,
     pub labels: Labels,
+    /// The name LOAD was given (a user's file name; none for ours, as the suite always ran).
+    pub load_name: Option<Vec<u8>>,
+}
+
+impl Program {
+    /// A PRG, started by RUN.
+    pub fn from_prg(prg: &Prg, labels: Labels) -> Program {
+        Program {
+            start: c64kit_machine::Program::from_prg(prg),
+            labels,
+            load_name: None,
+        }
+    }
+
+    /// Where the program's bytes end (BASIC's pointers after a SYS to a routine).
+    pub fn end_address(&self) -> u16 {
+        self.start
+            .segments
+            .first()
+            .map_or(c64kit_machine::boot::BASIC_START, |s| {
+                (s.address as usize + s.bytes.len()).min(0xFFFF) as u16
+            })
+    }
 }
 
 /// Where the programs come from: ours, built into c64kit, unless replaced by a reader's
@@ -154,27 +188,81 @@ fn built_in(name: &str) -> Result<Program, String> {
             Programs::names().join(", ")
         )
     })?;
-    Ok(Program {
-        prg: Prg::parse(b.prg, name).map_err(|e| e.to_string())?,
-        labels: Labels::parse_vice(b.labels, name)?,
-    })
+    Ok(Program::from_prg(
+        &Prg::parse(b.prg, name).map_err(|e| e.to_string())?,
+        Labels::parse_vice(b.labels, name)?,
+    ))
+}
+
+/// A source file or project assembled, with its labels.
+fn assemble(path: &Path) -> Result<(Prg, Labels), String> {
+    let a = c64kit_asm::assemble_path(path, &c64kit_asm::Options::default())
+        .map_err(|e| e.to_string())?;
+    let labels = Labels::parse_vice(&a.vice_symbols(), &path.display().to_string())?;
+    if a.load_address as usize + a.bytes.len() > 0x10000 {
+        return Err(format!(
+            "{}: assembled code runs past $FFFF",
+            path.display()
+        ));
+    }
+    let prg = Prg {
+        load_address: a.load_address,
+        data: a.bytes,
+    };
+    Ok((prg, labels))
+}
+
+/// Whether `path` is assembly: a CBM prg Studio source (.asm) or project (.cbmprj).
+fn is_source(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("cbmprj") || e.eq_ignore_ascii_case("asm"))
+}
+
+/// The most BASIC text a `.bas` program may be (as `c64kit tokenize` reads it): a tokenized
+/// program fits in 38,911 bytes of BASIC RAM.
+const BASIC_TEXT_LIMIT: u64 = c64kit_files::MIB;
+
+/// A user's program (`c64kit test`), as `c64kit run` loads it: a PRG (RUN), BASIC text
+/// (.bas: tokenized to $0801 and RUN on c64kit's BASIC V2), or a source or project
+/// (.asm, .cbmprj: assembled, its labels kept; RUN when it begins with a BASIC stub's SYS,
+/// else started at its first byte).
+pub fn load_user_program(path: &Path) -> Result<Program, String> {
+    let shown = path.display().to_string();
+    let is_bas = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("bas"));
+    let (prg, labels) = if is_source(path) {
+        assemble(path)?
+    } else if is_bas {
+        let text = c64kit_files::read_text(path, BASIC_TEXT_LIMIT, "BASIC text")
+            .map_err(|e| e.to_string())?;
+        let bytes = c64kit_basic::tokenize(&text, c64kit_machine::boot::BASIC_START)
+            .map_err(|e| format!("{shown}: {e}"))?;
+        (
+            Prg::parse(&bytes, &shown).map_err(|e| e.to_string())?,
+            Labels::default(),
+        )
+    } else {
+        let bytes =
+            c64kit_files::read(path, Prg::MAX_FILE_SIZE, "a PRG").map_err(|e| e.to_string())?;
+        (
+            Prg::parse(&bytes, &shown).map_err(|e| e.to_string())?,
+            Labels::default(),
+        )
+    };
+    let mut program = Program::from_prg(&prg, labels);
+    if is_source(path) && !c64kit_basic::starts_with_sys(&prg.to_bytes()) {
+        program.start.entry = Entry::At(prg.load_address);
+    }
+    program.load_name = Some(c64kit_machine::load_name_of(path));
+    Ok(program)
 }
 
 /// A PRG file (with an optional VICE label file), or a source/project assembled on the fly
 /// (its labels come from the assembly).
 pub fn load_program_file(path: &Path, label_file: Option<&Path>) -> Result<Program, String> {
-    let is_source = path
-        .extension()
-        .is_some_and(|e| e == "cbmprj" || e == "asm");
-    let (prg, mut labels) = if is_source {
-        let a = c64kit_asm::assemble_path(path, &c64kit_asm::Options::default())
-            .map_err(|e| e.to_string())?;
-        let labels = Labels::parse_vice(&a.vice_symbols(), &path.display().to_string())?;
-        let prg = Prg {
-            load_address: a.load_address,
-            data: a.bytes,
-        };
-        (prg, labels)
+    let (prg, mut labels) = if is_source(path) {
+        assemble(path)?
     } else {
         let bytes =
             c64kit_files::read(path, Prg::MAX_FILE_SIZE, "a PRG").map_err(|e| e.to_string())?;
@@ -195,7 +283,7 @@ pub fn load_program_file(path: &Path, label_file: Option<&Path>) -> Result<Progr
             .map_err(|e| e.to_string())?;
         labels = Labels::parse_vice(&text, &file.display().to_string())?;
     }
-    Ok(Program { prg, labels })
+    Ok(Program::from_prg(&prg, labels))
 }
 
 /// What to do about a build RUN cannot start, for `conform` (which has no `--start`: the
@@ -214,9 +302,35 @@ fn start_advice(e: &StartError) -> Option<&'static str> {
     }
 }
 
+/// Which suite a scenario belongs to: how its checks are worded and which decide.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Suite {
+    /// The RYG suite (`conform`): published facts decide; the transcripts inform.
+    Ryg,
+    /// A user's scenarios (`c64kit test`): every check decides, transcripts included.
+    User,
+}
+
+/// What to do about a user's program that RUN cannot start (`c64kit test`).
+fn user_start_advice(e: &StartError) -> Option<&'static str> {
+    match e {
+        StartError::MachineCode { .. } => Some(
+            "give it a BASIC stub at $0801 whose SYS starts it (10 SYS49152), or name its \
+             source (.asm, .cbmprj) as the program: c64kit starts that at its first byte",
+        ),
+        StartError::Text { .. } => {
+            Some("name BASIC text .bas and assembly .asm, so c64kit tokenizes or assembles it")
+        }
+        _ => None,
+    }
+}
+
 /// How a scenario went.
 #[derive(Debug, Clone)]
 pub struct Outcome {
+    pub suite: Suite,
+    /// Where the scenario is written ("tests/x.toml:3"; "" for the RYG suite's).
+    pub location: String,
     pub name: String,
     pub fact: String,
     pub claim: String,
@@ -233,11 +347,35 @@ pub struct Outcome {
     pub elapsed: Duration,
     /// The transcript as text (RETURN as newline).
     pub transcript: String,
+    /// A user's scenario: which check compares with its golden file.
+    pub golden_check: Option<usize>,
 }
 
 impl Outcome {
+    /// The checks that decide: the published facts (the RYG suite), every check (a user's).
     pub fn facts(&self) -> impl Iterator<Item = &Check> {
         self.checks.iter().filter(|c| c.kind == Kind::Fact)
+    }
+
+    /// A check's evidence as this suite words it: `F15 nodes ...: published 10,744,
+    /// measured 10,744 - holds` (the RYG suite), `line printed: expected "HI", measured
+    /// "HI" printed - holds` (a user's).
+    pub fn evidence(&self, c: &Check) -> String {
+        match self.suite {
+            Suite::Ryg => c.evidence(&self.fact),
+            Suite::User => c.test_evidence(),
+        }
+    }
+
+    /// [`Outcome::evidence`] with why a check was not made.
+    pub fn evidence_with_reason(&self, c: &Check) -> String {
+        match (self.suite, c.verdict, &c.detail) {
+            (Suite::Ryg, _, _) => c.evidence_with_reason(&self.fact),
+            (Suite::User, Verdict::NotChecked, Some(why)) => {
+                format!("{} ({why})", c.test_evidence())
+            }
+            (Suite::User, _, _) => c.test_evidence(),
+        }
     }
 
     /// Every published fact the scenario checks holds (facts that could not be checked
@@ -262,8 +400,11 @@ impl Outcome {
     /// The scenario has a golden file that differs or is missing (what UPDATE_GOLDENFILES=1
     /// rewrites).
     pub fn golden_needs_update(&self) -> bool {
-        self.golden_transcript()
-            .is_some_and(|c| c.verdict != Verdict::Holds)
+        let golden = match self.golden_check {
+            Some(i) => self.checks.get(i),
+            None => self.golden_transcript(),
+        };
+        golden.is_some_and(|c| c.verdict != Verdict::Holds)
     }
 
     /// Facts that could not be checked.
@@ -288,6 +429,39 @@ pub fn transcript_text(bytes: &[u8]) -> String {
     s
 }
 
+/// The transcript as `c64kit run` prints it (the transcript display,
+/// plugins/display-transcript): PETSCII rendered as text in the character set each byte was
+/// printed in, control codes as petcat's `{names}`, and a last newline.
+pub fn run_transcript_text(bytes: &[u8], lower: &[bool]) -> String {
+    use c64kit_basic::{render_petscii, RenderOptions};
+    let mut text = String::with_capacity(bytes.len());
+    let mut start = 0;
+    while start < bytes.len() {
+        let set = lower.get(start).copied().unwrap_or(false);
+        let end = (start + 1..bytes.len())
+            .find(|&i| lower.get(i).copied().unwrap_or(false) != set)
+            .unwrap_or(bytes.len());
+        let options = RenderOptions {
+            lowercase_charset: set,
+            ..RenderOptions::default()
+        };
+        text.push_str(&render_petscii(&bytes[start..end], &options));
+        start = end;
+    }
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// The scenario's transcript as its suite shows it.
+fn transcript_of(s: &Scenario, machine: &Machine) -> String {
+    match s.origin {
+        Origin::BuiltIn => transcript_text(machine.transcript()),
+        Origin::File { .. } => run_transcript_text(machine.transcript(), machine.transcript_sets()),
+    }
+}
+
 /// Cycles run between progress reports.
 const CHUNK: u64 = 20_000_000;
 
@@ -298,7 +472,14 @@ pub fn run_scenario(
     mut progress: impl FnMut(u64),
 ) -> Outcome {
     let started = Instant::now();
+    let suite = match s.origin {
+        Origin::BuiltIn => Suite::Ryg,
+        Origin::File { .. } => Suite::User,
+    };
     let mut outcome = Outcome {
+        suite,
+        location: s.location(),
+        golden_check: None,
         name: s.name.clone(),
         fact: s.fact.clone(),
         claim: s.claim.clone(),
@@ -314,15 +495,24 @@ pub fn run_scenario(
     let runs = s.keys.is_some() || s.call.is_empty();
     let prepared = program.and_then(|program| {
         // RUN with the scenario's keys, or LOAD only for the routines it calls.
-        let mut start = c64kit_machine::Program::from_prg(&program.prg);
-        let mut settings = RunSettings::default();
+        let mut start = program.start.clone();
+        let mut settings = RunSettings {
+            load_name: program.load_name.clone(),
+            ..RunSettings::default()
+        };
         if runs {
             settings.keys = c64kit_basic::parse_key_script(s.keys.as_deref().unwrap_or(""))
                 .map_err(|e| format!("scenario {}: keys: {e}", s.name))?;
         } else {
             start.entry = Entry::LoadOnly;
         }
-        let machine = Machine::start(Some(&start), settings)?;
+        let machine = Machine::start(Some(&start), settings).map_err(|e| match s.origin {
+            Origin::BuiltIn => e.to_string(),
+            Origin::File { .. } => match user_start_advice(&e) {
+                Some(advice) => format!("{}: {e}: {advice}", s.program),
+                None => format!("{}: {e}", s.program),
+            },
+        })?;
         Ok((machine, program))
     });
     let (mut machine, program) = match prepared {
@@ -337,12 +527,12 @@ pub fn run_scenario(
     if runs {
         let stop = run_until_stop(&mut machine, s.max_cycles, &mut progress);
         outcome.cycles = machine.cycles() - start_cycles;
-        outcome.transcript = transcript_text(machine.transcript());
+        outcome.transcript = transcript_of(s, &machine);
         judge(s, &mut machine, &stop, &program.labels, &mut outcome);
         outcome.stop = Some(stop);
     }
     for call in &s.call {
-        call_routine(call, &program, &mut machine, &mut outcome);
+        call_routine(s, call, &program, &mut machine, &mut outcome);
     }
     outcome.cycles = machine.cycles() - start_cycles;
     outcome.elapsed = started.elapsed();
@@ -387,6 +577,24 @@ fn judge(
                 .measured(got.clone(), got.starts_with(want.as_str())),
         );
     }
+    if let Some(want) = s.exit_status {
+        let c = Check::new(Kind::Fact, "exit status (ST)", want.to_string()).ours();
+        outcome.checks.push(match machine.returned_status() {
+            Some(st) if *stop == StopReason::ReturnedToBasic => {
+                c.measured(st.to_string(), st == want)
+            }
+            _ => c.measured(format!("no return to BASIC: {stop}"), false),
+        });
+    }
+    if let Some(want) = &s.transcript {
+        let mut want = want.clone();
+        if !want.is_empty() && !want.ends_with('\n') {
+            want.push('\n');
+        }
+        let mut c = compare_transcript(Kind::Fact, "transcript", Some(&want), &text, "");
+        c.what = "the transcript".into();
+        outcome.checks.push(c);
+    }
     for e in &s.expect {
         let observed = check::Observed {
             text: &text,
@@ -395,6 +603,7 @@ fn judge(
             cycles: outcome.cycles,
             registers: None,
             labels,
+            suite: outcome.suite,
         };
         outcome.checks.push(check::check(e, &observed));
     }
@@ -407,16 +616,38 @@ fn judge(
             "../shared/ryg/reference was not there when this c64kit was built",
         ));
     }
-    if let Some(file) = &s.golden {
-        outcome.checks.push(compare_transcript(
+    match (&s.golden, s.golden_path()) {
+        (Some(file), None) => outcome.checks.push(compare_transcript(
             Kind::GoldenTranscript,
             file,
             golden(file),
             &text,
             "no such golden file is built in (create it with UPDATE_GOLDENFILES=1)",
-        ));
+        )),
+        (Some(file), Some(path)) => {
+            // A user's golden file decides, as every check of theirs does.
+            let expected = c64kit_files::read_text(&path, GOLDEN_LIMIT, "a golden file");
+            let mut c = match &expected {
+                Ok(t) => compare_transcript(Kind::Fact, file, Some(t), &text, ""),
+                Err(e) => Check::new(Kind::Fact, file, "identical").ours().measured(
+                    if path.exists() {
+                        e.to_string()
+                    } else {
+                        "missing (c64kit test --update writes it)".into()
+                    },
+                    false,
+                ),
+            };
+            c.what = format!("the transcript against {file}");
+            outcome.golden_check = Some(outcome.checks.len());
+            outcome.checks.push(c);
+        }
+        (None, _) => {}
     }
 }
+
+/// The largest golden file read: a transcript of hours of output is far smaller.
+const GOLDEN_LIMIT: u64 = 64 * c64kit_files::MIB;
 
 fn compare_transcript(
     kind: Kind,
@@ -446,6 +677,7 @@ fn compare_transcript(
 
 /// One routine-level call: pokes, registers, the call, then its checks.
 fn call_routine(
+    s: &Scenario,
     call: &scenario::Call,
     program: &Program,
     machine: &mut Machine,
@@ -486,7 +718,7 @@ fn call_routine(
             machine.poke(at.wrapping_add(i as u16), *b);
         }
     }
-    machine.sys(addr, call.a, call.x, call.y, program.prg.end_address());
+    machine.sys(addr, call.a, call.x, call.y, program.end_address());
     let before = machine.cycles();
     let stop = run_until_stop(machine, call.max_cycles, |_| {});
     let cycles = machine.cycles() - before;
@@ -502,7 +734,7 @@ fn call_routine(
         );
         return;
     }
-    outcome.transcript = transcript_text(machine.transcript());
+    outcome.transcript = transcript_of(s, machine);
     let screen = machine.screen_text();
     let registers = (machine.cpu.a, machine.cpu.x, machine.cpu.y);
     for e in &call.expect {
@@ -513,6 +745,7 @@ fn call_routine(
             cycles,
             registers: Some(registers),
             labels: &program.labels,
+            suite: outcome.suite,
         };
         let mut c = check::check(e, &observed);
         c.what = what(e);
@@ -522,12 +755,13 @@ fn call_routine(
 
 pub use c64kit_files::output::golden_update_requested;
 
-/// Rewrites a scenario's golden file in the checkout from this run.
+/// Rewrites a scenario's golden file from this run: in the checkout (the RYG suite), or
+/// beside the scenario file (a user's).
 pub fn update_golden(s: &Scenario, outcome: &Outcome) -> Result<Option<PathBuf>, String> {
     let Some(file) = &s.golden else {
         return Ok(None);
     };
-    let path = golden_dir().join(file);
+    let path = s.golden_path().unwrap_or_else(|| golden_dir().join(file));
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

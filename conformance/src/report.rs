@@ -1,8 +1,10 @@
-//! What a conformance run shows: the terminal table, and the files CI keeps (Markdown or
-//! HTML with every check and its evidence, JUnit XML, JSON). Files never carry colour.
+//! What a run of scenarios shows: the terminal's rows, and the files CI keeps (Markdown or
+//! HTML with every check and its evidence, JUnit XML, JSON). Files never carry colour. One
+//! writer for both suites: the RYG suite's (`conform`: published facts, transcripts
+//! informative) and a user's (`test`: every check decides), told apart by their outcomes.
 
 use crate::check::{c64_seconds, clip_diff, not_checked_reasons, thousands, Check, Kind, Verdict};
-use crate::{Outcome, PublishedFact};
+use crate::{Outcome, PublishedFact, Suite};
 use std::fmt::Write as _;
 
 /// Diff lines shown per scenario unless `--full-diff`.
@@ -20,7 +22,41 @@ pub const HEADER: [&str; 8] = [
     "run time",
 ];
 
-/// "hold 4/4", "FAIL 1 of 4", "hold 3/4, 1 not checked", "not checked: 15 of 15", "ERROR".
+/// The columns of a user's scenarios (`c64kit test`).
+pub const TEST_HEADER: [&str; 6] = [
+    "scenario", "file", "program", "checks", "C64 time", "run time",
+];
+
+/// The suite of a run's outcomes (all are of one).
+pub fn suite(outcomes: &[Outcome]) -> Suite {
+    outcomes.first().map_or(Suite::Ryg, |o| o.suite)
+}
+
+/// The columns for a suite.
+pub fn header(suite: Suite) -> &'static [&'static str] {
+    match suite {
+        Suite::Ryg => &HEADER,
+        Suite::User => &TEST_HEADER,
+    }
+}
+
+/// An outcome's row under [`header`].
+pub fn cells(o: &Outcome) -> Vec<String> {
+    match o.suite {
+        Suite::Ryg => row(o).to_vec(),
+        Suite::User => vec![
+            o.name.clone(),
+            o.location.clone(),
+            o.program.clone(),
+            facts_cell(o),
+            format!("{} ({} cycles)", c64_seconds(o.cycles), thousands(o.cycles)),
+            format!("{:.2} s", o.elapsed.as_secs_f64()),
+        ],
+    }
+}
+
+/// "hold 4/4", "FAIL 1 of 4", "hold 3/4, 1 not checked", "not checked: 15 of 15", "ERROR"
+/// ("pass 4/4" for a user's scenario).
 pub fn facts_cell(o: &Outcome) -> String {
     if o.error.is_some() {
         return "ERROR".into();
@@ -31,10 +67,14 @@ pub fn facts_cell(o: &Outcome) -> String {
     if unchecked == total && total > 0 {
         return format!("not checked: {unchecked} of {total}");
     }
+    let hold = match o.suite {
+        Suite::Ryg => "hold",
+        Suite::User => "pass",
+    };
     let mut s = if failed > 0 {
         format!("FAIL {failed} of {total}")
     } else {
-        format!("hold {}/{total}", total - unchecked)
+        format!("{hold} {}/{total}", total - unchecked)
     };
     if unchecked > 0 {
         s += &format!(", {unchecked} not checked");
@@ -96,21 +136,21 @@ impl Standing {
 }
 
 /// The diffs of a scenario's transcripts that differ, at most `max_lines` in all (0: all).
+/// (Only a transcript's failed check carries a detail: its diff.)
 pub fn diffs(o: &Outcome, max_lines: usize) -> Option<String> {
     let mut all = String::new();
-    for c in o
-        .checks
-        .iter()
-        .filter(|c| c.kind != Kind::Fact && c.failed())
-    {
+    for c in o.checks.iter().filter(|c| c.failed()) {
         if let Some(d) = &c.detail {
-            let _ = writeln!(
-                all,
-                "{} {}: {} (- expected, + this run)",
-                c.kind.label(),
-                c.what,
-                c.measured
-            );
+            let _ = match c.kind {
+                Kind::Fact => writeln!(all, "{}: {} (- expected, + this run)", c.what, c.measured),
+                _ => writeln!(
+                    all,
+                    "{} {}: {} (- expected, + this run)",
+                    c.kind.label(),
+                    c.what,
+                    c.measured
+                ),
+            };
             all += d;
             if !all.ends_with('\n') {
                 all.push('\n');
@@ -148,7 +188,7 @@ pub fn coverage(published: &[PublishedFact], outcomes: &[Outcome]) -> Vec<FactCo
                 .iter()
                 .filter(|o| o.fact.eq_ignore_ascii_case(&f.id))
                 .map(|o| {
-                    let mut lines: Vec<String> = o.facts().map(|c| c.evidence(&o.fact)).collect();
+                    let mut lines: Vec<String> = o.facts().map(|c| o.evidence(c)).collect();
                     if let Some(e) = &o.error {
                         lines.push(format!("ERROR: {e}"));
                     }
@@ -162,11 +202,17 @@ pub fn coverage(published: &[PublishedFact], outcomes: &[Outcome]) -> Vec<FactCo
         .collect()
 }
 
-/// The summary line: "24 of 24 scenarios: every published fact holds".
+/// The summary line: "24 of 24 scenarios: every published fact holds" ("3 scenarios: all
+/// pass" for a user's).
 pub fn summary(outcomes: &[Outcome]) -> String {
     let bad = outcomes.iter().filter(|o| !o.facts_hold()).count();
     let unchecked: usize = outcomes.iter().map(|o| o.not_checked()).sum();
-    let mut s = if bad == 0 {
+    let user = suite(outcomes) == Suite::User;
+    let mut s = if user && bad == 0 {
+        format!("{}: all pass", plural(outcomes.len(), "scenario"))
+    } else if user {
+        format!("{}: {bad} FAILED", plural(outcomes.len(), "scenario"))
+    } else if bad == 0 {
         format!(
             "{}: every published fact checked holds",
             plural(outcomes.len(), "scenario")
@@ -211,14 +257,15 @@ pub fn markdown(
     title: &str,
     max_diff: usize,
 ) -> String {
+    let header = header(suite(outcomes));
     let mut s = format!("# {title}\n\n{}.\n\n", summary(outcomes));
     s += &format!(
         "| {} |\n|{}\n",
-        HEADER.join(" | "),
-        "---|".repeat(HEADER.len())
+        header.join(" | "),
+        "---|".repeat(header.len())
     );
     for o in outcomes {
-        let cells: Vec<String> = row(o).iter().map(|c| md_escape(c)).collect();
+        let cells: Vec<String> = cells(o).iter().map(|c| md_escape(c)).collect();
         s += &format!("| {} |\n", cells.join(" | "));
     }
     if !published.is_empty() {
@@ -238,10 +285,13 @@ pub fn markdown(
     }
     s += "\n## Scenarios\n";
     for o in outcomes {
-        s += &format!(
-            "\n### {} ({}, {})\n\n{}\n\n",
-            o.name, o.fact, o.program, o.claim
-        );
+        s += &match o.suite {
+            Suite::Ryg => format!(
+                "\n### {} ({}, {})\n\n{}\n\n",
+                o.name, o.fact, o.program, o.claim
+            ),
+            Suite::User => format!("\n### {} ({}, {})\n\n", o.name, o.location, o.program),
+        };
         if let Some(n) = &o.note {
             s += &format!("Note: {}\n\n", md_escape(n));
         }
@@ -249,11 +299,14 @@ pub fn markdown(
             s += &format!("- ERROR: {}\n", md_escape(e));
         }
         for c in &o.checks {
-            s += &format!(
-                "- {}: {}\n",
-                c.kind.label(),
-                md_escape(&c.evidence(&o.fact))
-            );
+            s += &match o.suite {
+                Suite::Ryg => format!(
+                    "- {}: {}\n",
+                    c.kind.label(),
+                    md_escape(&c.evidence(&o.fact))
+                ),
+                Suite::User => format!("- {}\n", md_escape(&o.evidence(c))),
+            };
         }
         if let Some(d) = diffs(o, max_diff) {
             s += &format!("\n```diff\n{d}\n```\n");
@@ -289,13 +342,13 @@ pub fn html(
         escape(title),
         escape(&summary(outcomes))
     );
-    for h in HEADER {
+    for h in header(suite(outcomes)) {
         s += &format!("<th>{h}</th>");
     }
     s += "</tr>";
     for o in outcomes {
         s += &format!("<tr class=\"{}\">", Standing::of(o).class());
-        for c in row(o) {
+        for c in cells(o) {
             s += &format!("<td>{}</td>", escape(&c));
         }
         s += "</tr>";
@@ -321,14 +374,23 @@ pub fn html(
     }
     s += "<h2>Scenarios</h2>";
     for o in outcomes {
-        s += &format!(
-            "<h3 id=\"{0}\">{0} ({1}, {2})</h3><p>{3}</p><table>\
-             <tr><th>check</th><th>what</th><th>published</th><th>measured</th><th>verdict</th></tr>",
-            escape(&o.name),
-            escape(&o.fact),
-            escape(&o.program),
-            escape(&o.claim)
-        );
+        s += &match o.suite {
+            Suite::Ryg => format!(
+                "<h3 id=\"{0}\">{0} ({1}, {2})</h3><p>{3}</p><table>\
+                 <tr><th>check</th><th>what</th><th>published</th><th>measured</th><th>verdict</th></tr>",
+                escape(&o.name),
+                escape(&o.fact),
+                escape(&o.program),
+                escape(&o.claim)
+            ),
+            Suite::User => format!(
+                "<h3 id=\"{0}\">{0} ({1}, {2})</h3><table>\
+                 <tr><th>check</th><th>what</th><th>expected</th><th>measured</th><th>verdict</th></tr>",
+                escape(&o.name),
+                escape(&o.location),
+                escape(&o.program),
+            ),
+        };
         if let Some(n) = &o.note {
             s += &format!("<tr><td colspan=\"5\">Note: {}</td></tr>", escape(n));
         }
@@ -344,11 +406,18 @@ pub fn html(
                 Verdict::DoesNotHold if c.kind == Kind::Fact => "fails",
                 _ => "unchecked",
             };
+            let expected = match o.suite {
+                Suite::Ryg => c.expected(),
+                Suite::User => c.published.clone(),
+            };
+            let label = match o.suite {
+                Suite::Ryg => c.kind.label(),
+                Suite::User => "check",
+            };
             s += &format!(
-                "<tr class=\"{class}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-                c.kind.label(),
+                "<tr class=\"{class}\"><td>{label}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
                 escape(&c.what),
-                escape(&c.expected()),
+                escape(&expected),
                 escape(&c.measured),
                 c.verdict.word()
             );
@@ -409,8 +478,11 @@ pub fn junit(outcomes: &[Outcome], title: &str) -> String {
                             continue;
                         }
                         for c in &o.checks {
-                            let name = format!("{} {}: {}", o.fact, c.kind.label(), c.what);
-                            let evidence = c.evidence_with_reason(&o.fact);
+                            let name = match o.suite {
+                                Suite::Ryg => format!("{} {}: {}", o.fact, c.kind.label(), c.what),
+                                Suite::User => c.what.clone(),
+                            };
+                            let evidence = o.evidence_with_reason(c);
                             w.create_element("testcase")
                                 .with_attributes([("classname", class), ("name", name.as_str())])
                                 .write_inner_content(|w| {
@@ -456,6 +528,9 @@ pub fn junit(outcomes: &[Outcome], title: &str) -> String {
 
 /// The run as data: every scenario with its checks, and the published facts' coverage.
 pub fn json(outcomes: &[Outcome], published: &[PublishedFact], title: &str) -> String {
+    if suite(outcomes) == Suite::User {
+        return test_json(outcomes, title);
+    }
     let scenarios: Vec<serde_json::Value> = outcomes
         .iter()
         .map(|o| {
@@ -494,6 +569,41 @@ pub fn json(outcomes: &[Outcome], published: &[PublishedFact], title: &str) -> S
         "summary": summary(outcomes),
         "scenarios": scenarios,
         "published_facts": facts,
+    });
+    serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
+}
+
+/// A user's run as data: every scenario with its checks and their verdicts.
+fn test_json(outcomes: &[Outcome], title: &str) -> String {
+    let scenarios: Vec<serde_json::Value> = outcomes
+        .iter()
+        .map(|o| {
+            serde_json::json!({
+                "name": o.name,
+                "file": o.location,
+                "program": o.program,
+                "error": o.error,
+                "stop": o.stop.as_ref().map(|s| s.to_string()),
+                "passed": o.facts_hold(),
+                "cycles": o.cycles,
+                "c64_seconds": o.cycles as f64 / c64kit_machine::PAL_HZ as f64,
+                "run_seconds": o.elapsed.as_secs_f64(),
+                // Every expected value is the user's: no published/ours to tell apart.
+                "checks": o.checks.iter().map(|c| serde_json::json!({
+                    "what": c.what,
+                    "expected": c.published,
+                    "measured": c.measured,
+                    "verdict": c.verdict,
+                    "detail": c.detail,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let doc = serde_json::json!({
+        "title": title,
+        "passed": outcomes.iter().all(|o| o.facts_hold()),
+        "summary": summary(outcomes),
+        "scenarios": scenarios,
     });
     serde_json::to_string_pretty(&doc).unwrap_or_default() + "\n"
 }

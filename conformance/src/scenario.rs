@@ -1,35 +1,52 @@
-//! Scenario files: conformance/scenarios/*.toml, each with one or more `[[scenario]]`
-//! (built into c64kit: see build.rs).
+//! Scenario files, each with one or more `[[scenario]]`: the RYG suite's
+//! (conformance/scenarios/*.toml, built into c64kit: see build.rs) and a user's own
+//! (`c64kit test`, docs/testing.md). One format for both; the keys only the RYG suite uses
+//! (`fact`, `claim`, `reference`) are refused in a user's files, and a user's `program` and
+//! `golden` name files relative to the scenario file.
 
 use serde::Deserialize;
+use std::path::{Component, Path, PathBuf};
 
-/// One replay of a published fact.
+/// One run of a program with what must come out: a replay of a published fact (the RYG
+/// suite) or a user's test.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
     pub name: String,
-    /// The published fact it checks: "F15" (published.md).
+    /// The published fact it checks: "F15" (published.md). The RYG suite only.
+    #[serde(default)]
     pub fact: String,
-    /// The fact in a sentence, as the report shows it.
+    /// The fact in a sentence, as the report shows it. The RYG suite only.
+    #[serde(default)]
     pub claim: String,
     /// What the report must say beside the fact: where published.md and the spec
     /// disagree, or a part of the fact that cannot be checked as stated.
     #[serde(default)]
     pub note: Option<String>,
-    /// One of our programs by name ("ryg3-v10", "ryg-v19", "ramunder"): a project of
-    /// programs/, built into c64kit.
+    /// The RYG suite: one of our programs by name ("ryg3-v10", "ryg-v19", "ramunder"), a
+    /// project of programs/, built into c64kit. A user's scenario: a file relative to the
+    /// scenario file (.prg, .bas, .asm or .cbmprj).
     pub program: String,
     /// The keyboard script (key-script syntax: a newline is RETURN). With keys (even ""),
     /// the program is RUN and typed at until it stops; a scenario with only `call`s and no
     /// keys loads the program without running it, as sim6502 does.
     #[serde(default)]
     pub keys: Option<String>,
-    /// Give up after this many cycles.
+    /// Give up after this many cycles (default: 10 minutes of PAL C64 time, as `c64kit run`).
+    #[serde(default = "default_max_cycles")]
     pub max_cycles: u64,
     /// The stop reason the run must end with, as printed ("input exhausted").
     #[serde(default)]
     pub stop: Option<String>,
-    /// Our frozen transcript, relative to conformance/golden.
+    /// The status the program returned to BASIC with (ST, $90): a cc65 program's `main`
+    /// return value or `exit` code.
+    #[serde(default)]
+    pub exit_status: Option<u8>,
+    /// The whole transcript, as `c64kit run` prints it.
+    #[serde(default)]
+    pub transcript: Option<String>,
+    /// The frozen transcript: relative to conformance/golden (the RYG suite), or to the
+    /// scenario file's folder (a user's).
     #[serde(default)]
     pub golden: Option<String>,
     /// The published program's transcript (a file of ../shared/ryg/reference): compared
@@ -41,6 +58,61 @@ pub struct Scenario {
     /// Routine-level checks, after the key script (if any), in order, on the same machine.
     #[serde(default)]
     pub call: Vec<Call>,
+    /// Where the scenario was read from (set by the parser, not a key).
+    #[serde(skip)]
+    pub origin: Origin,
+}
+
+/// 10 minutes of PAL C64 time: a runaway program ends with a clear reason, as under
+/// `c64kit run`.
+fn default_max_cycles() -> u64 {
+    600 * c64kit_machine::PAL_HZ
+}
+
+/// Where a scenario comes from, which decides how its files are found and its transcript
+/// shown.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Origin {
+    /// The RYG suite, built in: programs by name, golden files in conformance/golden, the
+    /// transcript as the published reference files write it.
+    #[default]
+    BuiltIn,
+    /// A user's scenario file (`c64kit test`): files relative to `dir`, the transcript as
+    /// `c64kit run` prints it.
+    File {
+        /// The scenario file as named on the command line (or found in a folder).
+        file: PathBuf,
+        /// Its folder.
+        dir: PathBuf,
+        /// The line of its `[[scenario]]` (1-based).
+        line: usize,
+    },
+}
+
+impl Scenario {
+    /// "tests/greeting.toml:3" for a user's scenario, "" for the RYG suite's.
+    pub fn location(&self) -> String {
+        match &self.origin {
+            Origin::BuiltIn => String::new(),
+            Origin::File { file, line, .. } => format!("{}:{line}", file.display()),
+        }
+    }
+
+    /// The scenario's `program` file (a user's scenario only).
+    pub fn program_path(&self) -> Option<PathBuf> {
+        match &self.origin {
+            Origin::BuiltIn => None,
+            Origin::File { dir, .. } => Some(dir.join(&self.program)),
+        }
+    }
+
+    /// The scenario's golden file (a user's scenario with `golden` only).
+    pub fn golden_path(&self) -> Option<PathBuf> {
+        match (&self.origin, &self.golden) {
+            (Origin::File { dir, .. }, Some(g)) => Some(dir.join(g)),
+            _ => None,
+        }
+    }
 }
 
 /// A call of one routine: set memory and registers, JSR to it (as SYS does: its RTS ends
@@ -117,6 +189,8 @@ pub struct Expectation {
     pub bytes: Option<Vec<u8>>,
     /// The run (or the call) must take at most this many cycles.
     pub cycles_at_most: Option<u64>,
+    /// The run (or the call) must take at least this many cycles.
+    pub cycles_at_least: Option<u64>,
     /// The call must take fewer than this many cycles.
     pub cycles_below: Option<u64>,
     /// After a call: register "a", "x" or "y" must equal `equals`.
@@ -124,37 +198,265 @@ pub struct Expectation {
     /// Screen row (0-24) must read `text` (trailing spaces ignored).
     pub screen_row: Option<usize>,
     pub text: Option<String>,
+    /// The final screen shows this text on one of its rows.
+    pub screen_contains: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    scenario: Vec<Scenario>,
+}
+
+/// What is wrong with a scenario's expectations: (which one, counted from 1 as
+/// "call #c, expect #e" or "expect #e"; the message).
+fn check_expectations(s: &Scenario) -> Result<(), (Option<usize>, usize, String)> {
+    for (i, e) in s.expect.iter().enumerate() {
+        e.validate().map_err(|m| (None, i, m))?;
+    }
+    for (c, call) in s.call.iter().enumerate() {
+        for (i, e) in call.expect.iter().enumerate() {
+            e.validate().map_err(|m| (Some(c), i, m))?;
+        }
+    }
+    Ok(())
 }
 
 /// The scenarios of one file's text; `name` names the file in errors.
 pub fn parse(text: &str, name: &str) -> Result<Vec<Scenario>, String> {
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct File {
-        scenario: Vec<Scenario>,
-    }
     let file: File = toml::from_str(text)
         .map_err(|e| format!("{name}: {}", c64kit_files::clip_lines(&e.to_string())))?;
     for s in &file.scenario {
-        for (i, e) in s.expect.iter().enumerate() {
-            e.validate()
-                .map_err(|m| format!("{name}: scenario {:?}, expect #{}: {m}", s.name, i + 1))?;
-        }
-        for (c, call) in s.call.iter().enumerate() {
-            for (i, e) in call.expect.iter().enumerate() {
-                e.validate().map_err(|m| {
-                    format!(
-                        "{name}: scenario {:?}, call #{} ({}), expect #{}: {m}",
-                        s.name,
-                        c + 1,
-                        call.routine,
-                        i + 1
-                    )
-                })?;
-            }
-        }
+        check_expectations(s).map_err(|(call, i, m)| match call {
+            None => format!("{name}: scenario {:?}, expect #{}: {m}", s.name, i + 1),
+            Some(c) => format!(
+                "{name}: scenario {:?}, call #{} ({}), expect #{}: {m}",
+                s.name,
+                c + 1,
+                s.call[c].routine,
+                i + 1
+            ),
+        })?;
     }
     Ok(file.scenario)
+}
+
+/// Where each scenario of a file, and each of its keys that can be wrong, begins: for
+/// errors that name the line.
+#[derive(Deserialize)]
+struct FileSpans {
+    #[serde(default)]
+    scenario: Vec<toml::Spanned<ScenarioSpans>>,
+}
+
+type Span = Option<toml::Spanned<serde::de::IgnoredAny>>;
+
+#[derive(Deserialize)]
+struct ScenarioSpans {
+    fact: Span,
+    claim: Span,
+    reference: Span,
+    program: Span,
+    golden: Span,
+    keys: Span,
+    #[serde(default)]
+    expect: Vec<toml::Spanned<serde::de::IgnoredAny>>,
+    #[serde(default)]
+    call: Vec<toml::Spanned<CallSpans>>,
+}
+
+#[derive(Deserialize)]
+struct CallSpans {
+    #[serde(default)]
+    expect: Vec<toml::Spanned<serde::de::IgnoredAny>>,
+}
+
+/// The 1-based line of byte `at` of `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
+
+/// What the keys of a user's scenario file are, for errors about them.
+pub const KEYS_ADVICE: &str = "docs/testing.md lists the keys a scenario file takes";
+
+/// The scenarios of a user's scenario file (`c64kit test`): its text, read from `path`.
+/// Errors name the file, the line and the key, with what to do: a key the format does not
+/// have, a value of the wrong type, a missing `program`, the RYG suite's own keys, a
+/// `golden` file outside the scenario's folder (golden files are written) or one that would
+/// be the scenario file or its program.
+pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
+    let shown = path.display();
+    let file: File = toml::from_str(text).map_err(|e| {
+        let line = e.span().map(|s| line_of(text, s.start));
+        let at = line.map_or(String::new(), |l| format!(":{l}"));
+        let mut message = e.message().trim_end().to_string();
+        if message.starts_with("unknown field") {
+            // The keys only the RYG suite takes are refused here anyway: not offered.
+            for key in ["`fact`, ", "`claim`, ", "`reference`, "] {
+                message = message.replace(key, "");
+            }
+        }
+        for t in ["u64", "u32", "u8", "usize"] {
+            message = message.replace(&format!("expected {t}"), "expected a whole number");
+        }
+        // The line itself, for a value of the wrong type (which the message does not name).
+        if let Some(l) = line.filter(|_| message.contains("invalid type")) {
+            let source = text.lines().nth(l - 1).unwrap_or("").trim();
+            message = format!("{message}, in `{}`", c64kit_files::quote(source));
+        }
+        let message = c64kit_files::clip_lines(&message);
+        let advice = if message.contains("missing field `scenario`") {
+            "a scenario file has one or more [[scenario]] tables, each with a name and a \
+             program"
+        } else if message.contains("unknown field") || message.contains("missing field") {
+            KEYS_ADVICE
+        } else if message.contains("invalid type") {
+            "numbers go unquoted, text in quotes, lists in [ ]; docs/testing.md gives each \
+             key's type"
+        } else {
+            "is it TOML? docs/testing.md has examples"
+        };
+        format!("{shown}{at}: {message} ({advice})")
+    })?;
+    let spans: FileSpans = toml::from_str(text).map_err(|e| format!("{shown}: {e}"))?;
+    let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    let mut scenarios = Vec::with_capacity(file.scenario.len());
+    for (mut s, spans) in file.scenario.into_iter().zip(spans.scenario) {
+        let line = line_of(text, spans.span().start);
+        let at = |span: &Span| {
+            span.as_ref()
+                .map_or(line, |s| line_of(text, s.span().start))
+        };
+        let err = |line: usize, m: String| format!("{shown}:{line}: scenario {:?}: {m}", s.name);
+        let spans = spans.into_inner();
+        for (key, span, advice) in [
+            (
+                "fact",
+                &spans.fact,
+                "it names a published RYG fact (c64kit conform); say what the scenario \
+                 checks in its name, or in a # comment",
+            ),
+            (
+                "claim",
+                &spans.claim,
+                "it states a published RYG fact (c64kit conform); say what the scenario \
+                 checks in its name, or in a # comment",
+            ),
+            (
+                "reference",
+                &spans.reference,
+                "it names a published RYG transcript built into c64kit conform; compare \
+                 your program's transcript with golden = \"FILE\" or transcript = \"...\"",
+            ),
+        ] {
+            if span.is_some() {
+                return Err(err(
+                    at(span),
+                    format!("key `{key}` is the RYG suite's only: {advice}"),
+                ));
+            }
+        }
+        if s.program.trim().is_empty() {
+            return Err(err(
+                at(&spans.program),
+                "key `program` is empty: name the program file (.prg, .bas, .asm or \
+                 .cbmprj), relative to the scenario file"
+                    .into(),
+            ));
+        }
+        if Path::new(&s.program).is_absolute() {
+            return Err(err(
+                at(&spans.program),
+                format!(
+                    "key `program`: {:?} is an absolute path; name it relative to the \
+                     scenario file's folder, so the suite works in any checkout",
+                    s.program
+                ),
+            ));
+        }
+        if let Some(golden) = &s.golden {
+            let g = Path::new(golden);
+            let leaves = g.is_absolute()
+                || g.components()
+                    .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+            let named_dir = if dir.as_os_str().is_empty() {
+                ".".to_string()
+            } else {
+                dir.display().to_string()
+            };
+            let why = if golden.trim().is_empty() {
+                Some("is empty: name the file `--update` writes, e.g. \"golden/NAME.txt\"".into())
+            } else if leaves {
+                Some(format!(
+                    "{golden:?} leaves the scenario file's folder: c64kit test --update \
+                     writes golden files, so they stay in {named_dir} or below it (e.g. \
+                     \"golden/{}.txt\")",
+                    s.name
+                ))
+            } else if g
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+            {
+                Some(format!(
+                    "{golden:?} ends in .toml, so it would be read as a scenario file; name \
+                     it .txt"
+                ))
+            } else if dir.join(g) == path {
+                Some(format!(
+                    "{golden:?} is the scenario file: --update would write over it"
+                ))
+            } else if dir.join(g) == dir.join(&s.program) {
+                Some(format!(
+                    "{golden:?} is the program: --update would write the transcript over it"
+                ))
+            } else {
+                None
+            };
+            if let Some(why) = why {
+                return Err(err(at(&spans.golden), format!("key `golden` {why}")));
+            }
+        }
+        if let Some(keys) = &s.keys {
+            c64kit_basic::parse_key_script(keys).map_err(|e| {
+                err(
+                    at(&spans.keys),
+                    format!(
+                        "key `keys`: {e} (`c64kit run --help`, under --input, lists the key \
+                         script's forms)"
+                    ),
+                )
+            })?;
+        }
+        check_expectations(&s).map_err(|(call, i, m)| {
+            let (eline, which) = match call {
+                None => (
+                    spans.expect.get(i).map(|e| line_of(text, e.span().start)),
+                    format!("expect #{}", i + 1),
+                ),
+                Some(c) => (
+                    spans.call.get(c).and_then(|cs| {
+                        cs.get_ref()
+                            .expect
+                            .get(i)
+                            .map(|e| line_of(text, e.span().start))
+                    }),
+                    format!("call #{} ({}), expect #{}", c + 1, s.call[c].routine, i + 1),
+                ),
+            };
+            err(eline.unwrap_or(line), format!("{which}: {m}"))
+        })?;
+        s.origin = Origin::File {
+            file: path.to_path_buf(),
+            dir: dir.clone(),
+            line,
+        };
+        scenarios.push(s);
+    }
+    Ok(scenarios)
 }
 
 /// Every scenario of these files (name, text), in the files' order then declaration order.
@@ -183,9 +485,11 @@ impl Expectation {
             self.absent.is_some(),
             self.address.is_some() || self.at.is_some(),
             self.cycles_at_most.is_some(),
+            self.cycles_at_least.is_some(),
             self.cycles_below.is_some(),
             self.register.is_some(),
             self.screen_row.is_some(),
+            self.screen_contains.is_some(),
         ]
         .iter()
         .filter(|b| **b)
@@ -196,7 +500,8 @@ impl Expectation {
         if self.kinds() != 1 {
             return Err(
                 "give exactly one of line, lines, regex, absent, address (or at), \
-                        cycles_at_most, cycles_below, register, screen_row"
+                        cycles_at_most, cycles_at_least, cycles_below, register, screen_row, \
+                        screen_contains"
                     .into(),
             );
         }

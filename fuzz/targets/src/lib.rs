@@ -469,8 +469,11 @@ pub fn keyscript(data: &[u8]) {
 }
 
 /// A conformance scenario file, the key script of each scenario in it, and the addresses
-/// its routine calls name (as resolved without labels).
+/// its routine calls name (as resolved without labels); and the same text as a user's
+/// scenario file (`c64kit test`), whose errors name lines and keys.
 pub fn scenario(data: &[u8]) {
+    let _ =
+        c64kit_conformance::scenario::parse_file(&text(data), std::path::Path::new("fuzz.toml"));
     if let Ok(scenarios) = c64kit_conformance::scenario::parse(&text(data), "fuzz.toml") {
         let labels = c64kit_conformance::labels::Labels::default();
         for s in &scenarios {

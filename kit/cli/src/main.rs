@@ -73,6 +73,9 @@ enum Command {
     /// Judge a program against the RYG blog's published facts (the conformance suite, built
     /// in): `c64kit conform my-ryg3.prg --as ryg3-v10`; without a program, our own.
     Conform(c64kit_conformance::app::ConformArgs),
+    /// Run your own scenario files (default: the tests folder): a program (.prg, .bas, .asm,
+    /// .cbmprj), the keys to type, and what must come out (docs/testing.md).
+    Test(c64kit_conformance::test::TestArgs),
     /// Tokenize a BASIC text file into a PRG (like petcat -w2).
     Tokenize {
         /// The BASIC text file ("10 PRINT ..." lines).
@@ -96,6 +99,7 @@ fn main() -> ExitCode {
 fn command(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Conform(args) => return c64kit_conformance::app::run(&args, "c64kit conform"),
+        Command::Test(args) => return c64kit_conformance::test::run(&args, "c64kit test"),
         Command::Run(args) => run::run(args, &cli.global, run::Mode::Run, false),
         Command::Play(args) => run::run(args.run, &cli.global, run::Mode::Play, args.joy_keys),
         Command::Plugins => plugins(&cli.global).map(|_| 0),

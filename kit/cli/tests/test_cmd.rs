@@ -1,0 +1,553 @@
+//! `c64kit test` as a user runs it: the example suites of examples/testing (which
+//! docs/testing.md shows) pass, golden files are written beside their scenario file by
+//! `--update` and nowhere else, a failure shows its evidence and exits 1, and a scenario file
+//! with a mistake says its file, line and key and exits 2, never panicking.
+
+mod common;
+
+use common::*;
+use std::path::{Path, PathBuf};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn suites() -> PathBuf {
+    repo().join("examples/testing")
+}
+
+/// The names of every scenario in the example suites, read with the parser `test` uses.
+fn example_names() -> Vec<String> {
+    let mut names = Vec::new();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(suites())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for s in c64kit_conformance::scenario::parse_file(&text, &f).unwrap() {
+            names.push(s.name);
+        }
+    }
+    assert!(names.len() >= 5, "the example suites have scenarios");
+    names
+}
+
+/// Every file under `dir` with its bytes, sorted by path.
+fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                let bytes = std::fs::read(&p).unwrap();
+                out.push((p.strip_prefix(dir).unwrap().to_path_buf(), bytes));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn the_example_suites_pass_with_every_report() {
+    let dir = temp_dir("test-examples");
+    let junit = dir.join("junit.xml");
+    let report = dir.join("report.md");
+    let json = dir.join("report.json");
+    let out = c64kit()
+        .current_dir(repo())
+        .args(["test", "examples/testing", "--junit"])
+        .arg(&junit)
+        .arg("--report")
+        .arg(&report)
+        .arg("--json")
+        .arg(&json)
+        .assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(
+        out.get_output().status.code(),
+        Some(0),
+        "{stdout}{}",
+        stderr_of(&out)
+    );
+    let names = example_names();
+    for name in &names {
+        assert!(
+            stdout
+                .lines()
+                .any(|l| l.starts_with(&format!("PASS {name} (examples/testing/"))),
+            "no PASS line for {name}:\n{stdout}"
+        );
+    }
+    assert!(
+        stdout.contains(&format!("{} scenarios: all pass", names.len())),
+        "{stdout}"
+    );
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("failures=\"0\""), "{xml}");
+    assert!(xml.contains("classname=\"guess-in-three\""), "{xml}");
+    assert!(!xml.contains("<failure"), "{xml}");
+    let md = std::fs::read_to_string(&report).unwrap();
+    assert!(md.starts_with("# c64kit test: examples/testing\n"), "{md}");
+    assert!(
+        md.contains("| scenario | file | program | checks |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("- exit status (ST): expected 0, measured 0 - holds"),
+        "{md}"
+    );
+    let data: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(data["passed"], true);
+    let selftest = data["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "selftest")
+        .unwrap();
+    assert_eq!(
+        selftest["checks"][1],
+        serde_json::json!({"what": "exit status (ST)", "expected": "0", "measured": "0",
+            "verdict": "holds", "detail": null})
+    );
+    assert_eq!(
+        data["scenarios"].as_array().map(Vec::len),
+        Some(names.len())
+    );
+}
+
+/// The transcript a scenario compares is what `c64kit run` prints: the golden file of the
+/// BASIC example is byte for byte the run's stdout.
+#[test]
+fn golden_transcripts_are_what_run_prints() {
+    let out = c64kit()
+        .current_dir(repo())
+        .args(["run", "examples/testing/guess.bas", "--input", "5\n9\n7\n"])
+        .assert()
+        .success();
+    let golden = std::fs::read(suites().join("golden/guess-in-three.txt")).unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.get_output().stdout),
+        String::from_utf8_lossy(&golden)
+    );
+}
+
+/// examples/testing/hello.prg is examples/hello.asm assembled, as prg.toml says.
+#[test]
+fn the_example_prg_is_hello_asm_assembled() {
+    let asm =
+        c64kit_asm::assemble_path(&repo().join("examples/hello.asm"), &Default::default()).unwrap();
+    let prg = std::fs::read(suites().join("hello.prg")).unwrap();
+    assert_eq!(
+        prg,
+        asm.prg(),
+        "c64kit asm examples/hello.asm -o examples/testing/hello.prg"
+    );
+}
+
+#[test]
+fn update_writes_missing_golden_files_beside_the_scenario_and_nothing_else() {
+    let dir = temp_dir("test-update");
+    let suite = dir.join("suite");
+    copy_dir(&suites(), &suite);
+    std::fs::remove_dir_all(suite.join("golden")).unwrap();
+    let before = tree(&dir);
+    // Without the golden file, its scenario fails and says how to make it.
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "suite/basic.toml"])
+        .assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains(
+            "the transcript against golden/guess-in-three.txt: expected identical, measured \
+             missing (c64kit test --update writes it) - DOES NOT HOLD"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(tree(&dir), before, "a run without --update writes nothing");
+    // Refused under CI.
+    let out = c64kit()
+        .current_dir(&dir)
+        .env("CI", "true")
+        .args(["test", "--update", "suite/basic.toml"])
+        .assert()
+        .code(2);
+    assert_stderr_has(&out, "refusing --update under CI");
+    assert_eq!(tree(&dir), before);
+    let out = c64kit()
+        .current_dir(&dir)
+        .env_remove("CI")
+        .args(["test", "--update", "suite/basic.toml"])
+        .assert()
+        .success();
+    assert!(
+        stdout_of(&out).contains("UPDATED golden file suite/golden/guess-in-three.txt"),
+        "{}",
+        stdout_of(&out)
+    );
+    let after = tree(&dir);
+    let added: Vec<&PathBuf> = after
+        .iter()
+        .filter(|f| !before.contains(f))
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(added, [&PathBuf::from("suite/golden/guess-in-three.txt")]);
+    assert_eq!(
+        std::fs::read(suite.join("golden/guess-in-three.txt")).unwrap(),
+        std::fs::read(suites().join("golden/guess-in-three.txt")).unwrap()
+    );
+    c64kit()
+        .current_dir(&dir)
+        .args(["test", "suite/basic.toml"])
+        .assert()
+        .success();
+}
+
+/// A scenario folder of its own: hello.prg and one scenario file.
+fn suite_with(dir: &Path, toml: &str) -> PathBuf {
+    let tests = dir.join("tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    std::fs::copy(suites().join("hello.prg"), tests.join("hello.prg")).unwrap();
+    std::fs::copy(suites().join("hello.prg"), tests.join("other.prg")).unwrap();
+    std::fs::write(tests.join("hello.toml"), toml).unwrap();
+    tests
+}
+
+#[test]
+fn a_failure_shows_its_evidence_and_exits_1() {
+    let dir = temp_dir("test-failure");
+    suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "greets-mars"
+program = "hello.prg"
+keys = "world\n"
+transcript = "\nWHAT IS YOUR NAME? \nHELLO, MARS!\n"
+
+[[scenario.expect]]
+line = "HELLO, MARS!"
+
+[[scenario.expect]]
+screen_contains = "HELLO, WORLD!"
+
+[[scenario]]
+name = "greets-world"
+program = "hello.prg"
+keys = "world\n"
+
+[[scenario.expect]]
+line = "HELLO, WORLD!"
+"#,
+    );
+    let junit = dir.join("j.xml");
+    // The default folder: tests/.
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "--junit", "j.xml"])
+        .assert()
+        .code(1);
+    let stdout = stdout_of(&out);
+    for line in [
+        "FAIL greets-mars (tests/hello.toml:2): 2 of 3 checks failed",
+        "    line printed: expected \"HELLO, MARS!\", measured not printed - DOES NOT HOLD",
+        "    the transcript: expected identical, measured differs in ",
+        "    the run ended: returned to BASIC",
+        "    -HELLO, MARS!",
+        "    +HELLO, WORLD!",
+        "PASS greets-world (tests/hello.toml:14): 1 check,",
+        "2 scenarios: 1 FAILED",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(line)),
+            "no line {line:?} in:\n{stdout}"
+        );
+    }
+    let xml = std::fs::read_to_string(junit).unwrap();
+    assert!(xml.contains("failures=\"2\""), "{xml}");
+    assert!(xml.contains("<failure message=\"line printed"), "{xml}");
+    // --scenario runs only the one named.
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "--scenario", "greets-world"])
+        .assert()
+        .success();
+    assert!(
+        stdout_of(&out).contains("1 scenario: all pass"),
+        "{}",
+        stdout_of(&out)
+    );
+}
+
+/// A C program's `return 1`: the status a program returns to BASIC with fails a scenario
+/// that expects 0.
+#[test]
+fn an_exit_status_other_than_the_expected_fails() {
+    let dir = temp_dir("test-exit-status");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "returns-1"
+program = "ret1.prg"
+keys = ""
+exit_status = 0
+"#,
+    );
+    write(&tests, "ret1.prg", &stub_asm(" lda #1\n sta $90\n rts"));
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    assert!(
+        stdout_of(&out).contains("exit status (ST): expected 0, measured 1 - DOES NOT HOLD"),
+        "{}",
+        stdout_of(&out)
+    );
+}
+
+#[test]
+fn bad_scenario_files_name_the_file_line_and_key() {
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "[[scenario]]\nname = \"a\"\nprogam = \"hello.prg\"\n",
+            &[
+                "hello.toml:3: unknown field `progam`, expected one of `name`, `note`, `program`, `keys`",
+                "docs/testing.md",
+            ],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nmax_cycles = \"lots\"\n",
+            &[
+                "hello.toml:4: invalid type: string \"lots\", expected a whole number, in \
+                 `max_cycles = \"lots\"`",
+            ],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nkeys = \"\"\n",
+            &["hello.toml:1: missing field `program`"],
+        ),
+        (
+            "\n[[scenario]]\nname = \"a\"\nprogram = \"nothere.prg\"\n",
+            &[
+                "hello.toml:2: scenario \"a\": key `program`:",
+                "nothere.prg does not exist",
+                "relative to the scenario file's folder",
+            ],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\ngolden = \"../x.txt\"\n",
+            &[
+                "hello.toml:4: scenario \"a\": key `golden` \"../x.txt\" leaves the scenario \
+                 file's folder",
+            ],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\ngolden = \"hello.toml\"\n",
+            &["hello.toml:4: scenario \"a\": key `golden` \"hello.toml\" ends in .toml"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\ngolden = \"hello.prg\"\n",
+            &["key `golden` \"hello.prg\" is the program"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n[[scenario]]\nname = \"b\"\n\
+             program = \"hello.prg\"\ngolden = \"../tests/hello.prg\"\n",
+            &["hello.toml:7: scenario \"b\": key `golden` \"../tests/hello.prg\" leaves"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"other.prg\"\n[[scenario]]\nname = \"b\"\n\
+             program = \"hello.prg\"\ngolden = \"other.prg\"\n",
+            &["hello.toml:4: scenario \"b\": key `golden`:", "other.prg"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"/etc/hostname\"\n",
+            &["hello.toml:3: scenario \"a\": key `program`: \"/etc/hostname\" is an absolute path"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nfact = \"F1\"\n",
+            &["hello.toml:4: scenario \"a\": key `fact` is the RYG suite's only"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             line = \"x\"\nregex = \"y\"\n",
+            &["hello.toml:5: scenario \"a\": expect #1: give exactly one of"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             regex = \"(\"\n",
+            &["hello.toml:5: scenario \"a\": expect #1: bad regex"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n[[scenario]]\nname = \"a\"\n\
+             program = \"hello.prg\"\n",
+            &["hello.toml:4: scenario name \"a\" is used twice (first at tests/hello.toml:1)"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nkeys = \"{NOSUCHKEY}\"\n",
+            &["hello.toml:4: scenario \"a\": key `keys`: key script line 1, column 1: unknown key"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.call]]\n\
+             routine = \"x\"\n\n[[scenario.call.expect]]\nregister = \"q\"\nequals = 1\n",
+            &["hello.toml:8: scenario \"a\": call #1 (x), expect #1: register is"],
+        ),
+        (
+            "name = \"a\"\n",
+            &["hello.toml:1: unknown field `name`, expected `scenario`"],
+        ),
+        ("", &["missing field `scenario`", "[[scenario]] tables"]),
+        ("[[scenario]\n", &["hello.toml:1: invalid table header"]),
+    ];
+    for (i, (toml, wanted)) in cases.iter().enumerate() {
+        let dir = temp_dir(&format!("test-bad-{i}"));
+        suite_with(&dir, toml);
+        let before = tree(&dir);
+        let out = c64kit().current_dir(&dir).arg("test").assert();
+        let stderr = stderr_of(&out);
+        assert_eq!(
+            out.get_output().status.code(),
+            Some(2),
+            "case {i}: {toml}\n{stderr}"
+        );
+        assert!(stderr.starts_with("c64kit: tests/hello.toml"), "{stderr}");
+        for w in *wanted {
+            assert!(
+                stderr.contains(w),
+                "case {i}: {toml}\nno {w:?} in:\n{stderr}"
+            );
+        }
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        assert_eq!(tree(&dir), before, "case {i} wrote a file");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_with_advice() {
+    let dir = temp_dir("test-usage");
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(2);
+    assert_stderr_has(&out, "no tests folder here");
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "nosuch.toml"])
+        .assert()
+        .code(2);
+    assert_stderr_has(&out, "nosuch.toml: no such file or folder");
+    std::fs::create_dir_all(dir.join("tests")).unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(2);
+    assert_stderr_has(&out, "tests: no scenario files (*.toml) in this folder");
+    suite_with(
+        &dir,
+        "[[scenario]]\nname = \"one\"\nprogram = \"hello.prg\"\nkeys = \"x\\n\"\n",
+    );
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "--scenario", "two"])
+        .assert()
+        .code(2);
+    assert_stderr_has(
+        &out,
+        "--scenario \"two\": no scenario has that name (there are: one)",
+    );
+    // A link to a folder above is not followed round and round.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink("..", dir.join("tests/up")).unwrap();
+    c64kit().current_dir(&dir).arg("test").assert().success();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "--jobs", "0"])
+        .assert()
+        .code(2);
+    assert_stderr_has(&out, "1 or more");
+}
+
+/// A program that cannot be built is that scenario's failure (exit 1), named; the others
+/// still run.
+#[test]
+fn a_program_that_does_not_assemble_fails_its_scenario() {
+    let dir = temp_dir("test-asm-error");
+    let tests = suite_with(
+        &dir,
+        "[[scenario]]\nname = \"broken\"\nprogram = \"broken.asm\"\nkeys = \"\"\n\n\
+         [[scenario]]\nname = \"fine\"\nprogram = \"hello.prg\"\nkeys = \"x\\n\"\n",
+    );
+    write(&tests, "broken.asm", b"*=$c000\n lda #\n");
+    // Machine code with no BASIC stub, as a PRG: RUN cannot start it, and the advice says
+    // what can.
+    write(&tests, "c000.prg", &[0x00, 0xC0, 0x60]);
+    std::fs::write(
+        tests.join("more.toml"),
+        "[[scenario]]\nname = \"no-stub\"\nprogram = \"c000.prg\"\nkeys = \"\"\n",
+    )
+    .unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("ERROR broken (tests/hello.toml:1): ")
+                && l.contains("broken.asm")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("PASS fine"), "{stdout}");
+    assert!(
+        stdout.lines().any(|l| l.starts_with(
+            "ERROR no-stub (tests/more.toml:1): c000.prg: \
+             machine code at $C000"
+        ) && l.contains("name its source (.asm, .cbmprj)")),
+        "{stdout}"
+    );
+}
+
+/// Each scenario file docs/testing.md shows (a ```toml block whose first line names it) is
+/// that file of examples/testing, whole, so the page shows what the tests run.
+#[test]
+fn the_scenario_files_shown_in_the_docs_are_the_examples() {
+    let doc = std::fs::read_to_string(repo().join("docs/testing.md")).unwrap();
+    let mut shown = Vec::new();
+    let mut lines = doc.lines();
+    while let Some(line) = lines.next() {
+        if line.trim() != "```toml" {
+            continue;
+        }
+        let block: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
+        let Some(name) = block
+            .first()
+            .and_then(|l| l.strip_prefix("# examples/testing/"))
+        else {
+            continue;
+        };
+        let file = std::fs::read_to_string(suites().join(name)).unwrap();
+        assert_eq!(
+            block.join("\n") + "\n",
+            file,
+            "docs/testing.md shows examples/testing/{name} otherwise"
+        );
+        shown.push(name.to_string());
+    }
+    shown.sort();
+    assert_eq!(
+        shown,
+        ["asm.toml", "basic.toml", "exit-status.toml", "prg.toml"],
+        "every example suite is shown"
+    );
+}
