@@ -16,7 +16,8 @@
 //!   error light will flash". ST is left 0 (`openi` clears it; the drive takes the bytes and
 //!   drops them). OPEN of a file the drive refuses returns C clear too.
 //! - Reading a channel the drive has no file on times out: ST = $42 (EOI and read time-out)
-//!   and CHRIN gives a carriage return; once ST is not 0, `nbasin` gives CR without asking.
+//!   and CHRIN gives what ACPTR's exit leaves in A (`serial::read_timeout_byte`: $C7 in VIC
+//!   bank 0); once ST is not 0, `nbasin` gives CR without asking.
 //!   `nload` checks the time-out bit after the first byte and gives error 4 FILE NOT FOUND
 //!   (A = 4, C set) with ST = $42. A successful LOAD leaves ST = $40 (EOI).
 //! - Errors 1-9 come where the real routines give them: OPEN of logical file 0 (6), of an
@@ -265,7 +266,7 @@ impl Kernal {
             }
             None => {
                 or_status(bus, ST_EOI | ST_READ_TIMEOUT);
-                cpu.load_a(0x0D);
+                cpu.load_a(super::serial::read_timeout_byte(bus));
             }
         }
     }

@@ -5,6 +5,7 @@
 mod basic;
 mod io;
 pub mod rom;
+pub mod serial;
 pub mod timing;
 mod traps;
 pub mod vars;

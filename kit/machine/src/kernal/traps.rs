@@ -45,6 +45,8 @@ pub struct Kernal {
     pub transcript_sets: Vec<bool>,
     /// Device 8: by default it reads the current folder and cannot write.
     pub drive: Drive,
+    /// The serial bus as a real KERNAL image's trapped routines drive it (`serial.rs`).
+    pub(super) serial: super::serial::SerialBus,
     /// Consecutive GETIN/CHRIN calls that found no key and no script left.
     idle_polls: u32,
     /// How many such calls end the run with "input exhausted".
@@ -128,6 +130,7 @@ impl Kernal {
             transcript: Vec::new(),
             transcript_sets: Vec::new(),
             drive: Drive::default(),
+            serial: Default::default(),
             idle_polls: 0,
             idle_poll_limit: DEFAULT_IDLE_POLL_LIMIT,
             after_return: AfterReturn::Return,
