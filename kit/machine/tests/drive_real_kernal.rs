@@ -484,17 +484,12 @@ name    byte $46,$2c,$53,$2c,$57
         &mut roms.kernal
     ));
     assert!(roms.has_drive_8());
-    let folder = tempfile::tempdir().unwrap();
-    let mut m = Machine::new(roms);
-    m.kernal.drive = Drive::writable(folder.path());
-    m.load_raw(asm.load_address, &asm.bytes);
-    m.start_at(0xC000, 0x0801);
-    let start = m.cycles();
-    let stop = m.run(10_000_000);
-    let end = asm.load_address + asm.bytes.len() as u16 - 6;
-    assert_eq!(stop, StopReason::Jammed { pc: end, opcode: 2 });
-    let peek = |a: u16| m.peek(a);
-    assert_eq!(std::fs::read(folder.path().join("f")).unwrap(), b"HI");
+    // The same routines are our KERNAL's own entries: the same results.
+    let real = protocol(roms, &asm);
+    assert_eq!(protocol(Roms::builtin(), &asm), real, "on our KERNAL");
+    let (results, file, took) = real;
+    let peek = |a: u16| results[(a - 0xC100) as usize];
+    assert_eq!(file, b"HI");
     assert_eq!(peek(0xC100), 0, "ST after OPEN, PRINT#, CLOSE");
     let status: Vec<u8> = (0..peek(0xC101) as u16).map(|i| peek(0xC200 + i)).collect();
     assert_eq!(status, b"00, OK,00,00\r", "the status channel");
@@ -512,6 +507,21 @@ name    byte $46,$2c,$53,$2c,$57
     assert_eq!(peek(0xC108), 0x80, "ST after LISTEN 9");
     assert_eq!(peek(0xC109), 0x80, "ST after SECOND and UNLSN");
     // 11 bytes under ATN, 7 data bytes sent, 14 received, a time-out: the drive's time.
-    let took = m.cycles() - start;
     assert!((50_000..80_000).contains(&took), "{took} cycles");
+}
+
+/// Runs the protocol program: what it stored at $C100-$C2FF, the file F it wrote, cycles.
+fn protocol(roms: Roms, asm: &c64kit_asm::Assembly) -> (Vec<u8>, Vec<u8>, u64) {
+    let folder = tempfile::tempdir().unwrap();
+    let mut m = Machine::new(roms);
+    m.kernal.drive = Drive::writable(folder.path());
+    m.load_raw(asm.load_address, &asm.bytes);
+    m.start_at(0xC000, 0x0801);
+    let start = m.cycles();
+    let stop = m.run(10_000_000);
+    let end = asm.load_address + asm.bytes.len() as u16 - 6;
+    assert_eq!(stop, StopReason::Jammed { pc: end, opcode: 2 });
+    let results = (0xC100..0xC300).map(|a| m.peek(a)).collect();
+    let file = std::fs::read(folder.path().join("f")).unwrap_or_default();
+    (results, file, m.cycles() - start)
 }

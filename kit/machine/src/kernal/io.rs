@@ -124,9 +124,11 @@ impl Kernal {
     pub(super) fn clrchn(&mut self, bus: &mut C64Bus) {
         if ram(bus, DFLTO) > SCREEN {
             self.drive.unlisten();
+            self.serial.unaddressed(true);
         }
         if ram(bus, DFLTN) > SCREEN {
             self.drive.untalk();
+            self.serial.unaddressed(false);
         }
         set(bus, DFLTO, SCREEN);
         set(bus, DFLTN, KEYBOARD);
@@ -211,7 +213,10 @@ impl Kernal {
             KEYBOARD | SCREEN | RS232 => {}
             TAPE if sa == 0x60 => {}
             TAPE => return self.io_error(cpu, bus, IoError::NotInputFile),
-            DRIVE => self.drive.talk(channel(sa)),
+            DRIVE => {
+                self.drive.talk(channel(sa));
+                self.serial.drive_addressed(true);
+            }
             _ => {
                 or_status(bus, ST_DEVICE_NOT_PRESENT);
                 return self.io_error(cpu, bus, IoError::DeviceNotPresent);
@@ -233,7 +238,10 @@ impl Kernal {
             KEYBOARD => return self.io_error(cpu, bus, IoError::NotOutputFile),
             TAPE if sa == 0x60 => return self.io_error(cpu, bus, IoError::NotOutputFile),
             SCREEN | TAPE | RS232 => {}
-            DRIVE => self.drive.listen(channel(sa)),
+            DRIVE => {
+                self.drive.listen(channel(sa));
+                self.serial.drive_addressed(false);
+            }
             _ => {
                 or_status(bus, ST_DEVICE_NOT_PRESENT);
                 return self.io_error(cpu, bus, IoError::DeviceNotPresent);

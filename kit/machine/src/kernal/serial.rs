@@ -2,7 +2,9 @@
 //! OPEN, CLOSE, CHKIN, CHKOUT, CHRIN, CHROUT, LOAD and SAVE drive the serial bus through
 //! CIA 2, where c64kit has no 1541. So, as VICE's virtual-device traps do, the image's
 //! serial-bus routines are traps, carried out on c64kit's drive ([`Drive`], the one drive
-//! model: the same folder rules as with our KERNAL) a whole byte or command at a time.
+//! model: the same folder rules as with our KERNAL) a whole byte or command at a time. Our
+//! own KERNAL's entries of the same routines run the same code, so a program calling them
+//! itself (or ACPTR and CIOUT after our CHKIN and CHKOUT) gets what it gets on Commodore's.
 //!
 //! # Which routines
 //!
@@ -183,8 +185,31 @@ enum Addressed {
     Talker(u8),
 }
 
+impl SerialBus {
+    /// Our KERNAL's CHKIN (`talker`) or CHKOUT made drive 8 talk or listen, as the real
+    /// ones do with TALK and LISTEN: a program may go on with ACPTR or CIOUT.
+    pub(super) fn drive_addressed(&mut self, talker: bool) {
+        self.addressed = Some(if talker {
+            Addressed::Talker(DRIVE)
+        } else {
+            Addressed::Listener(DRIVE)
+        });
+    }
+
+    /// Our KERNAL's CLRCHN sent UNLISTEN (`listeners`) or UNTALK.
+    pub(super) fn unaddressed(&mut self, listeners: bool) {
+        if matches!(
+            (self.addressed, listeners),
+            (Some(Addressed::Listener(_)), true) | (Some(Addressed::Talker(_)), false)
+        ) {
+            self.addressed = None;
+        }
+    }
+}
+
 impl Kernal {
-    /// Runs the serial routine `routine` of a real KERNAL image on drive 8.
+    /// Runs the serial routine `routine` on drive 8: a trapped routine of a real KERNAL
+    /// image, or the same entry of ours.
     pub fn serial_routine(
         &mut self,
         routine: Routine,

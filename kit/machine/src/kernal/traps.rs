@@ -288,11 +288,11 @@ impl Kernal {
                 std::mem::swap(&mut bus.ram[MSGFLG as usize], &mut cpu.a);
             }
             Settmo => bus.ram[TIMOUT as usize] = cpu.a,
+            // The serial bus's own routines, as on a real KERNAL image (`serial.rs`).
             Second | Tksa | Acptr | Ciout | Untlk | Unlsn | Listen | Talk => {
-                return TrapOutcome::Stop(StopReason::Unimplemented {
-                    routine: trap.name(),
-                    pc: trap.address(),
-                })
+                let routine = super::serial::Routine::at(trap.address())
+                    .expect("every serial trap is a serial routine");
+                return self.serial_routine(routine, cpu, bus);
             }
             IrqDefault => {
                 if self.waits_for_a_key_nobody_types(cpu, bus) {
