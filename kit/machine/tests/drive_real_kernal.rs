@@ -173,6 +173,28 @@ fn save_then_load_then_list() {
     }
 }
 
+/// VERIFY against the program in memory, then after a change; LOAD",8,1 to the file's own
+/// address (here $C000, outside BASIC's program).
+#[test]
+fn verify_and_load_to_its_own_address() {
+    let Some(dir) = rom_dir() else { return };
+    let r = both(
+        &dir,
+        "10 REM\n",
+        "SAVE\"P\",8\nVERIFY\"P\",8\nPOKE 2054,65\nVERIFY\"P\",8\nLOAD\"C\",8,1\n\
+         PRINT PEEK(49152);PEEK(49153)\n",
+        &[("c", &[0x00, 0xC0, 0x12, 0x34])],
+        true,
+    );
+    for line in ["VERIFYING", "OK", "?VERIFY  ERROR", " 18  52"] {
+        assert!(
+            r.shows(line),
+            "{line:?} is not on the screen:\n{}",
+            r.screen()
+        );
+    }
+}
+
 #[test]
 fn load_dollar_lists_the_folder() {
     let Some(dir) = rom_dir() else { return };
