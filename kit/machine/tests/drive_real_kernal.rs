@@ -342,6 +342,30 @@ fn the_folder_rules_hold() {
     assert_eq!(r.folder["x"][2], 0, "the replaced file");
 }
 
+/// A file opened without a secondary address (SA 255): CHKIN makes the drive talk with TALK
+/// and TKSA's second half (TKATN) alone (which on the bus would wait for a talker), CHKOUT
+/// with LISTEN alone; c64kit's drive, as with our KERNAL, has no channel for such a file:
+/// a read times out, a write is dropped.
+#[test]
+fn a_file_without_a_secondary_address() {
+    let Some(dir) = rom_dir() else { return };
+    let r = both(
+        &dir,
+        "10 OPEN 1,8,255,\"C\":GET#1,A$:PRINT \"IN\";ST;ASC(A$+CHR$(0))\n\
+         20 PRINT#1,\"X\":PRINT \"OUT\";ST:CLOSE 1\n",
+        "",
+        &[("c", b"AB")],
+        true,
+    );
+    for line in ["IN 66  199", "OUT 0"] {
+        assert!(
+            r.shows(line),
+            "{line:?} is not on the screen:\n{}",
+            r.screen()
+        );
+    }
+}
+
 /// Only drive 8 answers: device 9 is not present, for LOAD, SAVE and OPEN.
 #[test]
 fn device_9_is_not_present() {
