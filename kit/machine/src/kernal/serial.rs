@@ -69,7 +69,7 @@ use super::{rom, Trap};
 use crate::memory::C64Bus;
 use c64kit_cpu::{flag, Cpu};
 
-/// The serial-bus routines trapped in a real KERNAL image.
+/// The serial-bus routines: trapped in a real KERNAL image, and our KERNAL's own entries.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Routine {
     Listen,
@@ -111,6 +111,8 @@ const ALL_DEVICES: u8 = 31;
 const SECONDARY_DATA: u8 = 0x60;
 const SECONDARY_CLOSE: u8 = 0xE0;
 const SECONDARY_OPEN: u8 = 0xF0;
+/// The longest name an OPEN sends (FNLEN is a byte); more bytes are dropped.
+const NAME_MAX: usize = 255;
 
 impl Routine {
     /// The routine's entry in the KERNAL ROM.
@@ -124,14 +126,6 @@ impl Routine {
     /// The routine whose entry is `addr`.
     pub fn at(addr: u16) -> Option<Routine> {
         ROUTINES.iter().map(|r| r.0).find(|r| r.address() == addr)
-    }
-
-    /// The name in the KERNAL's source.
-    pub fn name(self) -> &'static str {
-        match ROUTINES.iter().find(|r| r.0 == self) {
-            Some((_, Some(trap))) => trap.name(),
-            _ => "TKATN",
-        }
     }
 }
 
@@ -290,7 +284,9 @@ impl Kernal {
             Routine::Ciout => {
                 bus.ram[BSOUR as usize] = cpu.a;
                 match (&mut self.serial.opening, self.serial.addressed) {
-                    (Some((_, name)), _) => name.push(cpu.a),
+                    // SETNAM's length is a byte: a longer name is not a KERNAL's.
+                    (Some((_, name)), _) if name.len() < NAME_MAX => name.push(cpu.a),
+                    (Some(_), _) => {}
                     (None, Some(Addressed::Listener(DRIVE))) => self.drive.receive(cpu.a),
                     _ => status |= ST_DEVICE_NOT_PRESENT,
                 }
