@@ -366,6 +366,26 @@ fn a_file_without_a_secondary_address() {
     }
 }
 
+/// A program that sends the drive code to run (M-E after M-W, as fast loaders do) needs a
+/// 1541's processor: the run stops there on both KERNALs, as c64kit does not provide it.
+#[test]
+fn drive_code_stops_the_run() {
+    let Some(dir) = rom_dir() else { return };
+    let source = "10 OPEN 15,8,15,\"M-W\"+CHR$(0)+CHR$(3)+CHR$(1)+CHR$(96)\n\
+                  20 PRINT#15,\"M-E\"+CHR$(0)+CHR$(3)\n30 PRINT \"NOT HERE\"\n";
+    for roms in [commodores(&dir), commodores_basic_on_ours(&dir)] {
+        let r = run(roms, source, "", &[], false);
+        assert!(
+            matches!(r.stop, StopReason::Unimplemented { .. }),
+            "{:?}\n{}",
+            r.stop,
+            r.screen()
+        );
+        assert!(!r.shows("NOT HERE"), "{}", r.screen());
+        assert!(r.notes.iter().any(|n| n.contains("M-E")), "{:?}", r.notes);
+    }
+}
+
 /// Only drive 8 answers: device 9 is not present, for LOAD, SAVE and OPEN.
 #[test]
 fn device_9_is_not_present() {

@@ -84,6 +84,9 @@ pub enum Routine {
     Unlsn,
 }
 
+/// What a run that sent drive code stops for (as a routine c64kit does not provide).
+const DRIVE_CODE: &str = "(a 1541's processor: the program sent code for the drive to run)";
+
 /// TKATN: TKSA's second half, where the computer hands the bus to the talker (the C64
 /// KERNAL's source; CHKIN calls it at $F23F in 901227-03).
 const TKATN: u16 = 0xEDCC;
@@ -324,11 +327,25 @@ impl Kernal {
                 timing::SERIAL_ATN_BYTE
             }
         };
+        if let Some(stop) = self.stop_for_drive_code(routine.address()) {
+            return stop;
+        }
         bus.ram[STATUS as usize] |= status;
         cpu.set_carry(false);
         cpu.set_p(cpu.p() & !flag::I);
         bus.spend_cpu_cycles(cost - timing::TRAP_ENTRY_AND_RTS, routine.address());
         TrapOutcome::Return
+    }
+
+    /// The drive was asked to run the program's own code (`Drive::take_drive_code`): the
+    /// run stops at `pc` (exit code 9: c64kit does not provide a 1541's processor).
+    pub(super) fn stop_for_drive_code(&mut self, pc: u16) -> Option<TrapOutcome> {
+        self.drive.take_drive_code().then_some(TrapOutcome::Stop(
+            crate::stop::StopReason::Unimplemented {
+                routine: DRIVE_CODE,
+                pc,
+            },
+        ))
     }
 
     /// UNLISTEN (`listeners`) or UNTALK: an OPEN under way is done, the drive stops.

@@ -168,6 +168,9 @@ impl Kernal {
             _ => 0,
         };
         let outcome = self.run_routine(trap, cpu, bus);
+        if let Some(stop) = self.stop_for_drive_code(trap.address()) {
+            return stop;
+        }
         if cost > 0 && outcome == TrapOutcome::Return {
             return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, trap.address(), cpu, bus);
         }
