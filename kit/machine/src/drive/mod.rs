@@ -801,12 +801,12 @@ impl Drive {
 /// the user commands U3-U8 (also UC-UH) jumping into buffer 2, `&` running a USR file).
 fn runs_drive_code(cmd: &[u8]) -> bool {
     let up = |i: usize| cmd.get(i).map(u8::to_ascii_uppercase);
-    match (up(0), up(1), up(2)) {
-        (Some(b'M' | b'B'), Some(b'-'), Some(b'E')) => true,
-        (Some(b'U'), Some(b'3'..=b'8' | b'C'..=b'H'), _) => true,
-        (Some(b'&'), _, _) => true,
-        _ => false,
-    }
+    matches!(
+        (up(0), up(1), up(2)),
+        (Some(b'M' | b'B'), Some(b'-'), Some(b'E'))
+            | (Some(b'U'), Some(b'3'..=b'8' | b'C'..=b'H'), _)
+            | (Some(b'&'), _, _)
+    )
 }
 
 /// The pattern after `$`: `$`, `$0`, `$:P*`, `$0:P*` (all files without one).
