@@ -571,6 +571,19 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     if let Some(why) = rom_paths.unpaired() {
         errln!("c64kit: warning: {why}");
     }
+    if !roms.has_drive_8() {
+        let given = match (&args.drive_dir, &config.drive_dir) {
+            (Some(_), _) => Some("--drive-dir".to_string()),
+            (None, Some(_)) => Some(config.key("drive_dir")),
+            (None, None) => None,
+        };
+        if let (Some(given), Some(kernal)) = (given, &rom_paths.kernal) {
+            errln!(
+                "c64kit: warning: {given} has no effect: the KERNAL image {} does not lay out                  its serial-bus routines as Commodore's does (its jump table at $FF93-$FFB6                  differs), so c64kit cannot connect drive 8 to it; programs see no device 8",
+                kernal.display()
+            );
+        }
+    }
     let raw_loads = raw_loads(&args.load)?
         .into_iter()
         .map(|(address, bytes, _)| Segment { address, bytes })

@@ -5,7 +5,7 @@
 use crate::boot;
 use crate::input::PortDevice;
 use crate::kernal::rom::{CINV, NMINV, RAM_VECTORS};
-use crate::kernal::{Kernal, Trap, TrapOutcome};
+use crate::kernal::{serial, Kernal, Trap, TrapOutcome};
 use crate::loader::Prg;
 use crate::memory::C64Bus;
 use crate::pla::Region;
@@ -321,10 +321,22 @@ impl Machine {
         }
     }
 
-    /// A JAM: a KERNAL trap if the KERNAL image is ours, banked in, and has a routine there;
-    /// otherwise the CPU really jammed.
+    /// A JAM: a KERNAL trap if the KERNAL image is ours, banked in, and has a routine there,
+    /// or a serial-bus routine of a real KERNAL image (`kernal::serial`); otherwise the CPU
+    /// really jammed.
     fn handle_jam(&mut self) -> Option<StopReason> {
         let pc = self.cpu.pc;
+        let serial = match self.bus.region(pc) {
+            Region::KernalRom if !self.bus.roms.trap_kernal => serial::Routine::at(pc),
+            _ => None,
+        };
+        if let Some(routine) = serial {
+            self.cpu.jammed = false;
+            let outcome = self
+                .kernal
+                .serial_routine(routine, &mut self.cpu, &mut self.bus);
+            return self.after_trap(outcome);
+        }
         let trap = match self.bus.region(pc) {
             Region::KernalRom
                 if self.bus.roms.trap_kernal && !self.bus.roms.is_own_basic_code(pc) =>
@@ -350,7 +362,13 @@ impl Machine {
             });
         };
         self.cpu.jammed = false;
-        match self.kernal.run(trap, &mut self.cpu, &mut self.bus) {
+        let outcome = self.kernal.run(trap, &mut self.cpu, &mut self.bus);
+        self.after_trap(outcome)
+    }
+
+    /// Goes on after a trap as its outcome says.
+    fn after_trap(&mut self, outcome: TrapOutcome) -> Option<StopReason> {
+        match outcome {
             TrapOutcome::Return => {
                 // RTS: pull the return address (6 cycles like the real instruction).
                 let s = self.cpu.s;

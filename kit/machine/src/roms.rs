@@ -131,13 +131,20 @@ impl Roms {
         self.own_basic = true;
     }
 
+    /// True if drive 8 answers on the serial bus: always on our KERNAL; on a KERNAL image,
+    /// when its serial routines are trapped ([`crate::kernal::serial`]: Commodore's are).
+    pub fn has_drive_8(&self) -> bool {
+        self.trap_kernal || crate::kernal::serial::serial_routines_trapped(&self.kernal)
+    }
+
     /// True if `addr` in the KERNAL ROM holds our BASIC's code, not the KERNAL's.
     pub fn is_own_basic_code(&self, addr: u16) -> bool {
         let part = c64kit_basic_rom::KERNAL_PART_BASE;
         self.own_basic && (part..part + c64kit_basic_rom::KERNAL_PART.len() as u16).contains(&addr)
     }
 
-    /// The defaults with any real images given replacing them. Our BASIC goes on inside
+    /// The defaults with any real images given replacing them; a KERNAL image's serial-bus
+    /// routines become traps onto drive 8 ([`crate::kernal::serial`]). Our BASIC goes on inside
     /// our KERNAL image and Commodore's inside Commodore's, so they pair up: with a KERNAL
     /// image and no BASIC image, the machine has no BASIC; [`RomPaths::unpaired`] says
     /// when only one is given.
@@ -159,6 +166,8 @@ impl Roms {
             roms.kernal
                 .copy_from_slice(&read_image(p, "KERNAL", 0x2000)?);
             roms.trap_kernal = false;
+            // Drive 8 on its serial bus (`kernal::serial`).
+            crate::kernal::serial::trap_serial_routines(&mut roms.kernal);
         }
         if let Some(p) = &paths.chargen {
             roms.chargen

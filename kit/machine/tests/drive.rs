@@ -504,3 +504,59 @@ name    text "prog"
     );
     assert_eq!(r.transcript(), "\rSEARCHING FOR PROG\rLOADING");
 }
+
+/// The serial bus's own routines after our CHKIN and CHKOUT, as programs call them to go
+/// faster than CHRIN and CHROUT: ACPTR reads the channel CHKIN made drive 8 talk from,
+/// CIOUT writes to the one CHKOUT made it listen on; after CLRCHN nothing talks.
+#[test]
+fn acptr_and_ciout_go_on_from_chkin_and_chkout() {
+    let dir = scratch(&[]);
+    let r = run(
+        r#"
+acptr   = $ffa5
+ciout   = $ffa8
+main    files 15,8,15,name,0
+        jsr open
+        ldx #15
+        jsr chkin
+        ldy #0
+@read   jsr acptr
+        sta $c400,y
+        iny
+        bit $90
+        bvc @read
+        sty $c3f0
+        jsr clrchn
+        lda #0
+        sta $90
+        jsr acptr               ; nothing talks now: a time-out
+        lda $90
+        sta $c3f1
+        files 2,8,2,wname,5
+        jsr open
+        ldx #2
+        jsr chkout
+        lda #$4f
+        jsr ciout
+        lda #$4b
+        jsr ciout
+        jsr clrchn
+        lda #2
+        jsr close
+        lda #15
+        jsr close
+        rts
+name    byte 0
+wname   byte $46,$2c,$53,$2c,$57
+"#,
+        Drive::writable(dir.path()),
+    );
+    let n = r.m.peek(0xC3F0) as u16;
+    assert_eq!(r.memory(0xC400, n), b"73,CBM DOS V2.6 1541,00,00\r");
+    assert_eq!(
+        r.m.peek(0xC3F1),
+        0x42,
+        "ST after ACPTR with nothing talking"
+    );
+    assert_eq!(std::fs::read(dir.path().join("f")).unwrap(), b"OK");
+}

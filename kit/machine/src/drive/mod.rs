@@ -96,6 +96,8 @@ pub struct Drive {
     /// Files the run reads (the program, key script, ROMs...) that may sit in the drive
     /// folder: never replaced, scratched or renamed, whatever the program asks.
     protected: Vec<(PathBuf, String)>,
+    /// A command asked the drive to run code of the program's (see [`Drive::take_drive_code`]).
+    drive_code: bool,
 }
 
 impl Default for Drive {
@@ -142,6 +144,7 @@ impl Drive {
             notes: Vec::new(),
             notes_total: 0,
             protected: Vec::new(),
+            drive_code: false,
         }
     }
 
@@ -185,6 +188,13 @@ impl Drive {
     /// The status channel 15 would send now.
     pub fn status(&self) -> Status {
         self.status
+    }
+
+    /// True once after a command that runs the program's own code in the drive (M-E, B-E,
+    /// U3-U8, &): such a program needs the 1541's processor, which this drive has not; the
+    /// KERNAL stops the run there (c64kit does not provide it).
+    pub fn take_drive_code(&mut self) -> bool {
+        std::mem::take(&mut self.drive_code)
     }
 
     /// What was refused since the last call, one sentence each, for the front end to show.
@@ -486,6 +496,18 @@ impl Drive {
         let Some(&letter) = cmd.first() else {
             return;
         };
+        if runs_drive_code(&cmd) {
+            self.drive_code = true;
+            return self.refuse(
+                &request,
+                Refusal {
+                    code: DosCode::UnknownCommand,
+                    reason: "the program runs code of its own in the drive; c64kit's drive 8 \
+                             is a 1541's DOS over a folder, without the 1541's processor"
+                        .to_string(),
+                },
+            );
+        }
         let result = match letter.to_ascii_uppercase() {
             b'I' => Ok(Status::new(DosCode::Ok)),
             b'U' => self.user_command(&cmd),
@@ -773,6 +795,18 @@ impl Drive {
             }
         }
     }
+}
+
+/// A command that makes a 1541 run code (its DOS manual, "Memory-Execute", "Block-Execute",
+/// the user commands U3-U8 (also UC-UH) jumping into buffer 2, `&` running a USR file).
+fn runs_drive_code(cmd: &[u8]) -> bool {
+    let up = |i: usize| cmd.get(i).map(u8::to_ascii_uppercase);
+    matches!(
+        (up(0), up(1), up(2)),
+        (Some(b'M' | b'B'), Some(b'-'), Some(b'E'))
+            | (Some(b'U'), Some(b'3'..=b'8' | b'C'..=b'H'), _)
+            | (Some(b'&'), _, _)
+    )
 }
 
 /// The pattern after `$`: `$`, `$0`, `$:P*`, `$0:P*` (all files without one).

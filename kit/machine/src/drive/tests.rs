@@ -396,3 +396,37 @@ fn load_dollar_gives_the_directory() {
     assert_eq!(read_file(&mut d, 0, "$X"), None);
     assert_eq!(d.status().code, DosCode::Syntax);
 }
+
+#[test]
+fn commands_that_run_drive_code_are_told_apart() {
+    for cmd in [
+        &b"M-E\x00\x03"[..],
+        b"m-e",
+        b"B-E:2,0,18,0",
+        b"U3",
+        b"UC",
+        b"U8",
+        b"&FILE",
+    ] {
+        assert!(runs_drive_code(cmd), "{}", shown(cmd));
+    }
+    for cmd in [
+        &b"M-W\x00\x03\x01\x60"[..],
+        b"M-R",
+        b"UI",
+        b"UJ",
+        b"U9",
+        b"I",
+        b"S0:X",
+        b"",
+    ] {
+        assert!(!runs_drive_code(cmd), "{}", shown(cmd));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut d = Drive::read_only(dir.path());
+    d.open(15, b"M-W\x00\x03\x01\x60");
+    assert!(!d.take_drive_code());
+    d.open(15, b"M-E\x00\x03");
+    assert!(d.take_drive_code(), "asked once");
+    assert!(!d.take_drive_code(), "and taken");
+}

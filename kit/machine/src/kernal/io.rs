@@ -16,7 +16,8 @@
 //!   error light will flash". ST is left 0 (`openi` clears it; the drive takes the bytes and
 //!   drops them). OPEN of a file the drive refuses returns C clear too.
 //! - Reading a channel the drive has no file on times out: ST = $42 (EOI and read time-out)
-//!   and CHRIN gives a carriage return; once ST is not 0, `nbasin` gives CR without asking.
+//!   and CHRIN gives what ACPTR's exit leaves in A (`serial::read_timeout_byte`: $C7 in VIC
+//!   bank 0); once ST is not 0, `nbasin` gives CR without asking.
 //!   `nload` checks the time-out bit after the first byte and gives error 4 FILE NOT FOUND
 //!   (A = 4, C set) with ST = $42. A successful LOAD leaves ST = $40 (EOI).
 //! - Errors 1-9 come where the real routines give them: OPEN of logical file 0 (6), of an
@@ -123,9 +124,11 @@ impl Kernal {
     pub(super) fn clrchn(&mut self, bus: &mut C64Bus) {
         if ram(bus, DFLTO) > SCREEN {
             self.drive.unlisten();
+            self.serial.unaddressed(true);
         }
         if ram(bus, DFLTN) > SCREEN {
             self.drive.untalk();
+            self.serial.unaddressed(false);
         }
         set(bus, DFLTO, SCREEN);
         set(bus, DFLTN, KEYBOARD);
@@ -210,7 +213,10 @@ impl Kernal {
             KEYBOARD | SCREEN | RS232 => {}
             TAPE if sa == 0x60 => {}
             TAPE => return self.io_error(cpu, bus, IoError::NotInputFile),
-            DRIVE => self.drive.talk(channel(sa)),
+            DRIVE => {
+                self.drive.talk(channel(sa));
+                self.serial.drive_addressed(true);
+            }
             _ => {
                 or_status(bus, ST_DEVICE_NOT_PRESENT);
                 return self.io_error(cpu, bus, IoError::DeviceNotPresent);
@@ -232,7 +238,10 @@ impl Kernal {
             KEYBOARD => return self.io_error(cpu, bus, IoError::NotOutputFile),
             TAPE if sa == 0x60 => return self.io_error(cpu, bus, IoError::NotOutputFile),
             SCREEN | TAPE | RS232 => {}
-            DRIVE => self.drive.listen(channel(sa)),
+            DRIVE => {
+                self.drive.listen(channel(sa));
+                self.serial.drive_addressed(false);
+            }
             _ => {
                 or_status(bus, ST_DEVICE_NOT_PRESENT);
                 return self.io_error(cpu, bus, IoError::DeviceNotPresent);
@@ -265,7 +274,7 @@ impl Kernal {
             }
             None => {
                 or_status(bus, ST_EOI | ST_READ_TIMEOUT);
-                cpu.load_a(0x0D);
+                cpu.load_a(super::serial::read_timeout_byte(bus));
             }
         }
     }

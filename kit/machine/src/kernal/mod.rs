@@ -4,6 +4,7 @@
 
 mod io;
 pub mod rom;
+pub mod serial;
 pub mod timing;
 mod traps;
 pub mod vars;

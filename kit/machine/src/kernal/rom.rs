@@ -125,6 +125,14 @@ const JUMP_TABLE: [(u16, Entry); 39] = {
     ]
 };
 
+/// The jump table's entry that jumps straight to `target` (a routine's address), if any.
+pub fn jump_table_entry_to(target: u16) -> Option<u16> {
+    JUMP_TABLE
+        .iter()
+        .find(|(_, kind)| matches!(kind, Entry::Direct(t) if *t == target))
+        .map(|(entry, _)| *entry)
+}
+
 /// The 8 KiB image.
 pub fn build() -> [u8; 0x2000] {
     let mut rom = [JAM; 0x2000];

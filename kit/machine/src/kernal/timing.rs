@@ -231,6 +231,27 @@ pub fn screen_work(before: c64kit_screen::Work, after: c64kit_screen::Work) -> u
         }
 }
 
+// ---- the serial bus: Commodore's KERNAL on c64kit's drive 8 (`serial.rs`) ----
+// Not measured on c64kit (its bus has no drive): what a 1541's side of the handshake takes.
+
+/// A byte under ATN (LISTEN, TALK, SECOND, TKSA, UNLSN, UNTLK): the KERNAL waits 1 ms before
+/// it (`isoura`'s `w1ms`), then clocks out eight bits and waits for the devices to
+/// acknowledge the frame: about 1.5 ms.
+pub const SERIAL_ATN_BYTE: u64 = 1_500;
+/// TKSA's turnaround (TKATN): the computer releases the clock line and waits for the drive
+/// to take it, about 100 µs.
+pub const SERIAL_TURNAROUND: u64 = 100;
+/// A data byte (ACPTR, CIOUT): a 1541 on Commodore's KERNAL moves about 400 bytes a second
+/// (F. Prindle, 1984: "a load of a 100 block program" (25,400 bytes) is "about a 1 minute
+/// operation"), most of it the drive's own work between bytes, which the computer spends
+/// waiting in the routine. 2,200 cycles here, with LOAD's own loop around each call and the
+/// bad lines of a screen that is on stretching them, make 400 bytes a second
+/// (tests/drive_real_kernal.rs times a LOAD with TI).
+pub const SERIAL_DATA_BYTE: u64 = 2_200;
+/// ACPTR with no talker sending: two waits of 256 µs on CIA 1's timer B (the first ends in
+/// EOI, the second in the time-out) with the handshakes around them, about 1.4 ms.
+pub const SERIAL_READ_TIMEOUT: u64 = 1_400;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -45,6 +45,8 @@ pub struct Kernal {
     pub transcript_sets: Vec<bool>,
     /// Device 8: by default it reads the current folder and cannot write.
     pub drive: Drive,
+    /// The serial bus as a real KERNAL image's trapped routines drive it (`serial.rs`).
+    pub(super) serial: super::serial::SerialBus,
     /// Consecutive GETIN/CHRIN calls that found no key and no script left.
     idle_polls: u32,
     /// How many such calls end the run with "input exhausted".
@@ -128,6 +130,7 @@ impl Kernal {
             transcript: Vec::new(),
             transcript_sets: Vec::new(),
             drive: Drive::default(),
+            serial: Default::default(),
             idle_polls: 0,
             idle_poll_limit: DEFAULT_IDLE_POLL_LIMIT,
             after_return: AfterReturn::Return,
@@ -165,6 +168,9 @@ impl Kernal {
             _ => 0,
         };
         let outcome = self.run_routine(trap, cpu, bus);
+        if let Some(stop) = self.stop_for_drive_code(trap.address()) {
+            return stop;
+        }
         if cost > 0 && outcome == TrapOutcome::Return {
             return self.spend(cost - timing::TRAP_ENTRY_AND_RTS, trap.address(), cpu, bus);
         }
@@ -285,11 +291,11 @@ impl Kernal {
                 std::mem::swap(&mut bus.ram[MSGFLG as usize], &mut cpu.a);
             }
             Settmo => bus.ram[TIMOUT as usize] = cpu.a,
+            // The serial bus's own routines, as on a real KERNAL image (`serial.rs`).
             Second | Tksa | Acptr | Ciout | Untlk | Unlsn | Listen | Talk => {
-                return TrapOutcome::Stop(StopReason::Unimplemented {
-                    routine: trap.name(),
-                    pc: trap.address(),
-                })
+                let routine = super::serial::Routine::at(trap.address())
+                    .expect("every serial trap is a serial routine");
+                return self.serial_routine(routine, cpu, bus);
             }
             IrqDefault => {
                 if self.waits_for_a_key_nobody_types(cpu, bus) {
