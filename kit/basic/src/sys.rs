@@ -1,8 +1,9 @@
 //! How RUN reaches a program's machine code: its first statement is a `SYS`.
 //!
-//! c64kit has no BASIC interpreter, so it can start a BASIC program only where RUN would run
-//! nothing but that SYS: the lines before it may hold only REMs (or nothing), and the SYS must
-//! be its line's first statement. SYS's argument is evaluated as BASIC would at that moment
+//! c64kit starts such a program from the state RUN leaves at the SYS (as VICE's autostart
+//! leaves it) where RUN would run nothing but that SYS: the lines before it may hold only
+//! REMs (or nothing), and the SYS must be its line's first statement; any other program BASIC
+//! itself RUNs. SYS's argument is evaluated as BASIC would at that moment
 //! (a number, or an expression of numbers, `PEEK`, `INT`, `ABS`, `SGN`, parentheses and
 //! `+ - * /`, as in the common `SYS PEEK(43)+256*PEEK(44)+26`), with PEEK reading the memory
 //! the caller gives.
@@ -56,8 +57,7 @@ impl fmt::Display for NoSys {
             NoSys::Missing => write!(f, "no SYS in the BASIC program"),
             NoSys::BasicFirst { line, statement } => write!(
                 f,
-                "line {line} runs BASIC ({statement}) before any SYS, and c64kit has no BASIC \
-                 interpreter"
+                "line {line} runs BASIC ({statement}) before any SYS"
             ),
             NoSys::Argument { line, problem } => {
                 write!(f, "the SYS in line {line}: {problem}")
@@ -238,7 +238,7 @@ impl Evaluator<'_> {
                 })
             }
             b'A'..=b'Z' => Err(format!(
-                "it uses the variable {} (c64kit has no BASIC interpreter)",
+                "it uses the variable {} (only BASIC can evaluate it)",
                 b as char
             )),
             _ => Err(format!(
@@ -338,7 +338,7 @@ mod tests {
             })
         );
         let e = run("10 REM\n20 A=1\n30 SYS 4096").unwrap_err();
-        assert_eq!(e.to_string(), "line 20 runs BASIC (an assignment) before any SYS, and c64kit has no BASIC interpreter");
+        assert_eq!(e.to_string(), "line 20 runs BASIC (an assignment) before any SYS");
         assert_eq!(
             run("10 PRINT 1\n"),
             Err(NoSys::BasicFirst {

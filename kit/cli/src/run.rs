@@ -957,8 +957,7 @@ fn key_script(args: &RunArgs) -> Result<Option<Vec<c64kit_basic::KeyEvent>>> {
 fn cannot_start(file: &Path, e: &StartError) -> anyhow::Error {
     let advice = match e {
         StartError::Text {
-            as_basic: Some(Ok(())),
-            ..
+            as_basic: Some(_), ..
         } => Some("run it with --loader basic (or name it .bas)".to_string()),
         StartError::MachineCode { load_address } => {
             Some(format!("start it with --start ${load_address:04X}"))

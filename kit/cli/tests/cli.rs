@@ -190,14 +190,17 @@ fn files_run_cannot_start_get_advice_that_works() {
         .args(["run", &basic, "--loader", "basic"])
         .assert()
         .code(0);
-    // ... and BASIC text that runs BASIC first gets no advice: nothing would run it.
-    let e = fails(&write(&dir, "print.txt", b"10 PRINT \"HI\"\n"));
+    // ... and so does BASIC text that runs BASIC first: our BASIC RUNs it.
+    let print = write(&dir, "print.txt", b"10 PRINT \"HI\"\n");
+    let e = fails(&print);
     assert!(
-        e.ends_with(
-            "line 10 runs BASIC (PRINT) before any SYS, and c64kit has no BASIC interpreter"
-        ),
+        e.ends_with("run it with --loader basic (or name it .bas)"),
         "{e}"
     );
+    c64kit()
+        .args(["run", &print, "--loader", "basic"])
+        .assert()
+        .code(0);
     // Nothing after the load address.
     let e = fails(&write(&dir, "empty.prg", &[0x00, 0xC0]));
     assert!(

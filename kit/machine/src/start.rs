@@ -1,6 +1,6 @@
 //! Why RUN cannot start a loaded file. c64kit RUNs a PRG as a C64 user does after `LOAD`:
-//! RUN starts the BASIC program at $0801, and c64kit, which has no BASIC interpreter, follows
-//! its first statement's SYS into machine code. What stands in the way is said as a fact about
+//! RUN starts the BASIC program at $0801: c64kit follows a first statement's SYS into machine
+//! code, and BASIC itself RUNs any other program. What stands in the way is said as a fact about
 //! the file; the front ends (`c64kit run`, `conform`) add the advice that works for them.
 
 use crate::boot::BASIC_START;
@@ -191,8 +191,7 @@ mod tests {
         let e = start(b"10 PRINT \"HI\"\n20 GOTO 10\n").unwrap_err();
         assert!(
             e.to_string().ends_with(
-                "it looks like BASIC V2 text, but line 10 runs BASIC (PRINT) before any SYS, \
-                 and c64kit has no BASIC interpreter"
+                "it looks like BASIC V2 text, but line 10 runs BASIC (PRINT) before any SYS"
             ),
             "{e}"
         );

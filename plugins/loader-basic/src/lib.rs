@@ -1,6 +1,6 @@
 //! The BASIC text loader: `10 PRINT "HI"` lines (petcat's `{names}` for control codes),
-//! tokenized to a program at $0801 and started with RUN. c64kit has no BASIC interpreter of
-//! its own: the program runs from its first `SYS`.
+//! tokenized to a program at $0801 and started with RUN (on c64kit's own BASIC V2, or
+//! Commodore's when its images are given).
 //!
 //! Options: `address` (load address, default $0801).
 
