@@ -55,10 +55,9 @@ impl fmt::Display for NoSys {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NoSys::Missing => write!(f, "no SYS in the BASIC program"),
-            NoSys::BasicFirst { line, statement } => write!(
-                f,
-                "line {line} runs BASIC ({statement}) before any SYS"
-            ),
+            NoSys::BasicFirst { line, statement } => {
+                write!(f, "line {line} runs BASIC ({statement}) before any SYS")
+            }
             NoSys::Argument { line, problem } => {
                 write!(f, "the SYS in line {line}: {problem}")
             }
@@ -338,7 +337,10 @@ mod tests {
             })
         );
         let e = run("10 REM\n20 A=1\n30 SYS 4096").unwrap_err();
-        assert_eq!(e.to_string(), "line 20 runs BASIC (an assignment) before any SYS");
+        assert_eq!(
+            e.to_string(),
+            "line 20 runs BASIC (an assignment) before any SYS"
+        );
         assert_eq!(
             run("10 PRINT 1\n"),
             Err(NoSys::BasicFirst {

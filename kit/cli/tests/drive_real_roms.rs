@@ -6,29 +6,14 @@
 
 mod common;
 
-use common::{c64kit, stderr_of, stdout_of, stub_asm, temp_dir, write};
+use common::{
+    c64kit, commodores_rom_args, commodores_roms, stderr_of, stdout_of, stub_asm, temp_dir, write,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Enough for every program here (a few hundred bytes through a 1541 take about a second).
 const MAX_CYCLES: &str = "20000000";
-
-fn rom_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("C64KIT_ROMS").map(PathBuf::from);
-    if dir.is_none() {
-        eprintln!("SKIPPED: C64KIT_ROMS is not set: drive 8 on Commodore's ROMs is not tested");
-    }
-    dir
-}
-
-fn rom_args(dir: &Path) -> Vec<String> {
-    vec![
-        "--kernal-rom".into(),
-        dir.join("kernal-901227-03.bin").display().to_string(),
-        "--basic-rom".into(),
-        dir.join("basic-901226-01.bin").display().to_string(),
-    ]
-}
 
 /// OPEN 2,8,2,"OUT,S,W", "HI" through CHKOUT and CHROUT, CLOSE, then a loop: what a
 /// program writing a file does, on any KERNAL.
@@ -61,7 +46,9 @@ name    byte $4f,$55,$54,$2c,$53,$2c,$57
 
 #[test]
 fn drive_dir_is_drive_8_on_commodores_kernal() {
-    let Some(roms) = rom_dir() else { return };
+    let Some(roms) = commodores_roms("drive 8") else {
+        return;
+    };
     let dir = temp_dir("drive-real-roms");
     let disk = dir.join("disk");
     std::fs::create_dir(&disk).unwrap();
@@ -77,7 +64,7 @@ fn drive_dir_is_drive_8_on_commodores_kernal() {
             "--drive-dir",
             "disk",
         ])
-        .args(rom_args(&roms))
+        .args(commodores_rom_args(&roms))
         .assert();
     let err = stderr_of(&out);
     assert_eq!(
@@ -91,7 +78,7 @@ fn drive_dir_is_drive_8_on_commodores_kernal() {
     let out = c64kit()
         .current_dir(&disk)
         .args(["run", &prg, "-q", "--max-cycles", MAX_CYCLES])
-        .args(rom_args(&roms))
+        .args(commodores_rom_args(&roms))
         .assert();
     let err = stderr_of(&out);
     assert!(
@@ -110,7 +97,9 @@ fn drive_dir_is_drive_8_on_commodores_kernal() {
 /// itself on Commodore's ROMs yet: it is bounded, and the screen and folder are checked.
 #[test]
 fn cc65_fopen_on_commodores_kernal() {
-    let Some(roms) = rom_dir() else { return };
+    let Some(roms) = commodores_roms("drive 8") else {
+        return;
+    };
     if Command::new("cl65").arg("--version").output().is_err() {
         eprintln!("SKIPPED: cc65's cl65 is not installed, so no C program ran");
         return;
@@ -144,7 +133,7 @@ fn cc65_fopen_on_commodores_kernal() {
             MAX_CYCLES,
         ])
         .args(["--drive-dir", "disk"])
-        .args(rom_args(&roms))
+        .args(commodores_rom_args(&roms))
         .assert();
     let screen = stdout_of(&out);
     for line in [

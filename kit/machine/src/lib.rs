@@ -13,6 +13,7 @@ pub mod loader;
 pub mod machine;
 pub mod memory;
 pub mod pla;
+mod real_kernal;
 pub mod roms;
 pub mod settings;
 pub mod start;

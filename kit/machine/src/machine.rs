@@ -76,9 +76,9 @@ impl Machine {
             basic_end_watch: false,
         };
         // BASIC back at READY. with the script used up ends a run, as a return to BASIC
-        // does: our KERNAL's CHRIN sees it at no cost; a real KERNAL needs the run loop's
-        // watch, which `Machine::start` turns on where it RUNs a program.
-        if m.bus.roms.runs_basic() && m.bus.roms.trap_kernal {
+        // does: our KERNAL's CHRIN sees it at no cost; on a real KERNAL the run loop
+        // watches for it (`real_kernal`).
+        if m.bus.roms.runs_basic() {
             m.watch_basic_end();
         }
         m
@@ -213,6 +213,7 @@ impl Machine {
         loop {
             let checked = self.any_breakpoint
                 || self.basic_end_watch
+                || !self.bus.roms.trap_kernal
                 || self.count_instructions
                 || self.trace.is_some()
                 || (self.stop_on_stuck_loop && !self.direct_path);
@@ -266,7 +267,12 @@ impl Machine {
             }
             self.at_breakpoint = false;
             if self.basic_end_watch && self.basic_program_ended() {
-                return Some(StopReason::ReturnedToBasic);
+                return Some(self.kernal.ready_stop(&self.bus));
+            }
+            if !self.bus.roms.trap_kernal {
+                if let Some(stop) = self.watch_real_kernal() {
+                    return Some(stop);
+                }
             }
             if self.trace.is_some() {
                 self.trace_line();

@@ -171,3 +171,23 @@ pub fn decode_gif(path: &Path) -> (Vec<(Vec<u8>, u16)>, Vec<u8>) {
     }
     (frames, palette)
 }
+
+/// The folder of Commodore's ROM images (`C64KIT_ROMS`: CI has none); `None` after saying
+/// which tests were skipped (`what`).
+pub fn commodores_roms(what: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("C64KIT_ROMS").map(PathBuf::from);
+    if dir.is_none() {
+        eprintln!("SKIPPED: C64KIT_ROMS is not set: {what} on Commodore's ROMs is not tested");
+    }
+    dir
+}
+
+/// `--kernal-rom` and `--basic-rom` with Commodore's images in `dir` (the names VICE gives).
+pub fn commodores_rom_args(dir: &Path) -> Vec<String> {
+    vec![
+        "--kernal-rom".into(),
+        dir.join("kernal-901227-03.bin").display().to_string(),
+        "--basic-rom".into(),
+        dir.join("basic-901226-01.bin").display().to_string(),
+    ]
+}

@@ -521,6 +521,22 @@ impl Kernal {
             || polls_ndx_at(pc.wrapping_sub(3)) == Some(3)
     }
 
+    /// A wait for a key the real KERNAL's GETIN found none for (`found`: one waited):
+    /// `idle_poll_limit` empty calls in a row with the script used up are "input exhausted".
+    pub(crate) fn real_getin(&mut self, found: bool) -> Option<StopReason> {
+        if found {
+            self.idle_polls = 0;
+            return None;
+        }
+        self.idle().map(|_| StopReason::InputExhausted)
+    }
+
+    /// Whether a wait for a key that nothing can end stops the run (not when a person types
+    /// or nobody will: `idle_poll_limit` at its maximum).
+    pub(crate) fn stops_when_input_is_exhausted(&self) -> bool {
+        self.idle_poll_limit != u32::MAX
+    }
+
     fn idle(&mut self) -> Option<TrapOutcome> {
         self.idle_polls += 1;
         (self.idle_polls >= self.idle_poll_limit)
@@ -615,11 +631,7 @@ impl Kernal {
             let count = bus.ram[NDX as usize];
             if count == 0 {
                 if fed == KeyAvailability::Exhausted && self.at_ready(cpu, bus) {
-                    self.returned_status = Some(bus.ram[STATUS as usize]);
-                    return TrapOutcome::Stop(match self.basic_error.take() {
-                        Some((message, line)) => StopReason::BasicError { message, line },
-                        None => StopReason::ReturnedToBasic,
-                    });
+                    return TrapOutcome::Stop(self.ready_stop(bus));
                 }
                 if fed == KeyAvailability::Exhausted {
                     if let Some(stop) = self.idle() {
@@ -686,6 +698,22 @@ impl Kernal {
                     bus.ram[AUTODN as usize] = left;
                 }
             }
+        }
+    }
+
+    /// The error BASIC is about to print (`message` as its table has it, the line unless in
+    /// direct mode): the run ends with it once BASIC is back at `READY.`.
+    pub(crate) fn note_error(&mut self, message: String, line: Option<u16>) {
+        self.basic_error = Some((message, line));
+    }
+
+    /// How a run that is back at `READY.` ends: the error BASIC printed, or a return to
+    /// BASIC (with ST as the program left it).
+    pub(crate) fn ready_stop(&mut self, bus: &C64Bus) -> StopReason {
+        self.returned_status = Some(bus.ram[STATUS as usize]);
+        match self.basic_error.take() {
+            Some((message, line)) => StopReason::BasicError { message, line },
+            None => StopReason::ReturnedToBasic,
         }
     }
 

@@ -1,0 +1,138 @@
+//! `c64kit run` with Commodore's BASIC and KERNAL images is as complete as with c64kit's own
+//! (issue 33): the transcript is what went through CHROUT, a program's end at `READY.` ends
+//! the run (exit 0), a BASIC error ends it with exit code 12 and its message, and a wait for
+//! a key nobody will type is "input exhausted" (exit 3). Each program runs on both ROM sets
+//! and the two must agree: what c64kit's own ROMs give is the expectation, checked against
+//! Commodore's. The images come from `C64KIT_ROMS` (a folder: CI has none), and the tests
+//! say they were skipped without them.
+
+mod common;
+
+use common::{c64kit, commodores_rom_args, commodores_roms, stderr_of, stdout_of, stub_asm, write};
+
+/// A C64's 10 minutes: a run that does not end by itself would reach it.
+const MAX_CYCLES: &str = "20000000";
+
+struct Outcome {
+    code: i32,
+    stdout: String,
+    stop: String,
+}
+
+fn run(args: &[String]) -> Outcome {
+    let out = c64kit()
+        .args(["run", "--max-cycles", MAX_CYCLES])
+        .args(args)
+        .assert();
+    let stderr = stderr_of(&out);
+    let stop = stderr
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .split(" after ")
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    Outcome {
+        code: out.get_output().status.code().unwrap_or(-1),
+        stdout: stdout_of(&out),
+        stop,
+    }
+}
+
+/// Runs `file` (with `extra` arguments) on our ROMs and on Commodore's; both outcomes.
+fn on_both(file: &str, extra: &[&str]) -> Option<(Outcome, Outcome)> {
+    let dir = commodores_roms("a run")?;
+    let mut ours: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
+    ours.push(file.into());
+    let mut theirs = commodores_rom_args(&dir);
+    theirs.extend(ours.iter().cloned());
+    Some((run(&ours), run(&theirs)))
+}
+
+fn assert_same(file: &str, extra: &[&str], code: i32, stop: &str) {
+    let Some((ours, theirs)) = on_both(file, extra) else {
+        return;
+    };
+    assert_eq!(
+        (ours.code, ours.stop.as_str()),
+        (code, stop),
+        "ours: {file}"
+    );
+    assert_eq!(
+        (theirs.code, theirs.stop.as_str()),
+        (code, stop),
+        "Commodore's: {file}"
+    );
+    assert_eq!(theirs.stdout, ours.stdout, "the transcripts of {file}");
+}
+
+#[test]
+fn a_sys_stub_program_prints_its_transcript_and_ends_at_ready() {
+    let dir = tempfile::tempdir().unwrap();
+    let prg = stub_asm(
+        r#"
+        ldx #0
+@next   lda msg,x
+        beq @done
+        jsr $ffd2
+        inx
+        bne @next
+@done   rts
+msg     byte $48,$49,$0d,0
+"#,
+    );
+    let file = write(dir.path(), "hi.prg", &prg);
+    // ST as LOAD left it: EOI.
+    assert_same(&file, &[], 0, "c64kit: returned to BASIC (ST = 64)");
+}
+
+#[test]
+fn a_basic_program_prints_its_transcript_and_ends_at_ready() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "sq.bas",
+        b"10 FOR I=1 TO 3:PRINT I;I*I\n20 NEXT\n30 PRINT \"DONE\"\n",
+    );
+    assert_same(&file, &[], 0, "c64kit: returned to BASIC (ST = 0)");
+}
+
+#[test]
+fn a_basic_error_ends_the_run_with_its_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "err.bas", b"10 PRINT \"A\"\n20 GOTO 100\n");
+    assert_same(
+        &file,
+        &[],
+        12,
+        "c64kit: BASIC error: ?UNDEF'D STATEMENT  ERROR IN 20",
+    );
+}
+
+#[test]
+fn a_wait_for_a_key_nobody_types_is_input_exhausted() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.bas", b"10 INPUT A$\n20 PRINT A$\n");
+    assert_same(&input, &[], 3, "c64kit: input exhausted");
+    let get = write(dir.path(), "get.bas", b"10 GET A$:IF A$=\"\" THEN 10\n");
+    assert_same(&get, &[], 3, "c64kit: input exhausted");
+    // Typed keys reach INPUT, and the run ends at READY.
+    assert_same(
+        &input,
+        &["--input", "HI{RETURN}"],
+        0,
+        "c64kit: returned to BASIC (ST = 0)",
+    );
+}
+
+#[test]
+fn lower_case_text_is_rendered_in_the_set_the_vic_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "case.bas",
+        b"10 PRINT CHR$(14);\"{shift-h}ELLO\"\n20 PRINT CHR$(142);\"{shift-h}\"\n",
+    );
+    assert_same(&file, &[], 0, "c64kit: returned to BASIC (ST = 0)");
+}

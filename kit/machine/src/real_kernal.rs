@@ -1,0 +1,86 @@
+//! What c64kit watches while Commodore's KERNAL image runs (no traps there): the run loop
+//! looks at each instruction's address (`Machine::run_checked`) for
+//! - the entry of the routine CHROUT's vector IBSOUT ($0326) points at, reached through the
+//!   jump table's `JMP ($0326)` or by a program's own `JMP ($0326)`: with the output on the
+//!   screen, A is the transcript's next byte, as the trap KERNAL's CHROUT records it;
+//! - the entry BASIC's error vector IERROR ($0300) points at, reached with X an error number:
+//!   the error BASIC is about to print, which ends the run as an error once BASIC is back at
+//!   `READY.` (Commodore's BASIC; ours on our KERNAL says it through the CLRCHN trap);
+//! - BASIC back at `READY.` with the script used up: the end of the run
+//!   (`Machine::basic_program_ended`);
+//! - the entries of GETIN's and CHRIN's vectors (IGETIN $032A, IBASIN $0324) reading the
+//!   keyboard with nothing typed and the script used up: GETIN polled in vain as often as
+//!   the trap KERNAL's `idle_poll_limit` allows, or CHRIN about to wait for a line nobody
+//!   will type, is "input exhausted", as with the trap KERNAL.
+
+use crate::boot::peek16;
+use crate::kernal::vars::{CURLIN, DFLTN, DFLTO, NDX};
+use crate::machine::Machine;
+use crate::stop::StopReason;
+use c64kit_screen::addr::CRSW;
+
+/// IBSOUT: CHROUT's RAM vector.
+const IBSOUT: u16 = 0x0326;
+/// IBASIN: CHRIN's RAM vector.
+const IBASIN: u16 = 0x0324;
+/// IGETIN: GETIN's RAM vector.
+const IGETIN: u16 = 0x032A;
+/// IERROR: BASIC's error vector, entered with X = the error number (bit 7 set: no error).
+const IERROR: u16 = 0x0300;
+/// Commodore's BASIC: the table of its error messages' addresses (C64 memory maps: $A328,
+/// the first for error 1, TOO MANY FILES); each message ends with bit 7 set.
+const ERROR_MESSAGES: u16 = 0xA328;
+/// The last error number BASIC V2 has (30: BREAK; 31..127 are not errors of its own).
+const LAST_ERROR: u8 = 30;
+/// The screen's device number: output there is the transcript.
+const SCREEN: u8 = 3;
+/// Longer than any of BASIC's error messages.
+const MAX_MESSAGE: u16 = 32;
+
+impl Machine {
+    /// At an instruction's address, before it runs: records what the real KERNAL's CHROUT
+    /// is about to print and the error BASIC is about to report; says when a wait for a key
+    /// can never end.
+    pub(crate) fn watch_real_kernal(&mut self) -> Option<StopReason> {
+        let pc = self.cpu.pc;
+        if pc == peek16(&self.bus, IBSOUT) && self.bus.ram[DFLTO as usize] == SCREEN {
+            self.kernal.transcript.push(self.cpu.a);
+            let sets = crate::text_screen::shows_lowercase_rom(&self.bus);
+            self.kernal.transcript_sets.push(sets);
+        }
+        let error = self.cpu.x;
+        if pc == peek16(&self.bus, IERROR) && (1..=LAST_ERROR).contains(&error) {
+            // The table is in the ROM: read as the CPU reads it (boot::peek16 reads RAM).
+            let entry = ERROR_MESSAGES + 2 * (u16::from(error) - 1);
+            let mut at = u16::from_le_bytes([self.bus.peek(entry), self.bus.peek(entry + 1)]);
+            let mut message = String::new();
+            for _ in 0..MAX_MESSAGE {
+                let b = self.bus.peek(at);
+                message.push(char::from(b & 0x7F));
+                at = at.wrapping_add(1);
+                if b & 0x80 != 0 {
+                    break;
+                }
+            }
+            let line = peek16(&self.bus, CURLIN);
+            self.kernal
+                .note_error(message, (line >> 8 != 0xFF).then_some(line));
+        }
+        let ram = &self.bus.ram;
+        let from_keyboard = ram[DFLTN as usize] == 0;
+        let nothing_typed = ram[NDX as usize] == 0 && self.bus.input.is_exhausted();
+        if from_keyboard && pc == peek16(&self.bus, IGETIN) {
+            return self.kernal.real_getin(!nothing_typed);
+        }
+        if from_keyboard
+            && nothing_typed
+            && pc == peek16(&self.bus, IBASIN)
+            && ram[CRSW as usize] == 0
+            && self.kernal.stops_when_input_is_exhausted()
+            && !self.basic_waits_for_a_line()
+        {
+            return Some(StopReason::InputExhausted);
+        }
+        None
+    }
+}
