@@ -167,6 +167,12 @@ impl Cpu {
         self.set_nz(v);
     }
 
+    /// Whether the next `step` takes an interrupt (IRQ or NMI latched) instead of running the
+    /// instruction at `pc`: that instruction then runs after the handler returns.
+    pub fn takes_interrupt_next(&self) -> bool {
+        self.irq_pending
+    }
+
     pub fn interrupt_disabled(&self) -> bool {
         self.iflag
     }

@@ -43,13 +43,15 @@ impl Machine {
     /// can never end.
     pub(crate) fn watch_real_kernal(&mut self) -> Option<StopReason> {
         let pc = self.cpu.pc;
-        if pc == peek16(&self.bus, IBSOUT) && self.bus.ram[DFLTO as usize] == SCREEN {
+        // An interrupt taken here runs the entry again after its RTI: one byte, one record.
+        let runs_now = !self.cpu.takes_interrupt_next();
+        if runs_now && pc == peek16(&self.bus, IBSOUT) && self.bus.ram[DFLTO as usize] == SCREEN {
             self.kernal.transcript.push(self.cpu.a);
             let sets = crate::text_screen::shows_lowercase_rom(&self.bus);
             self.kernal.transcript_sets.push(sets);
         }
         let error = self.cpu.x;
-        if pc == peek16(&self.bus, IERROR) && (1..=LAST_ERROR).contains(&error) {
+        if runs_now && pc == peek16(&self.bus, IERROR) && (1..=LAST_ERROR).contains(&error) {
             // The table is in the ROM: read as the CPU reads it (boot::peek16 reads RAM).
             let entry = ERROR_MESSAGES + 2 * (u16::from(error) - 1);
             let mut at = u16::from_le_bytes([self.bus.peek(entry), self.bus.peek(entry + 1)]);
@@ -65,6 +67,12 @@ impl Machine {
             let line = peek16(&self.bus, CURLIN);
             self.kernal
                 .note_error(message, (line >> 8 != 0xFF).then_some(line));
+        }
+        if pc == crate::basic_run::CHRIN_ENTRY
+            && !self.bus.input.is_exhausted()
+            && self.basic_waits_for_a_line()
+        {
+            self.kernal.forget_error();
         }
         let ram = &self.bus.ram;
         let from_keyboard = ram[DFLTN as usize] == 0;

@@ -630,8 +630,12 @@ impl Kernal {
         loop {
             let count = bus.ram[NDX as usize];
             if count == 0 {
-                if fed == KeyAvailability::Exhausted && self.at_ready(cpu, bus) {
-                    return TrapOutcome::Stop(self.ready_stop(bus));
+                if self.at_ready(cpu, bus) {
+                    if fed == KeyAvailability::Exhausted {
+                        return TrapOutcome::Stop(self.ready_stop(bus));
+                    }
+                    // More is typed after an error: the run does not end with it.
+                    self.basic_error = None;
                 }
                 if fed == KeyAvailability::Exhausted {
                     if let Some(stop) = self.idle() {
@@ -705,6 +709,12 @@ impl Kernal {
     /// direct mode): the run ends with it once BASIC is back at `READY.`.
     pub(crate) fn note_error(&mut self, message: String, line: Option<u16>) {
         self.basic_error = Some((message, line));
+    }
+
+    /// BASIC is back at `READY.` and more lines will be typed: an error before them is not
+    /// how the run ends.
+    pub(crate) fn forget_error(&mut self) {
+        self.basic_error = None;
     }
 
     /// How a run that is back at `READY.` ends: the error BASIC printed, or a return to
