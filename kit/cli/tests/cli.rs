@@ -4,7 +4,7 @@ mod common;
 
 use common::{
     assert_stderr_has, c64kit, debug_cart_value, stderr_of, stdout_of, stub_asm, stub_prg,
-    temp_dir, write,
+    temp_dir, write, READY,
 };
 
 #[test]
@@ -512,7 +512,7 @@ fn scripted_joysticks_reach_a_program_that_reads_the_ports() {
         .args(["run", &game, "--input", "{JOY2 FIRE 2f}{JOY1 UP}"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "FU\n");
+    assert_eq!(stdout_of(&out), format!("FU{READY}"));
     // Without the script the program waits for fire until the budget.
     c64kit()
         .args(["run", &game, "--max-cycles", "200000"])
@@ -548,7 +548,7 @@ fn scripted_paddles_reach_a_program_that_reads_the_pot_registers() {
         ])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "AB\n");
+    assert_eq!(stdout_of(&out), format!("AB{READY}"));
     for (script, says) in [
         ("{PADDLE5 65}", "{PADDLE5}: paddles are PADDLE1 to PADDLE4"),
         (
@@ -580,8 +580,10 @@ fn after_return_wait_keeps_a_programs_interrupt_routine_running() {
              skip jmp $ea31\ncount byte 0",
         ),
     );
+    // BASIC's own READY. after the RTS into its SYS, then the run ends: the IRQ routine
+    // never ran.
     let out = c64kit().args(["run", &prg]).assert().code(0);
-    assert_eq!(stdout_of(&out), "", "{}", stderr_of(&out));
+    assert_eq!(stdout_of(&out), READY, "{}", stderr_of(&out));
     let out = c64kit()
         .args([
             "run",
@@ -593,7 +595,9 @@ fn after_return_wait_keeps_a_programs_interrupt_routine_running() {
         ])
         .assert()
         .code(4);
-    assert_eq!(stdout_of(&out), "READY.\n***\n");
+    // BASIC's READY. (CR LF READY. CR LF), then the IRQ routine's stars at the cursor
+    // while BASIC waits for a line.
+    assert_eq!(stdout_of(&out), "\n{$0a}READY.\n{$0a}***\n");
     // With a key script, its end is the run's end.
     let out = c64kit()
         .args([
@@ -607,7 +611,7 @@ fn after_return_wait_keeps_a_programs_interrupt_routine_running() {
         .assert()
         .code(3);
     assert!(
-        stdout_of(&out).starts_with("READY.\n"),
+        stdout_of(&out).starts_with("\n{$0a}READY.\n{$0a}"),
         "{}",
         stdout_of(&out)
     );
@@ -649,5 +653,5 @@ bad      lda #$42           ; B
     }
     let path = write(dir.path(), "a-long-program-name.prg", &prg);
     let out = c64kit().args(["run", &path]).assert().code(0);
-    assert_eq!(stdout_of(&out), "OK\n");
+    assert_eq!(stdout_of(&out), format!("OK{READY}"));
 }
