@@ -655,3 +655,14 @@ bad      lda #$42           ; B
     let out = c64kit().args(["run", &path]).assert().code(0);
     assert_eq!(stdout_of(&out), format!("OK{READY}"));
 }
+
+/// A SYS whose address only BASIC works out (a variable: X is 0 after RUN) is RUN by our
+/// BASIC, as on a C64: SYS 65517 (SCREEN) returns into BASIC, which ends at READY.
+#[test]
+fn a_sys_with_a_variable_runs_through_basic() {
+    let dir = temp_dir("sys-variable");
+    let bas = write(&dir, "sysx.bas", b"10 SYS X+65517:PRINT \"BACK\"\n");
+    let out = c64kit().args(["run", &bas]).assert().code(0);
+    assert_eq!(stdout_of(&out), format!("BACK\n{READY}"));
+    assert_stderr_has(&out, "returned to BASIC");
+}
