@@ -87,6 +87,11 @@ impl Run {
     }
 }
 
+/// What BASIC prints when a program RUN from it ends (machine code's RTS from its SYS goes
+/// back into BASIC's SYS, and the program has no more statements): CR, LF, `READY.`, CR, LF,
+/// as Commodore's BASIC prints it (shared/basic-v2/README.md).
+pub const BASIC_READY: &[u8] = b"\r\nREADY.\r\n";
+
 /// CHROUT bytes as text: RETURN (13) as a newline, every other byte as the character with
 /// that code (the format of shared/ryg/reference).
 pub fn transcript_text(bytes: &[u8]) -> String {

@@ -214,13 +214,15 @@ fn quit_returns_to_basic_and_reads_nothing_more() {
     assert_eq!(s.stop, StopReason::ReturnedToBasic);
 }
 
-/// The same through `run` (the kit's one-shot runner): the run ends "returned to BASIC".
+/// The same through `run` (the kit's one-shot runner): RUN from the BASIC stub, so `.Q`'s
+/// RTS goes back into BASIC, which prints READY.; the run ends "returned to BASIC".
 #[test]
 fn quit_through_the_one_shot_runner() {
     let prg = c64kit_programs::build("ryg3-v09").unwrap();
     let r = c64kit_programs::run(&prg, ".h\n.q\n", 5_000_000).unwrap();
     assert_eq!(r.stop, StopReason::ReturnedToBasic);
-    assert_eq!(r.text(), "? .H\nHELP\n? .Q\nQUIT\n");
+    let ready = c64kit_programs::transcript_text(c64kit_programs::BASIC_READY);
+    assert_eq!(r.text(), format!("? .H\nHELP\n? .Q\nQUIT\n{ready}"));
 }
 
 /// `.O`: the computer stops answering; `.G`: the computer plays the side to move at once and

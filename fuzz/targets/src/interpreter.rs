@@ -34,7 +34,8 @@
 //!
 //! Three things a BASIC program can do on purpose end the judging: the run goes on (a
 //! panic or the harness's limits still count) but its stop is not judged once
-//! - a SYS statement started;
+//! - a SYS statement started (a program whose RUN goes straight to a SYS starts there:
+//!   `runs_basic_first`);
 //! - a POKE is about to store (at its `STA (LINNUM),Y`) outside the screen ($0400-$07FF)
 //!   and the I/O area ($D000-$DFFF: the chips and colour RAM), the places where a POKE
 //!   cannot take BASIC's control away;
@@ -56,7 +57,9 @@
 
 use c64kit_basic::KeyEvent;
 use c64kit_machine::basic_run::CHRIN_ENTRY;
-use c64kit_machine::{Drive, Entry, Machine, Program, Roms, RunSettings, Segment, StopReason};
+use c64kit_machine::{
+    runs_basic_first, Drive, Entry, Machine, Program, Roms, RunSettings, Segment, StopReason,
+};
 
 /// Where BASIC programs start (TXTTAB after the cold start).
 const BASIC_START: u16 = 0x0801;
@@ -253,6 +256,10 @@ pub fn run_with(data: &[u8], roms: Roms, budget: u64) -> Result<Run, String> {
         }],
         entry: Entry::Run,
     };
+    // A program whose RUN goes straight to a SYS starts in the routine, as BASIC's SYS
+    // leaves it (`Machine::start`), never passing the breakpoint on SYS's code: a SYS
+    // started all the same.
+    let sys_first = !runs_basic_first(&roms, &program);
     let settings = RunSettings {
         roms,
         drive: Drive::read_only(NO_FOLDER),
@@ -286,7 +293,7 @@ pub fn run_with(data: &[u8], roms: Roms, budget: u64) -> Result<Run, String> {
         screen: m.screen_text(),
         cycles: m.cycles() + budget - end,
     };
-    let mut judged = true;
+    let mut judged = !sys_first;
     let stop = loop {
         let stop = m.run(end.saturating_sub(m.cycles()));
         match stop {
@@ -453,7 +460,10 @@ mod tests {
     #[test]
     fn sys_unsafe_pokes_and_undefined_functions_are_not_judged() {
         let not_judged = |r: Run| assert!(matches!(r.outcome, Outcome::NotJudged(_)), "{r:?}");
+        // RUN straight to the SYS (started computed), and a SYS whose address only BASIC
+        // works out (X is 0: the CPU runs the processor port and zero page).
         not_judged(outcome("10 SYS 65517\n", b""));
+        not_judged(outcome("10 SYS X\n", b""));
         // Banking the ROMs out: the CPU runs into RAM.
         not_judged(outcome("10 POKE 53280,0:POKE 1,0:PRINT 1\n", b""));
         not_judged(outcome("10 POKE 785,0:PRINT USR(1)\n", b""));

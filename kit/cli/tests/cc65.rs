@@ -18,6 +18,11 @@ const X0: usize = 32;
 const Y0: usize = 35;
 const WIDTH: usize = 384;
 
+/// The row BASIC's READY. leaves on the screen when a program returns into it (after a blank
+/// row when the program's text ended with a new line), in the lower-case set cc65's start-up
+/// switches to.
+const READY: &str = "ready.";
+
 /// Our programs (tests/cc65/NAME.c).
 const OURS: [&str; 7] = [
     "conio", "stdio", "files", "joystick", "mouse", "tgi", "status",
@@ -480,7 +485,13 @@ fn stdio_reads_the_lines_typed() {
     assert_eq!(r.code, 0, "{r}");
     assert_eq!(
         r.text(),
-        ["Name? World", "Hello, World!", "Two numbers? 6 7", "6*7=42"],
+        [
+            "Name? World",
+            "Hello, World!",
+            "Two numbers? 6 7",
+            "6*7=42",
+            READY
+        ],
         "{r}"
     );
 }
@@ -501,7 +512,8 @@ fn files_on_drive_8_are_written_and_read() {
             "read: Line one",
             "read: Line Two",
             "bytes: 256 back, same",
-            "given: Given File"
+            "given: Given File",
+            READY
         ],
         "{r}"
     );
@@ -539,7 +551,11 @@ fn the_joystick_driver_reads_the_scripted_joystick() {
         &[&b.prg("joystick"), "--input", script, "--exit-status"],
     );
     assert_eq!(r.code, 0, "{r}");
-    assert_eq!(r.text(), ["up", "left", "down", "right", "fire"], "{r}");
+    assert_eq!(
+        r.text(),
+        ["up", "left", "down", "right", "fire", READY],
+        "{r}"
+    );
 }
 
 #[test]
@@ -640,7 +656,9 @@ fn sample_hello_draws_its_frame_and_clears_at_a_key() {
     );
     let r = run(&dir, &[&b.prg("hello"), "--input", "x", "--exit-status"]);
     assert_eq!(r.code, 0, "{r}");
-    assert!(r.text().is_empty(), "a clear screen at the end: {r}");
+    // A clear screen at the end, then BASIC's CR LF READY. below the home row.
+    assert_eq!(r.text(), [READY], "a clear screen at the end: {r}");
+    assert_eq!(r.row(1), READY, "{r}");
 }
 
 #[test]
@@ -666,6 +684,7 @@ fn sample_ascii_shows_the_codes_of_the_keys_typed() {
             "their hexadecimal code",
             "numbers - 'Q' quits:",
             "a=$41 B=$c2 1=$31 Q=$d1",
+            READY,
         ],
         "{r}"
     );
@@ -856,7 +875,9 @@ fn sample_nachtm_shows_its_page_while_the_music_plays() {
         ],
     );
     assert_eq!(r.code, 0, "{r}");
-    assert!(r.text().is_empty(), "a clear screen at the end: {r}");
+    // A clear screen at the end, then BASIC's CR LF READY. below the home row.
+    assert_eq!(r.text(), [READY], "a clear screen at the end: {r}");
+    assert_eq!(r.row(1), READY, "{r}");
 }
 
 #[test]
@@ -892,7 +913,11 @@ fn sample_mandelbrot_loads_its_driver_and_draws() {
     assert!(r.stderr.contains("returned to BASIC (ST = 1)"), "{r}");
     assert_eq!(
         r.text()[1..],
-        ["Error #2 initializing graphics.", "Cannot load driver"],
+        [
+            "Error #2 initializing graphics.",
+            "Cannot load driver",
+            READY
+        ],
         "{r}"
     );
 }
@@ -935,7 +960,7 @@ fn sample_mousedemo_follows_the_mouse() {
     );
     assert_eq!(r.code, 0, "{r}");
     assert_eq!(position(&r), (x + 20, y - 10), "{r}");
-    assert_eq!(r.text().last(), Some(&"Goodbye!"), "{r}");
+    assert!(r.text().ends_with(&["Goodbye!", READY]), "{r}");
 }
 
 #[test]
@@ -961,7 +986,7 @@ fn sample_tgidemo_draws_its_four_pictures() {
         ],
     );
     assert_eq!(r.code, 0, "{r}");
-    assert_eq!(r.text().last(), Some(&"Done"), "{r}");
+    assert!(r.text().ends_with(&["Done", READY]), "{r}");
     assert!(r.text().contains(&"OK. Please wait patiently..."), "{r}");
     // The circles: orange on white, both diagonals, a black border.
     let px = picture(&drive.join("shot-3000000.png"));
@@ -1005,7 +1030,8 @@ fn sample_gunzip65_inflates_a_file_on_drive_8() {
             "Calculating CRC...",
             "Uncompressed file name:",
             "out",
-            "Ok."
+            "Ok.",
+            READY
         ],
         "{r}"
     );
@@ -1031,7 +1057,8 @@ fn sample_overlay_demos_load_their_overlays_from_drive_8() {
     let folder = b.dir.join("ovrldemo");
     let r = run(&folder, &["ovrldemo", "--drive-dir", ".", "--exit-status"]);
     assert_eq!(r.code, 0, "{r}");
-    assert_eq!(r.text(), calls, "{r}");
+    assert_eq!(r.text()[..calls.len()], calls, "{r}");
+    assert_eq!(r.text()[calls.len()..], [READY], "{r}");
     // multdemo looks for extended memory drivers first (none on this disk), then waits for
     // RETURN (the real KERNAL's line input leaves a space before the next line's text).
     let folder = b.dir.join("multdemo");
@@ -1053,7 +1080,8 @@ fn sample_overlay_demos_load_their_overlays_from_drive_8() {
         text.contains(&"Log: No extended memory driver found"),
         "{r}"
     );
-    assert_eq!(text[text.len() - 6..], calls, "{r}");
+    assert_eq!(text[text.len() - 7..text.len() - 1], calls, "{r}");
+    assert_eq!(text.last(), Some(&READY), "{r}");
 }
 
 #[test]
@@ -1064,7 +1092,7 @@ fn sample_tutorial_says_hello() {
     let dir = temp_dir("cc65-tutorial");
     let r = run(&dir, &[&b.prg("tutorial"), "--exit-status"]);
     assert_eq!(r.code, 0, "{r}");
-    assert_eq!(r.text(), ["Hello world!"], "{r}");
+    assert_eq!(r.text(), ["Hello world!", READY], "{r}");
 }
 
 /// cc65 2.19's enumdevdir shows "Dir 80" for drive 8: its library writes unit 8 as "80"
@@ -1096,7 +1124,13 @@ fn sample_enumdevdir_lists_drive_8() {
     assert_eq!(r.code, 0, "{r}");
     assert_eq!(
         r.text(),
-        ["Device 8:", " Dir 8:", "  File hello", "  File note.txt"],
+        [
+            "Device 8:",
+            " Dir 8:",
+            "  File hello",
+            "  File note.txt",
+            READY
+        ],
         "{r}"
     );
 }

@@ -5,7 +5,12 @@
 mod common;
 
 use c64kit_basic::petscii::screen_code_to_char;
-use common::{c64kit, stdout_of, stub_asm, temp_dir, write};
+use common::{c64kit, stdout_of, stub_asm, temp_dir, write, READY};
+
+/// BASIC's READY. at the program's end in the lower-case set (and as petcat renders it).
+fn ready_lower_case() -> String {
+    READY.to_lowercase()
+}
 
 /// Prints the 0-terminated bytes at `label` (x is used).
 fn print(label: &str) -> String {
@@ -44,16 +49,23 @@ fn chr14_switches_the_vic_to_lower_case_and_chr142_back() {
     let mut lines = text.lines();
     // Each byte in the set in force when it was printed: "Hello" and "HI" as they showed.
     assert_eq!(lines.next(), Some("{swlc}Hello 17 {swuc}HI 15 "));
+    // Then BASIC's READY. (CR LF READY. CR LF), in upper case.
+    assert_eq!(lines.next(), Some("{$0a}READY."));
+    assert_eq!(lines.next(), Some("{$0a}"));
     // The screen shows the set the VIC-II shows at the end: upper case again, where "Hello"
     // shows its shifted H as a graphic.
     let h = screen_code_to_char(0x48, false);
     assert_eq!(lines.next(), Some(format!("|{h}ELLO 17 HI 15|").as_str()));
+    assert_eq!(lines.next(), Some("|READY.|"));
     // The petcat style renders bytes alike in either set, as petcat does.
     let out = c64kit()
         .args(["run", &prg, "-O", "transcript.style=petcat"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "{swlc}Hello 17 {swuc}hi 15 \n");
+    assert_eq!(
+        stdout_of(&out),
+        format!("{{swlc}}Hello 17 {{swuc}}hi 15 {}", ready_lower_case())
+    );
 }
 
 #[test]
@@ -77,7 +89,11 @@ fn the_screen_dump_follows_d018_not_the_editor() {
     let text = stdout_of(&out);
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some("HI Hello "));
+    // BASIC's READY. after the POKE: lower case.
+    assert_eq!(lines.next(), Some("{$0a}ready."));
+    assert_eq!(lines.next(), Some("{$0a}"));
     assert_eq!(lines.next(), Some("|hi Hello|"));
+    assert_eq!(lines.next(), Some("|ready.|"));
     // A character set in RAM ($2000): the text counts as upper-case/graphics.
     let prg = write(
         &dir,
@@ -94,7 +110,7 @@ fn the_screen_dump_follows_d018_not_the_editor() {
     let h = screen_code_to_char(0x48, false);
     assert_eq!(
         stdout_of(&out),
-        format!("{h}ELLO \n|{h}ELLO|\n{}", "||\n".repeat(24))
+        format!("{h}ELLO {READY}|{h}ELLO|\n|READY.|\n{}", "||\n".repeat(23))
     );
 }
 
@@ -115,19 +131,25 @@ fn shift_cbm_switches_the_set_unless_chr8_locked_it() {
         .assert()
         .code(0);
     let text = stdout_of(&out);
-    assert!(text.starts_with("{ensh}17 \n|17|\n"), "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "{{ensh}}17 {}|17|\n|ready.|\n",
+            ready_lower_case()
+        )),
+        "{text}"
+    );
     let out = c64kit()
         .args(["run", &unlocked, "--input", "{SHIFT-C=}{CBM-SHIFT}x"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "{ensh}15 \n");
+    assert_eq!(stdout_of(&out), format!("{{ensh}}15 {READY}"));
     // CHR$(8) locks it: the set stays.
     let locked = write(&dir, "locked.prg", &shift_cbm_program(8));
     let out = c64kit()
         .args(["run", &locked, "--input", "{SHIFT-CBM}x"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "{dish}15 \n");
+    assert_eq!(stdout_of(&out), format!("{{dish}}15 {READY}"));
 }
 
 #[test]
@@ -150,7 +172,7 @@ fn shift_cbm_holds_both_keys_in_the_matrix() {
         .args(["run", &prg, "--input", "{SHIFT-CBM}"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "15 17 \n");
+    assert_eq!(stdout_of(&out), format!("15 17 {}", ready_lower_case()));
 }
 
 #[test]

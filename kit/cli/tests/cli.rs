@@ -4,7 +4,7 @@ mod common;
 
 use common::{
     assert_stderr_has, c64kit, debug_cart_value, stderr_of, stdout_of, stub_asm, stub_prg,
-    temp_dir, write,
+    temp_dir, write, READY,
 };
 
 #[test]
@@ -515,7 +515,7 @@ fn scripted_joysticks_reach_a_program_that_reads_the_ports() {
         .args(["run", &game, "--input", "{JOY2 FIRE 2f}{JOY1 UP}"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "FU\n");
+    assert_eq!(stdout_of(&out), format!("FU{READY}"));
     // Without the script the program waits for fire until the budget.
     c64kit()
         .args(["run", &game, "--max-cycles", "200000"])
@@ -551,7 +551,7 @@ fn scripted_paddles_reach_a_program_that_reads_the_pot_registers() {
         ])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "AB\n");
+    assert_eq!(stdout_of(&out), format!("AB{READY}"));
     for (script, says) in [
         ("{PADDLE5 65}", "{PADDLE5}: paddles are PADDLE1 to PADDLE4"),
         (
@@ -583,8 +583,10 @@ fn after_return_wait_keeps_a_programs_interrupt_routine_running() {
              skip jmp $ea31\ncount byte 0",
         ),
     );
+    // BASIC's own READY. after the RTS into its SYS, then the run ends: the IRQ routine
+    // never ran.
     let out = c64kit().args(["run", &prg]).assert().code(0);
-    assert_eq!(stdout_of(&out), "", "{}", stderr_of(&out));
+    assert_eq!(stdout_of(&out), READY, "{}", stderr_of(&out));
     let out = c64kit()
         .args([
             "run",
@@ -596,7 +598,9 @@ fn after_return_wait_keeps_a_programs_interrupt_routine_running() {
         ])
         .assert()
         .code(4);
-    assert_eq!(stdout_of(&out), "READY.\n***\n");
+    // BASIC's READY. (CR LF READY. CR LF), then the IRQ routine's stars at the cursor
+    // while BASIC waits for a line.
+    assert_eq!(stdout_of(&out), "\n{$0a}READY.\n{$0a}***\n");
     // With a key script, its end is the run's end.
     let out = c64kit()
         .args([
@@ -610,7 +614,7 @@ fn after_return_wait_keeps_a_programs_interrupt_routine_running() {
         .assert()
         .code(3);
     assert!(
-        stdout_of(&out).starts_with("READY.\n"),
+        stdout_of(&out).starts_with("\n{$0a}READY.\n{$0a}"),
         "{}",
         stdout_of(&out)
     );
@@ -652,5 +656,16 @@ bad      lda #$42           ; B
     }
     let path = write(dir.path(), "a-long-program-name.prg", &prg);
     let out = c64kit().args(["run", &path]).assert().code(0);
-    assert_eq!(stdout_of(&out), "OK\n");
+    assert_eq!(stdout_of(&out), format!("OK{READY}"));
+}
+
+/// A SYS whose address only BASIC works out (a variable: X is 0 after RUN) is RUN by our
+/// BASIC, as on a C64: SYS 65517 (SCREEN) returns into BASIC, which ends at READY.
+#[test]
+fn a_sys_with_a_variable_runs_through_basic() {
+    let dir = temp_dir("sys-variable");
+    let bas = write(&dir, "sysx.bas", b"10 SYS X+65517:PRINT \"BACK\"\n");
+    let out = c64kit().args(["run", &bas]).assert().code(0);
+    assert_eq!(stdout_of(&out), format!("BACK\n{READY}"));
+    assert_stderr_has(&out, "returned to BASIC");
 }

@@ -9,7 +9,7 @@ mod common;
 use common::{
     c64kit, commodores_rom_args, commodores_roms, stderr_of, stdout_of, stub_asm, temp_dir, write,
 };
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// Enough for every program here (a few hundred bytes through a 1541 take about a second).

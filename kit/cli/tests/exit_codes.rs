@@ -49,11 +49,12 @@ fn row_says(stop: &StopReason) -> &'static str {
         StopReason::Jammed { .. } => "CPU jammed",
         StopReason::BrkNoHandler { .. } => "BRK with no handler",
         StopReason::Unimplemented { .. } => "KERNAL routine c64kit does not provide",
-        StopReason::NeedsBasic { .. } => "a call of BASIC's statement loop",
+        // Nothing stops so since BASIC's statement loop is our BASIC's own code; a program
+        // that runs BASIC where the machine has none is refused before its run (a case below).
+        StopReason::NeedsBasic { .. } => "runs BASIC where the machine has none",
         StopReason::Reset => "jumped to RESET",
         StopReason::DebugCart { value: 0 } => "wrote $00 to VICE's debug cartridge",
         StopReason::DebugCart { .. } => "a value other than $00",
-        // Only our own BASIC, which `run` cannot choose yet, stops so: its row comes with it.
         StopReason::BasicError { .. } => "stopped with an error",
     }
 }
@@ -77,6 +78,8 @@ fn cases(dir: &std::path::Path) -> Vec<(&'static str, Vec<String>, Ends)> {
     };
     // JSR RUNC; JMP NEWSTT ($A7AE): RUN's statement loop, as a decruncher ends.
     let newstt = basic_first(&[0x20, 0x59, 0xA6, 0x4C, 0xAE, 0xA7]);
+    // Any 8 KB file is a KERNAL image: given without a BASIC image, the machine has no BASIC.
+    let kernal = write(dir, "kernal.bin", &[0; 0x2000]);
     let rts = prg("rts.prg", &[0x60]);
     use Ends::{Error, Stop};
     vec![
@@ -151,13 +154,16 @@ fn cases(dir: &std::path::Path) -> Vec<(&'static str, Vec<String>, Ends)> {
         ),
         (
             "the KERNAL's internals",
-            args(&["run", &prg("internal.prg", &[0x20, 0x00, 0xE1])]),
+            // JSR $E9FF: the screen editor's "clear a screen line", an internal KERNAL
+            // routine c64kit does not provide ($E000-$E4D2 is BASIC's code, as on a C64).
+            args(&["run", &prg("internal.prg", &[0x20, 0xFF, 0xE9])]),
             Stop(StopReason::Unimplemented {
                 routine: "",
-                pc: 0xE100,
+                pc: 0xE9FF,
             }),
         ),
         (
+            // Our BASIC's statement loop runs the program (PRINT2080), then READY.
             "BASIC's statement loop",
             args(&[
                 "run",
@@ -165,10 +171,17 @@ fn cases(dir: &std::path::Path) -> Vec<(&'static str, Vec<String>, Ends)> {
                 "$0820",
                 &write(dir, "newstt.prg", &newstt),
             ]),
-            Stop(StopReason::NeedsBasic {
-                pc: 0xA7AE,
-                why: String::new(),
-            }),
+            Stop(StopReason::ReturnedToBasic),
+        ),
+        (
+            "BASIC where the machine has none",
+            args(&[
+                "run",
+                "--kernal-rom",
+                &kernal,
+                &write(dir, "basic-first.prg", &basic_first(&[])),
+            ]),
+            Error("runs BASIC where the machine has none"),
         ),
         (
             "reset",

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_stderr_has, c64kit, stdout_of, stub_asm, temp_dir, write};
+use common::{assert_stderr_has, c64kit, stdout_of, stub_asm, temp_dir, write, READY};
 
 /// Prints A as two hex digits.
 const PRINT_HEX: &str = "printhex pha\nlsr\nlsr\nlsr\nlsr\ntax\nlda hex,x\njsr $ffd2\n\
@@ -45,7 +45,7 @@ fn a_program_scanning_the_matrix_sees_the_scripted_keys() {
         .args(["run", &prg, "--input", "hello"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "1D0E2A2A26\n");
+    assert_eq!(stdout_of(&out), format!("1D0E2A2A26{READY}"));
     // SHIFT combinations hold the left SHIFT (column 1 row 7) with the key: "!" is SHIFT 1
     // (column 7 row 0), {SHIFT-A} and {$C1} are SHIFT A (1/2).
     let prg = write(&dir, "scan4.prg", &scanner(4));
@@ -53,7 +53,7 @@ fn a_program_scanning_the_matrix_sees_the_scripted_keys() {
         .args(["run", &prg, "--input", "{SHIFT-A}!a{$c1}"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "8AB80A8A\n");
+    assert_eq!(stdout_of(&out), format!("8AB80A8A{READY}"));
     // Without keys the program waits until the budget.
     c64kit()
         .args(["run", &prg, "--max-cycles", "300000"])
@@ -83,7 +83,11 @@ fn key_hold_sets_how_many_scans_see_a_key() {
             .args(args)
             .assert()
             .code(0);
-        u8::from_str_radix(stdout_of(&out).trim(), 16).unwrap()
+        let stdout = stdout_of(&out);
+        let count = stdout
+            .strip_suffix(READY)
+            .unwrap_or_else(|| panic!("no READY. at the end: {stdout:?}"));
+        u8::from_str_radix(count, 16).unwrap()
     };
     // 3 frames (58,968 cycles) by default: about 58 scans; 6 frames twice as many.
     let default = count(&[]);
@@ -98,7 +102,7 @@ fn key_hold_sets_how_many_scans_see_a_key() {
         .args(["run", &prg, "--input", "x"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&from_file), format!("{six:02X}\n"));
+    assert_eq!(stdout_of(&from_file), format!("{six:02X}{READY}"));
     let out = c64kit()
         .args(["run", &prg, "--key-hold", "3"])
         .assert()
@@ -124,7 +128,7 @@ fn restore_raises_an_nmi_that_runs_the_programs_handler() {
         .args(["run", &prg, "--input", "{WAIT 20000}{RESTORE}{RESTORE 1f}"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "NN\n");
+    assert_eq!(stdout_of(&out), format!("NN{READY}"));
     // One press is one NMI (the line is edge-triggered): the second never comes.
     let out = c64kit()
         .args([
@@ -158,5 +162,5 @@ fn keys_the_kernal_takes_are_down_in_the_matrix_too() {
         .args(["run", &prg, "--input", "a"])
         .assert()
         .code(0);
-    assert_eq!(stdout_of(&out), "AFB\n");
+    assert_eq!(stdout_of(&out), format!("AFB{READY}"));
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{c64kit, hi_prg, library, temp_dir};
+use common::{c64kit, hi_prg, library, temp_dir, READY};
 use std::path::{Path, PathBuf};
 
 /// The RYG3 engine (version 10) as the README builds it.
@@ -377,7 +377,12 @@ fn loaders_by_extension_and_content() {
     ] {
         let out = run(&dir, &args);
         assert_eq!(out.code, 0, "{args:?}: {}", out.stderr);
-        let want = if args[1] == "hi.asm" { "H\n" } else { "HI\n" };
+        // RUN ends at BASIC's READY.; hi.asm, started at $C000 (a call), at its RTS.
+        let want = if args[1] == "hi.asm" {
+            "H\n".to_string()
+        } else {
+            format!("HI{READY}")
+        };
         assert_eq!(out.stdout, want, "{args:?}");
         assert!(out.stderr.contains(stderr), "{args:?}: {}", out.stderr);
     }
@@ -522,7 +527,7 @@ fn plugins_are_listed_and_loaded_from_the_command_line_and_config() {
     let out = run(&dir, &["run", "hi.prg"]);
     assert_eq!(
         (out.code, out.stdout.as_str()),
-        (0, "HI\n"),
+        (0, format!("HI{READY}").as_str()),
         "{}",
         out.stderr
     );

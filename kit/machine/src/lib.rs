@@ -29,7 +29,7 @@ pub use drive::Drive;
 pub use loader::{Prg, PrgError};
 pub use machine::{trace_line, Machine, PAL_HZ};
 pub use roms::{RomPaths, Roms};
-pub use settings::{load_name_of, Entry, Program, RunSettings, Segment};
+pub use settings::{load_name_of, runs_basic_first, Entry, Program, RunSettings, Segment};
 pub use start::StartError;
 pub use stop::StopReason;
 pub use text_screen::TextScreen;

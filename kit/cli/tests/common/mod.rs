@@ -191,3 +191,9 @@ pub fn commodores_rom_args(dir: &Path) -> Vec<String> {
         dir.join("basic-901226-01.bin").display().to_string(),
     ]
 }
+
+/// What BASIC prints when a program RUN from it ends (machine code's RTS from its SYS goes
+/// back into BASIC, which ends the program): CR, LF, `READY.`, CR, LF, as Commodore's BASIC
+/// prints it (../shared/basic-v2/README.md), in the transcript's rendering (CR a new line, LF
+/// `{$0a}`); the CLI ends the transcript with a new line.
+pub const READY: &str = "\n{$0a}READY.\n{$0a}\n";

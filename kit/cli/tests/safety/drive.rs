@@ -1,7 +1,7 @@
 //! Drive 8 through the binary: names that would leave the drive folder, writing without
 //! consent, files that exist, the status channel, sequential files, and the folder options.
 
-use crate::common::{c64kit, stderr_of, stdout_of, write};
+use crate::common::{c64kit, stderr_of, stdout_of, write, READY};
 use std::path::Path;
 
 /// A PRG from assembly (CBM prg Studio dialect): a "10 SYS2061" stub, then `source`.
@@ -237,7 +237,7 @@ fn a_program_reads_the_status_channel() {
     let out = run_with_drive(&prg, &disk, 0);
     assert_eq!(
         stdout_of(&out),
-        "73,CBM DOS V2.6 1541,00,00\n00, OK,00,00\n"
+        format!("73,CBM DOS V2.6 1541,00,00\n00, OK,00,00\n{READY}")
     );
 }
 
@@ -290,8 +290,9 @@ msg     text "hello",13
 "#,
     ));
     let out = run_with_drive(&prg, &disk, 0);
-    // Only what went to the screen is in the transcript: the file's bytes, read back once.
-    assert_eq!(stdout_of(&out), "HELLO\n");
+    // Only what went to the screen is in the transcript: the file's bytes, read back once,
+    // then BASIC's READY.
+    assert_eq!(stdout_of(&out), format!("HELLO\n{READY}"));
     assert_eq!(std::fs::read(disk.join("log")).unwrap(), b"HELLO\r");
     assert_eq!(files_in(&disk), vec!["log"]);
 }

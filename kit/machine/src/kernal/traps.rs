@@ -309,11 +309,7 @@ impl Kernal {
                 // UDTIM reads the STOP key's row; the real scan finds a key typed now in
                 // the same interrupt, so the row is read after the key is pressed.
                 read_stop_key(bus);
-                // Idling after the program returned: the script's end is the run's end
-                // (with no script, only the budget ends it; with a person at the keyboard,
-                // `play`, never).
-                let scripted = bus.input.was_fed() && self.idle_poll_limit < u32::MAX;
-                if self.returned && scripted && bus.input.is_exhausted() {
+                if self.returned && self.script_ended(bus) {
                     return TrapOutcome::Stop(StopReason::InputExhausted);
                 }
                 // The JAM's fetch was the first cycle; the handler ends reading ICR, which
@@ -638,7 +634,11 @@ impl Kernal {
                     self.basic_error = None;
                 }
                 if fed == KeyAvailability::Exhausted {
-                    if let Some(stop) = self.idle() {
+                    if self.idles_at_ready(cpu, bus) {
+                        if self.script_ended(bus) {
+                            return TrapOutcome::Stop(StopReason::InputExhausted);
+                        }
+                    } else if let Some(stop) = self.idle() {
                         return stop;
                     }
                 }
@@ -730,10 +730,26 @@ impl Kernal {
     /// BASIC, after a program's RUN, is back at READY.: its main loop asks for a line (see
     /// `Machine::basic_waits_for_a_line`), and a return to BASIC ends the run.
     fn at_ready(&self, cpu: &Cpu, bus: &C64Bus) -> bool {
-        self.after_return == AfterReturn::Return
-            && self
-                .basic_ready_ends_run
-                .is_some_and(|main| crate::basic_run::returns_to(bus, cpu.s, main))
+        self.after_return == AfterReturn::Return && self.basic_asks_for_a_line(cpu, bus)
+    }
+
+    /// BASIC, after a program's RUN, is back at READY. and idles there: `--after-return
+    /// wait`, as after a return to BASIC (see `script_ended`), not a program asking for a key.
+    fn idles_at_ready(&self, cpu: &Cpu, bus: &C64Bus) -> bool {
+        self.after_return == AfterReturn::Wait && self.basic_asks_for_a_line(cpu, bus)
+    }
+
+    /// BASIC's main loop (`basic_ready_ends_run`) is a few calls up the stack.
+    fn basic_asks_for_a_line(&self, cpu: &Cpu, bus: &C64Bus) -> bool {
+        self.basic_ready_ends_run
+            .is_some_and(|main| crate::basic_run::returns_to(bus, cpu.s, main))
+    }
+
+    /// Idling after the program returned to BASIC (`--after-return wait`), the key script's
+    /// end is the run's end; with no script only the budget ends it, and with a person at the
+    /// keyboard (`play`) nothing does.
+    fn script_ended(&self, bus: &C64Bus) -> bool {
+        bus.input.was_fed() && self.idle_poll_limit < u32::MAX && bus.input.is_exhausted()
     }
 
     /// CLRCHN called from our BASIC's error printer (`basic_error_site`): INDEX ($22) points
