@@ -626,12 +626,8 @@ impl Kernal {
         loop {
             let count = bus.ram[NDX as usize];
             if count == 0 {
-                if self.at_ready(cpu, bus) {
-                    if fed == KeyAvailability::Exhausted {
-                        return TrapOutcome::Stop(self.ready_stop(bus));
-                    }
-                    // More is typed after an error: the run does not end with it.
-                    self.basic_error = None;
+                if fed == KeyAvailability::Exhausted && self.at_ready(cpu, bus) {
+                    return TrapOutcome::Stop(self.ready_stop(bus));
                 }
                 if fed == KeyAvailability::Exhausted {
                     if self.idles_at_ready(cpu, bus) {
