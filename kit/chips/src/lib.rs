@@ -59,7 +59,7 @@ pub mod vic;
 
 pub use cia::Cia;
 pub use sid::{Sid, SidModel};
-pub use vic::Vic;
+pub use vic::{Vic, VicModel};
 
 /// PAL C64 CPU clock in cycles per second.
 pub const PAL_CYCLES_PER_SECOND: u64 = 985_248;

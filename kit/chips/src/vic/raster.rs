@@ -23,8 +23,9 @@ use super::dma::{
     BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA, SPRITE_CRUNCH,
     UPDATE_MCBASE,
 };
+use super::model::VicModel;
 use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
-use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+use crate::{PAL_CYCLES_PER_LINE, PAL_LINES};
 use line_memo::LineMemos;
 
 /// What the VIC-II can read: the RAM of its 16K bank, the character ROM (at $1000-$1FFF of
@@ -111,11 +112,16 @@ const fn phi1_access(r: u64) -> Phi1 {
 
 /// Whether the phi2 after cycle `now` is a sprite data fetch, which reads the internal bus
 /// while the CPU still has the bus (so a register read in `now` can be seen).
-pub(super) const fn sprite_fetch_follows(now: u64) -> bool {
-    matches!(
-        phi1_access(now % PAL_CYCLES_PER_LINE),
-        Phi1::SpritePointer(_) | Phi1::SpriteData(_)
-    )
+pub(super) const fn sprite_fetch_follows(model: VicModel, now: u64) -> bool {
+    let r = if model.is_pal() {
+        Some(now % PAL_CYCLES_PER_LINE)
+    } else {
+        model.engine_cycle(model.line_cycle(now))
+    };
+    match r {
+        Some(r) => matches!(phi1_access(r), Phi1::SpritePointer(_) | Phi1::SpriteData(_)),
+        None => false,
+    }
 }
 
 /// The cycles of a line, as an array length.
@@ -390,6 +396,8 @@ pub(super) struct Raster {
     /// Whether sprite-free lines may be drawn from the memo (off only to test that it
     /// changes nothing).
     pub line_memo: bool,
+    /// The chip's model: its lines, line length and where its extra idle cycles are.
+    pub model: VicModel,
 }
 
 impl std::fmt::Debug for Raster {
@@ -449,6 +457,7 @@ impl Raster {
             deferred_bus: std::collections::VecDeque::new(),
             bus_due: u64::MAX,
             line_memo: true,
+            model: VicModel::Mos6569,
         }
     }
 }
@@ -479,11 +488,12 @@ impl Raster {
         }
         // Counters only. With the registers unchanged, a whole frame leaves them as the
         // frame before did: after one full frame, skip the frames in between.
-        if to - self.done > 3 * PAL_CYCLES_PER_FRAME {
-            let first = self.done + PAL_CYCLES_PER_FRAME;
+        let frame = self.model.cycles_per_frame();
+        if to - self.done > 3 * frame {
+            let first = self.done + frame;
             self.steps::<false>(regs, mem, first - 1);
-            let frames = (to - self.done) / PAL_CYCLES_PER_FRAME - 1;
-            self.done += frames * PAL_CYCLES_PER_FRAME;
+            let frames = (to - self.done) / frame - 1;
+            self.done += frames * frame;
             self.picture.frames += frames;
         }
         self.steps::<false>(regs, mem, to);
@@ -492,6 +502,10 @@ impl Raster {
     /// Steps from `done` through `to`, counting line cycles and lines as it goes.
     #[inline]
     fn steps<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
+        if !self.model.is_pal() {
+            self.steps_with_extra_cycles::<PIXELS>(regs, mem, to);
+            return;
+        }
         let mut r = self.done % PAL_CYCLES_PER_LINE;
         let mut line = (self.done / PAL_CYCLES_PER_LINE % PAL_LINES) as u16;
         while self.done <= to {
@@ -522,6 +536,46 @@ impl Raster {
         }
     }
 
+    /// [`Raster::steps`] on a model whose lines have idle cycles the 6569's lack: the engine
+    /// steps the 6569's cycles and stands still in the extra ones (`model.rs`). Cycle by
+    /// cycle, without the whole-line fast paths (they know 63-cycle lines only).
+    #[inline(never)]
+    fn steps_with_extra_cycles<const PIXELS: bool>(
+        &mut self,
+        regs: &[u8],
+        mem: &VicMemory,
+        to: u64,
+    ) {
+        let model = self.model;
+        while self.done <= to {
+            if let Some(r) = model.engine_cycle(model.line_cycle(self.done)) {
+                let line = model.raster_line(self.done) as u16;
+                self.step::<PIXELS, PIXELS>(regs, mem, r, line);
+            }
+            self.done += 1;
+        }
+    }
+
+    /// The 6569 cycle whose work the engine does in cycle `t` (`None`: an extra idle cycle).
+    #[inline(always)]
+    fn engine_cycle_at(&self, t: u64) -> Option<u64> {
+        if self.model.is_pal() {
+            Some(t % PAL_CYCLES_PER_LINE)
+        } else {
+            self.model.engine_cycle(self.model.line_cycle(t))
+        }
+    }
+
+    /// The frame's last line (the line counter still holds it in line 0's first cycle).
+    #[inline(always)]
+    fn last_line(&self) -> u16 {
+        if self.model.is_pal() {
+            PAL_LINES as u16 - 1
+        } else {
+            self.model.lines() as u16 - 1
+        }
+    }
+
     /// A colour register written by the CPU: the output stage takes it two cycles on.
     pub fn colour_written(&mut self, reg: u8, value: u8) {
         if !self.needs_pixels() {
@@ -546,11 +600,11 @@ impl Raster {
         if old == value {
             return;
         }
-        let r = self.done.saturating_sub(1) % PAL_CYCLES_PER_LINE;
+        let r = self.engine_cycle_at(self.done.saturating_sub(1));
         for n in 0..8 {
             let bit = 1 << n;
             if value & bit == 0 && self.expand_flop & bit == 0 {
-                if r == SPRITE_CRUNCH {
+                if r == Some(SPRITE_CRUNCH) {
                     let (mc, mcbase) = (self.mc[n], self.mcbase[n]);
                     self.mc[n] = (0x2A & (mcbase & mc)) | (0x15 & (mcbase | mc));
                 }
@@ -692,7 +746,7 @@ impl Raster {
         }
         // Line 0's count starts a cycle late: its cycle 0 still counts as line 311.
         let counted = if line == 0 && r == 0 {
-            PAL_LINES as u16 - 1
+            self.last_line()
         } else {
             line
         };
@@ -754,7 +808,7 @@ impl Raster {
     #[inline(always)]
     fn line_starts(&mut self, d011: u8, line: u16) {
         let ended = if line == 0 {
-            PAL_LINES as u16 - 1
+            self.last_line()
         } else {
             line - 1
         };
@@ -953,7 +1007,10 @@ impl Raster {
     /// may still add one to a sprite's MC. A sprite's pointer is read again: the CPU has had
     /// no bus since its fetch.
     pub fn phi1_value(&self, regs: &[u8], mem: &VicMemory) -> u8 {
-        let addr = match phi1_access(self.done % PAL_CYCLES_PER_LINE) {
+        let Some(r) = self.engine_cycle_at(self.done) else {
+            return mem.read(0x3FFF).0;
+        };
+        let addr = match phi1_access(r) {
             Phi1::Graphics if self.idle => idle_address(regs[0x11]),
             Phi1::Graphics => self.graphics_address(regs, mem),
             Phi1::SpritePointer(n) => sprite_pointer_address(regs, n),
@@ -1493,8 +1550,16 @@ impl Raster {
         }
         // The chunk drawn in cycle r shows cycle r-1's pixels: x = 8(r-1) from the line's
         // cycle 0, PICTURE_LEFT of which are left of the picture.
-        let Some(y) = line.checked_sub(FIRST_LINE).map(usize::from) else {
-            return;
+        let y = if self.model.is_pal() {
+            match line.checked_sub(FIRST_LINE) {
+                Some(y) => usize::from(y),
+                None => return,
+            }
+        } else {
+            match self.model.picture_row(u64::from(line)) {
+                Some(y) => y,
+                None => return,
+            }
         };
         if y >= HEIGHT || r == 0 {
             return;
