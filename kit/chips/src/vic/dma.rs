@@ -52,23 +52,37 @@ pub(super) const SPRITE_BA: [u8; 63] = {
     t
 };
 
-/// [`SPRITE_BA`] on a model whose lines have extra idle cycles (`model.rs`): an extra
-/// cycle's BA is its neighbour's (the sprites whose fetches come round it).
+/// Which sprites' fetches hold BA low in each line cycle of `model`, from its table
+/// (`model.rs`): BA falls 3 cycles before sprite n's pointer fetch and rises after its data.
+/// This is the chip's own timing, where the CPU's waits come from, even where the raster
+/// engine fetches a cycle apart from it (`VicModel::engine_differences`).
 const fn sprite_ba_table<const L: usize>(model: VicModel) -> [u8; L] {
+    let first = model.facts().sprite0_pointer_cycle;
+    let len = L as u64;
     let mut t = [0u8; L];
     let mut r = 0;
     while r < L {
-        t[r] = match model.engine_cycle(r as u64) {
-            Some(e) => SPRITE_BA[e as usize],
-            // After the idle cycles past the graphics, sprite 0 and 1 wait; at the line's
-            // end, sprites 3 and 4.
-            None if r < 63 => SPRITE_BA[56],
-            None => SPRITE_BA[0],
-        };
+        let mut n = 0;
+        while n < 8 {
+            let start = (first + 2 * n + len - 3) % len;
+            if (r as u64 + len - start) % len < SPRITE_BA_CYCLES {
+                t[r] |= 1 << n;
+            }
+            n += 1;
+        }
         r += 1;
     }
     t
 }
+/// The 6569's table from its facts is the one the engine has always used.
+const _: () = {
+    let from_facts = sprite_ba_table::<63>(VicModel::Mos6569);
+    let mut r = 0;
+    while r < 63 {
+        assert!(from_facts[r] == SPRITE_BA[r]);
+        r += 1;
+    }
+};
 const SPRITE_BA_6567R8: [u8; 65] = sprite_ba_table::<65>(VicModel::Mos6567R8);
 const SPRITE_BA_6567R56A: [u8; 64] = sprite_ba_table::<64>(VicModel::Mos6567R56A);
 

@@ -258,14 +258,14 @@ impl VicModel {
         match self {
             VicModel::Mos6569 => "",
             VicModel::Mos6567R8 => {
-                "sprites 3-7 are fetched a cycle late (the chip fetches sprite 3's pointer in \
-                 the last cycle of the line before), the sprite DMA checks and sprite 0's BA \
-                 come a cycle early, and a refresh fetch stands where the chip's cycle-10 \
-                 idle fetch is"
+                "the engine fetches sprites 3-7 a cycle late (the chip fetches sprite 3's \
+                 pointer in the last cycle of the line before) and checks the sprites' DMA a \
+                 cycle early (cycles 55 and 56, not 56 and 57); BA follows the chip"
             }
             VicModel::Mos6567R56A => {
-                "the sprite DMA checks and sprite 0's BA come a cycle early; the light pen's \
-                 old interrupt mode is not modelled"
+                "the engine checks the sprites' DMA a cycle early (cycles 55 and 56, not 56 \
+                 and 57); BA follows the chip; the light pen's old interrupt mode is not \
+                 modelled"
             }
         }
     }
