@@ -44,7 +44,9 @@
 //! # Time of day
 //!
 //! The TOD input is the C64's 50 Hz mains signal, derived here exactly from
-//! the cycle count (tick k at cycle ceil(k * 985248 / 50)). The divider is a
+//! the cycle count (tick k at cycle ceil(k * 985248 / 50)); an NTSC C64's is 60 Hz
+//! against its 1,022,727 Hz clock ([`TodInput`], set by the machine from its VIC-II
+//! model). The divider is a
 //! 6-state ring counter that counts a tenth on the tick after it reached 4
 //! (CRA bit 7 = 1: /5, correct on PAL) or 5 (bit 7 = 0: /6, the power-on
 //! value; the PAL KERNAL never sets it, so TOD runs at 5/6 speed unless the
@@ -207,8 +209,8 @@ const SR_ACTIVE: u32 = SR_TOGGLE_1
 /// Where a group's last stage lands when shifted into the next group.
 const SR_SHIFTED_OUT: u32 = (1 << 4) | (1 << 8) | SR_CNT_NOW | (1 << 16) | (1 << 20);
 
-/// Frequency of the TOD input pin on a PAL C64.
-const TOD_INPUT_HZ: u64 = 50;
+/// Frequency of the TOD input pin on a PAL C64 (the 6569's row of the model table).
+const TOD_INPUT_HZ: u64 = crate::vic::VicModel::Mos6569.facts().mains_hz;
 
 /// What the TOD input pin counts: the mains frequency, against the machine's clock. The
 /// VIC-II model decides both (`vic::model`); the PAL C64's is the default.
