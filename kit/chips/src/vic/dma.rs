@@ -114,8 +114,36 @@ pub(super) const DMA_CHECK_2: u64 = 55;
 pub(super) const DEN_LINE: u64 = 0x30;
 /// The last line that can be a bad line.
 pub(super) const LAST_BAD_LINE: u64 = 0xF7;
-/// The line cycles at which the DMA logic acts, in order.
-const SPRITE_DMA_EVENTS: [u64; 3] = [UPDATE_MCBASE, DMA_CHECK_1, DMA_CHECK_2];
+/// The 6569's DMA checks are the model table's.
+const _: () = {
+    let [a, b] = VicModel::Mos6569.facts().sprite_dma_checks;
+    assert!(a == DMA_CHECK_1 && b == DMA_CHECK_2);
+};
+
+/// The line cycles at which `model`'s DMA logic acts, in order (the NTSC chips check the
+/// sprites' Y a cycle later than the 6569).
+#[inline(always)]
+const fn dma_events(model: VicModel) -> [u64; 3] {
+    let [a, b] = model.facts().sprite_dma_checks;
+    [UPDATE_MCBASE, a, b]
+}
+
+/// The 6569 event the raster engine does in line cycle `r` (below the extra cycles, where
+/// the engine's cycle is the line's) of `model`: its DMA checks where the model has them
+/// (`u64::MAX`: none where the 6569 has one).
+#[inline(always)]
+pub(super) const fn engine_dma_cycle(model: VicModel, r: u64) -> u64 {
+    let [a, b] = model.facts().sprite_dma_checks;
+    if r == a {
+        DMA_CHECK_1
+    } else if r == b {
+        DMA_CHECK_2
+    } else if r == DMA_CHECK_1 || r == DMA_CHECK_2 {
+        u64::MAX
+    } else {
+        r
+    }
+}
 /// MCBASE's value after a sprite's last line.
 const MCBASE_END: u8 = 63;
 
@@ -170,10 +198,11 @@ impl SpriteDma {
         let model = self.model;
         let line_cycles = model.cycles_per_line();
         let c = model.line_cycle(self.done_until);
-        let next = SPRITE_DMA_EVENTS
+        let events = dma_events(model);
+        let next = events
             .into_iter()
             .find(|&e| e >= c)
-            .unwrap_or(line_cycles + SPRITE_DMA_EVENTS[0]);
+            .unwrap_or(line_cycles + events[0]);
         if to < self.done_until - c + next {
             self.done_until = to + 1;
             return;
@@ -190,7 +219,7 @@ impl SpriteDma {
             }
             let line_start = t - model.line_cycle(t);
             let mut event = None;
-            for c in SPRITE_DMA_EVENTS {
+            for c in events {
                 let at = line_start + c;
                 if at >= t && at <= to {
                     event = Some(at);
@@ -253,7 +282,7 @@ impl SpriteDma {
                         self.expand_ff |= bit;
                     }
                 }
-                if c == DMA_CHECK_2 {
+                if c == self.model.facts().sprite_dma_checks[1] {
                     self.expand_ff ^= self.on & regs.y_expand;
                 }
             }
@@ -291,7 +320,7 @@ impl SpriteDma {
 /// when its low 8 bits equal it, so lines 0-55 also match at 256-311.
 fn next_dma_start_line(model: VicModel, regs: &DmaRegisters, t: u64) -> u64 {
     let line = model.line_count(t);
-    let first = if model.line_cycle(t) > DMA_CHECK_2 {
+    let first = if model.line_cycle(t) > model.facts().sprite_dma_checks[1] {
         line + 1
     } else {
         line
@@ -445,7 +474,7 @@ impl BusClaims {
         let line_cycles = model.cycles_per_line();
         let mut r = from - line_start;
         while r < line_cycles {
-            let end = SPRITE_DMA_EVENTS
+            let end = dma_events(model)
                 .into_iter()
                 .find(|&e| e > r)
                 .unwrap_or(line_cycles);

@@ -8,7 +8,7 @@
 
 //!
 //! On the NTSC models the frame and line lengths are theirs; X is worked out from the 6569
-//! cycle the raster engine does in that cycle (an extra idle cycle latches its neighbour's).
+//! cycle the raster engine does in that cycle (a cycle it stands still in latches its neighbour's).
 
 use super::model::VicModel;
 

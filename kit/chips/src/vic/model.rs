@@ -12,9 +12,10 @@
 //! Cycles here are line cycles from 0 (the descriptions' cycles 1-63/64/65 minus one).
 //!
 //! The raster engine steps the 6569's schedule ([`VicModel::engine_cycle`]): an NTSC line
-//! is the 6569's 63 cycles with idle cycles put in after cycle 56, where the NTSC chips put
-//! theirs (the graphics, refresh and bad line fetches are at the same cycles on all three;
-//! the sprite fetches move). What the engine does not yet follow is listed at
+//! is the 6569's 63 cycles and a cycle or two at its end in which the engine stands still
+//! (the graphics, refresh and bad line fetches, and the X of every visible cycle, are the
+//! same on all three; the sprite fetches move). BA and the sprite DMA checks follow each
+//! chip's own cycles. What the engine does not yet follow is listed at
 //! [`VicModel::engine_differences`].
 
 /// A VIC-II model.
@@ -57,8 +58,11 @@ pub struct ModelFacts {
     pub sprite0_pointer_cycle: u64,
     /// The two line cycles in which the sprite DMA checks each sprite's Y.
     pub sprite_dma_checks: [u64; 2],
-    /// The line cycles of the idle cycles this model adds to the 6569's 63 (in order;
-    /// `u64::MAX` fills the unused places).
+    /// Where the raster engine, which steps the 6569's 63 cycles, stands still in this
+    /// model's longer line (in order; `u64::MAX` fills the unused places): past the
+    /// visible picture's last cycle (60), so that every visible pixel is drawn in the cycle
+    /// the chip draws it (the visible cycles 13-60 have the same X on all three). The
+    /// 6567R8's X counter itself stands still in cycle 63 (at $184).
     pub extra_cycles: [u64; 2],
 }
 
@@ -99,9 +103,7 @@ const MOS6567R8: ModelFacts = ModelFacts {
     last_visible_line: 274,
     sprite0_pointer_cycle: 58,
     sprite_dma_checks: [55, 56],
-    // VICE's table: idle fetches in cycles 10 and 58 (1-based), its X counter standing
-    // still for one of them.
-    extra_cycles: [57, 64],
+    extra_cycles: [62, 64],
 };
 
 const MOS6567R56A: ModelFacts = ModelFacts {
@@ -116,7 +118,7 @@ const MOS6567R56A: ModelFacts = ModelFacts {
     last_visible_line: 274,
     sprite0_pointer_cycle: 58,
     sprite_dma_checks: [55, 56],
-    extra_cycles: [57, u64::MAX],
+    extra_cycles: [63, u64::MAX],
 };
 
 impl VicModel {
@@ -258,14 +260,15 @@ impl VicModel {
         match self {
             VicModel::Mos6569 => "",
             VicModel::Mos6567R8 => {
-                "the engine fetches sprites 3-7 a cycle late (the chip fetches sprite 3's \
-                 pointer in the last cycle of the line before) and checks the sprites' DMA a \
-                 cycle early (cycles 55 and 56, not 56 and 57); BA follows the chip"
+                "the engine fetches sprites 0-2 a cycle early and 3-7 a cycle late (the \
+                 chip fetches sprite 0's pointer in cycle 59, sprite 3's in the last cycle \
+                 of the line before) and turns a sprite's display on a cycle early (cycle \
+                 58, not 59); BA and the sprite DMA checks follow the chip"
             }
             VicModel::Mos6567R56A => {
-                "the engine checks the sprites' DMA a cycle early (cycles 55 and 56, not 56 \
-                 and 57); BA follows the chip; the light pen's old interrupt mode is not \
-                 modelled"
+                "the engine fetches sprites 0-2 a cycle early (the chip fetches sprite 0's \
+                 pointer in cycle 59); BA, the sprite DMA checks and display follow the \
+                 chip; the light pen's old interrupt mode is not modelled"
             }
         }
     }
@@ -293,12 +296,13 @@ mod tests {
             assert_eq!(VicModel::from_name(&f.name.to_uppercase()), Some(m));
             assert_eq!(m.picture_row(f.first_visible_line), Some(0));
         }
-        // The NTSC chips' sprite 0 pointer lands where the engine fetches it on the 6567R56A
-        // (the 6569's cycle 57 moved past the extra cycle).
-        assert_eq!(
-            VicModel::Mos6567R56A.engine_cycle(MOS6567R56A.sprite0_pointer_cycle),
-            Some(57)
-        );
+        // The engine stands still only past the visible picture's last cycle (60).
+        for m in VicModel::ALL {
+            assert_eq!(
+                (0..=60).map(|r| m.engine_cycle(r)).collect::<Vec<_>>(),
+                (0..=60).map(Some).collect::<Vec<_>>()
+            );
+        }
         assert_eq!(VicModel::Mos6569.visible_size(), (384, 272));
         assert_eq!(VicModel::Mos6569.text_origin(), (32, 35));
         assert_eq!(VicModel::Mos6567R8.visible_size(), (384, 247));

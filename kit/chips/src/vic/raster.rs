@@ -20,8 +20,8 @@ mod line_memo;
 mod sprite_line;
 
 use super::dma::{
-    BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA, SPRITE_CRUNCH,
-    UPDATE_MCBASE,
+    engine_dma_cycle, BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA,
+    SPRITE_CRUNCH, UPDATE_MCBASE,
 };
 use super::model::VicModel;
 use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
@@ -755,7 +755,13 @@ impl Raster {
             self.vborder = self.set_vborder;
         }
 
-        self.sprite_dma(regs, r, counted);
+        // The NTSC chips check the sprites' DMA a cycle later (`dma.rs`).
+        let dma_r = if self.model.is_pal() {
+            r
+        } else {
+            engine_dma_cycle(self.model, r)
+        };
+        self.sprite_dma(regs, dma_r, counted);
         self.check_bad_line(d011, counted);
         self.update_counters(r);
         self.update_ba(r);
