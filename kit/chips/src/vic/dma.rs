@@ -326,7 +326,7 @@ fn next_dma_start_line(model: VicModel, regs: &DmaRegisters, t: u64) -> u64 {
         line
     };
     let lines = model.lines();
-    let frame_start = first - first % lines;
+    let frame_start = model.frame_first_line(first);
     let mut best = u64::MAX;
     for n in (0..8).filter(|n| regs.enabled & (1 << n) != 0) {
         let y = u64::from(regs.sprite_y[n]);

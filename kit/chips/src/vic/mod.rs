@@ -512,10 +512,11 @@ impl Vic {
         // Line 0 matches a cycle late: its first cycle still counts the last line.
         let offset = line * self.model.cycles_per_line() + u64::from(line == 0);
         let frame_cycles = self.model.cycles_per_frame();
+        // (frame_of divides by constants: this runs at every catch-up.)
         let frame = if from <= offset {
             0
         } else {
-            (from - offset).div_ceil(frame_cycles)
+            self.model.frame_of(from - offset + frame_cycles - 1)
         };
         Some(offset + frame * frame_cycles)
     }

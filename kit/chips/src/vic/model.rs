@@ -212,6 +212,16 @@ impl VicModel {
         }
     }
 
+    /// The first line of the frame line count `line` (counted since power-on) is in.
+    #[inline(always)]
+    pub const fn frame_first_line(self, line: u64) -> u64 {
+        match self {
+            VicModel::Mos6569 => line - line % MOS6569.lines,
+            VicModel::Mos6567R8 => line - line % MOS6567R8.lines,
+            VicModel::Mos6567R56A => line - line % MOS6567R56A.lines,
+        }
+    }
+
     /// The 6569 cycle whose work the raster engine does in line cycle `r` of this model, or
     /// `None` for an idle cycle the model adds (the engine stands still in it).
     #[inline(always)]
