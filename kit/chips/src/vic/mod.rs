@@ -55,6 +55,8 @@ pub use picture::Picture;
 use raster::Raster;
 pub use raster::{FetchedPages, VicMemory};
 
+use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+
 use dma::BusClaims;
 use light_pen::LightPen;
 
@@ -152,6 +154,14 @@ impl Vic {
     /// raster line, except in line 0's first cycle, where the counter still holds the last
     /// line (311 on the 6569: it resets a cycle into the frame).
     const fn counter_line(&self, now: u64) -> u16 {
+        if self.model.is_pal() {
+            // Every register read asks: the 6569's as it always was.
+            return if now.is_multiple_of(PAL_CYCLES_PER_FRAME) {
+                (PAL_LINES - 1) as u16
+            } else {
+                ((now / PAL_CYCLES_PER_LINE) % PAL_LINES) as u16
+            };
+        }
         if self.model.line_cycle(now) == 0 && self.model.raster_line(now) == 0 {
             (self.model.lines() - 1) as u16
         } else {
@@ -506,13 +516,25 @@ impl Vic {
     /// First cycle >= `from` at which the compare line starts, if it can.
     fn next_compare_start(&self, from: u64) -> Option<u64> {
         let line = u64::from(self.raster_compare());
+        if self.model.is_pal() {
+            // At every catch-up: the 6569's as it always was, with constants.
+            if line >= PAL_LINES {
+                return None;
+            }
+            let offset = line * PAL_CYCLES_PER_LINE + u64::from(line == 0);
+            let frame = if from <= offset {
+                0
+            } else {
+                (from - offset).div_ceil(PAL_CYCLES_PER_FRAME)
+            };
+            return Some(offset + frame * PAL_CYCLES_PER_FRAME);
+        }
         if line >= self.model.lines() {
             return None;
         }
         // Line 0 matches a cycle late: its first cycle still counts the last line.
         let offset = line * self.model.cycles_per_line() + u64::from(line == 0);
         let frame_cycles = self.model.cycles_per_frame();
-        // (frame_of divides by constants: this runs at every catch-up.)
         let frame = if from <= offset {
             0
         } else {
