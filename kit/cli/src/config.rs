@@ -391,12 +391,12 @@ mod tests {
         assert!(e.to_string().contains("sid: "), "{e}");
         let c = Config::parse("vic = \"6567R8\"\n", Path::new("c64kit.toml")).unwrap();
         assert_eq!(c.vic, Some(VicModel::Mos6567R8));
-        let e = Config::parse("vic = \"8565\"\n", Path::new("c64kit.toml")).unwrap_err();
-        assert!(e.to_string().contains("vic: the 8565"), "{e}");
+        let v = Config::parse("vic = \"8565\"\n", Path::new("c64kit.toml")).unwrap_err();
+        assert!(v.to_string().contains("vic: the 8565"), "{v}");
         let c = Config::parse("model = \"c64-ntsc-old\"\n", Path::new("c64kit.toml")).unwrap();
         assert_eq!(c.model.map(|m| m.vic), Some(VicModel::Mos6567R56A));
-        let e = Config::parse("model = \"c64c\"\n", Path::new("c64kit.toml")).unwrap_err();
-        assert!(e.to_string().contains("model: "), "{e}");
+        let m = Config::parse("model = \"c64c\"\n", Path::new("c64kit.toml")).unwrap_err();
+        assert!(m.to_string().contains("model: "), "{m}");
         assert!(e.to_string().contains("not a SID model"), "{e}");
     }
 
