@@ -18,7 +18,7 @@ use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::picture::{HEIGHT, WIDTH};
 use c64kit_machine::pla::Region;
 use c64kit_machine::{load_name_of, Machine, Picture, Prg, Program, RunSettings, StopReason};
-use c64kit_machine::{CiaModel, SidModel};
+use c64kit_machine::{CiaModel, SidModel, VicModel};
 use screenshot::{Comparison, Match, Reference};
 use std::path::{Path, PathBuf};
 
@@ -224,21 +224,26 @@ impl Outcome {
 /// The part of a real C64 a test needs that c64kit does not model, from the list's options
 /// (the chip models) and its type.
 pub fn unsupported(test: &Test) -> Option<String> {
-    let needs = [
-        (
-            "vicii-ntsc",
-            "an NTSC VIC-II (6567R8): c64kit models the PAL 6569",
-        ),
-        (
-            "vicii-ntscold",
-            "an old NTSC VIC-II (6567R56A): c64kit models the PAL 6569",
-        ),
-        ("vicii-new", "the 8565 VIC-II: c64kit models the 6569"),
-    ];
+    let needs = [(
+        "vicii-new",
+        "the 8565 VIC-II: c64kit models the 6569, 6567R8 and 6567R56A",
+    )];
     needs
         .iter()
         .find(|(o, _)| test.has(o))
         .map(|(_, why)| format!("needs {why}"))
+}
+
+/// The VIC-II a test asks for: `vicii-ntsc` the 6567R8, `vicii-ntscold` the 6567R56A, else
+/// the PAL 6569 (`vicii-pal` or nothing).
+pub fn vic_model(test: &Test) -> VicModel {
+    if test.has("vicii-ntsc") {
+        VicModel::Mos6567R8
+    } else if test.has("vicii-ntscold") {
+        VicModel::Mos6567R56A
+    } else {
+        VicModel::Mos6569
+    }
 }
 
 /// The CIAs a test asks for: `cia-old` the 6526, `cia-new` (or nothing) the 6526A.
@@ -406,6 +411,7 @@ fn start(test: &Test, picture: bool) -> Result<Machine, String> {
     let settings = RunSettings {
         cia: cia_model(test),
         sid: sid_model(test),
+        vic: vic_model(test),
         debug_cart: true,
         stop_on_stuck_loop: true,
         drive: Drive::read_only(collection_dir().join(&test.dir)),
@@ -667,15 +673,26 @@ mod tests {
     }
 
     #[test]
-    fn a_screenshot_test_needs_a_reference_and_a_pal_chip() {
+    fn a_screenshot_test_needs_a_reference_and_a_modelled_chip() {
         let o = run(&test("VICII/none-such", "x.prg", &["vicii-pal"]));
         let why = o.explain();
         assert!(
             why.starts_with("no reference picture (references/x.prg.png or its -8565, "),
             "{why}"
         );
+        let o = run(&test("VICII/none-such", "x.prg", &["vicii-new"]));
+        assert!(o.explain().contains("8565"), "{}", o.explain());
+        // The NTSC chips are modelled: such a test runs (here: finds no reference).
         let o = run(&test("VICII/none-such", "x.prg", &["vicii-ntsc"]));
-        assert!(o.explain().contains("NTSC"), "{}", o.explain());
+        assert!(
+            o.explain().starts_with("no reference picture"),
+            "{}",
+            o.explain()
+        );
+        assert_eq!(
+            vic_model(&test("d", "p.prg", &["vicii-ntscold"])),
+            VicModel::Mos6567R56A
+        );
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! counts as matching when the picture says it was drawn from character ROM data in a cell
 //! that could show the reference's colour there.
 
-use c64kit_machine::picture::{HEIGHT, TEXT_ORIGIN, WIDTH};
+use c64kit_machine::picture::{HEIGHT, WIDTH};
 use c64kit_machine::Picture;
 use c64kit_plugin_api::palette::{NAMES, PEPTO};
 use std::fmt;
@@ -218,15 +218,17 @@ enum PixelMatch {
 
 /// The rectangle of our picture both cover and the shift from ours to the reference's
 /// coordinates; None if they share no pixel.
-fn overlap(reference: &Reference) -> Option<(Area, (isize, isize))> {
+fn overlap(ours: &Picture, reference: &Reference) -> Option<(Area, (isize, isize))> {
     let axis = |ours_len: usize, ours_origin: usize, ref_len: usize, ref_origin: usize| {
         let shift = ref_origin as isize - ours_origin as isize;
         let start = (-shift).max(0);
         let end = (ours_len as isize).min(ref_len as isize - shift);
         (end > start).then_some((start as usize, (end - start) as usize, shift))
     };
-    let (x, w, sx) = axis(WIDTH, TEXT_ORIGIN.0, reference.width, reference.origin.0)?;
-    let (y, h, sy) = axis(HEIGHT, TEXT_ORIGIN.1, reference.height, reference.origin.1)?;
+    // Ours is the visible area of its VIC-II (a PAL or an NTSC crop).
+    let ((width, height), origin) = (ours.visible_size(), ours.text_origin());
+    let (x, w, sx) = axis(width, origin.0, reference.width, reference.origin.0)?;
+    let (y, h, sy) = axis(height, origin.1, reference.height, reference.origin.1)?;
     Some(((x, y, w, h), (sx, sy)))
 }
 
@@ -237,7 +239,7 @@ fn each_pixel(
     reference: &Reference,
     mut f: impl FnMut(usize, usize, u8, u8, PixelMatch),
 ) -> Option<Area> {
-    let ((x0, y0, w, h), (sx, sy)) = overlap(reference)?;
+    let ((x0, y0, w, h), (sx, sy)) = overlap(ours, reference)?;
     for y in y0..y0 + h {
         let ry = (y as isize + sy) as usize;
         for x in x0..x0 + w {
@@ -376,6 +378,7 @@ pub fn encode_png(width: usize, height: usize, pixels: &[u8]) -> Result<Vec<u8>,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use c64kit_machine::picture::TEXT_ORIGIN;
 
     /// Our picture: `f(x, y)` at every pixel, with these ROM colours.
     fn ours(f: impl Fn(usize, usize) -> u8, rom: impl Fn(usize, usize) -> u16) -> Picture {

@@ -44,7 +44,9 @@
 //! # Time of day
 //!
 //! The TOD input is the C64's 50 Hz mains signal, derived here exactly from
-//! the cycle count (tick k at cycle ceil(k * 985248 / 50)). The divider is a
+//! the cycle count (tick k at cycle ceil(k * 985248 / 50)); an NTSC C64's is 60 Hz
+//! against its 1,022,727 Hz clock ([`TodInput`], set by the machine from its VIC-II
+//! model). The divider is a
 //! 6-state ring counter that counts a tenth on the tick after it reached 4
 //! (CRA bit 7 = 1: /5, correct on PAL) or 5 (bit 7 = 0: /6, the power-on
 //! value; the PAL KERNAL never sets it, so TOD runs at 5/6 speed unless the
@@ -207,12 +209,34 @@ const SR_ACTIVE: u32 = SR_TOGGLE_1
 /// Where a group's last stage lands when shifted into the next group.
 const SR_SHIFTED_OUT: u32 = (1 << 4) | (1 << 8) | SR_CNT_NOW | (1 << 16) | (1 << 20);
 
-/// Frequency of the TOD input pin on a PAL C64.
-const TOD_INPUT_HZ: u64 = 50;
+/// Frequency of the TOD input pin on a PAL C64 (the 6569's row of the model table).
+const TOD_INPUT_HZ: u64 = crate::vic::VicModel::Mos6569.facts().mains_hz;
+
+/// What the TOD input pin counts: the mains frequency, against the machine's clock. The
+/// VIC-II model decides both (`vic::model`); the PAL C64's is the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TodInput {
+    /// The CPU clock in Hz.
+    pub clock_hz: u64,
+    /// The mains frequency in Hz.
+    pub mains_hz: u64,
+}
+
+impl TodInput {
+    /// The PAL C64's: 50 Hz against 985,248 Hz.
+    pub const PAL: TodInput = TodInput {
+        clock_hz: PAL_CYCLES_PER_SECOND,
+        mains_hz: TOD_INPUT_HZ,
+    };
+
+    fn is_pal(self) -> bool {
+        self == Self::PAL
+    }
+}
 
 /// KERNAL timer A latch for the PAL 60 Hz-ish IRQ: 16,421, i.e. an
 /// interrupt every 16,422 cycles (59.99 Hz).
-pub const KERNAL_PAL_TIMER_A_LATCH: u16 = 0x4025;
+pub const KERNAL_PAL_TIMER_A_LATCH: u16 = crate::vic::VicModel::Mos6569.facts().kernal_irq_latch;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Flow {
@@ -247,8 +271,12 @@ impl Tod {
     }
 }
 
-/// Index of the last 50 Hz TOD input tick at or before `cycle`.
-fn tod_tick_at(cycle: u64) -> u64 {
+/// Index of the last TOD input tick at or before `cycle`.
+fn tod_tick_at(input: TodInput, cycle: u64) -> u64 {
+    if !input.is_pal() {
+        return (u128::from(cycle) * u128::from(input.mains_hz) / u128::from(input.clock_hz))
+            as u64;
+    }
     // u64 arithmetic while it cannot overflow (10,000 years of cycles): a u128 division
     // costs more than the rest of a CIA catch-up, which runs on every I/O access.
     match cycle.checked_mul(TOD_INPUT_HZ) {
@@ -260,8 +288,12 @@ fn tod_tick_at(cycle: u64) -> u64 {
     }
 }
 
-/// Cycle of 50 Hz TOD input tick `tick`.
-fn tod_tick_cycle(tick: u64) -> u64 {
+/// Cycle of TOD input tick `tick`.
+fn tod_tick_cycle(input: TodInput, tick: u64) -> u64 {
+    if !input.is_pal() {
+        let scaled = u128::from(tick) * u128::from(input.clock_hz);
+        return u64::try_from(scaled.div_ceil(u128::from(input.mains_hz))).unwrap_or(u64::MAX);
+    }
     if let Some(scaled) = tick.checked_mul(PAL_CYCLES_PER_SECOND) {
         return scaled.div_ceil(TOD_INPUT_HZ);
     }
@@ -396,6 +428,8 @@ pub struct Cia {
     /// CNT as driven by the serial port in output mode.
     cnt_out: bool,
     tod: Tod,
+    /// What the TOD pin counts (50 Hz on a PAL C64).
+    tod_input: TodInput,
 }
 
 impl Default for Cia {
@@ -439,6 +473,7 @@ impl Cia {
             sr_force_finish: false,
             cnt_out: true,
             tod: Tod::power_on(),
+            tod_input: TodInput::PAL,
         }
     }
 
@@ -494,14 +529,21 @@ impl Cia {
     /// Back to the power-on state. Time base (last update cycle), model,
     /// keyboard and external port inputs are kept: they are not chip state.
     pub fn reset(&mut self) {
-        let (cycle, model) = (self.cycle, self.model);
+        let (cycle, model, tod_input) = (self.cycle, self.model, self.tod_input);
         let (keys, input_a, input_b) = (self.keys, self.input_a, self.input_b);
         *self = Cia::new();
         self.cycle = cycle;
         self.model = model;
+        self.tod_input = tod_input;
         self.keys = keys;
         self.input_a = input_a;
         self.input_b = input_b;
+    }
+
+    /// What the TOD pin counts from now on (the machine's mains against its clock; set it
+    /// before the program runs).
+    pub fn set_tod_input(&mut self, input: TodInput) {
+        self.tod_input = input;
     }
 
     /// Which chip this is (the 6526 unless set).
@@ -955,7 +997,8 @@ impl Cia {
             if index == 0 && self.tod.stopped {
                 self.tod.stopped = false;
                 // The divider's ring counter is cleared on the restart.
-                self.tod.next_tick = tod_tick_at(self.cycle) + tod_match(self.cra) + 1;
+                self.tod.next_tick =
+                    tod_tick_at(self.tod_input, self.cycle) + tod_match(self.cra) + 1;
             }
             let changed = self.tod.time[index] != value;
             self.tod.time[index] = value;
@@ -974,7 +1017,7 @@ impl Cia {
         if self.tod.stopped {
             return None;
         }
-        Some(tod_tick_cycle(self.tod.next_tick))
+        Some(tod_tick_cycle(self.tod_input, self.tod.next_tick))
     }
 
     /// After a divider change (`old_match` = the ring counter value the
@@ -985,7 +1028,7 @@ impl Cia {
         if self.tod.stopped {
             return;
         }
-        let current = tod_tick_at(self.cycle);
+        let current = tod_tick_at(self.tod_input, self.cycle);
         let ahead = self.tod.next_tick - current - 1;
         let count = (old_match + 6 - ahead) % 6;
         self.tod.next_tick = current + 1 + (tod_match(self.cra) + 6 - count) % 6;
@@ -1298,7 +1341,7 @@ mod tests {
             edge_at + 1,
             u64::MAX,
         ] {
-            assert_eq!(tod_tick_at(c), wide_at(c), "cycle {c}");
+            assert_eq!(tod_tick_at(TodInput::PAL, c), wide_at(c), "cycle {c}");
         }
         for t in [
             0,
@@ -1309,18 +1352,24 @@ mod tests {
             edge_cycle + 1,
             u64::MAX,
         ] {
-            assert_eq!(tod_tick_cycle(t), wide_cycle(t), "tick {t}");
+            assert_eq!(tod_tick_cycle(TodInput::PAL, t), wide_cycle(t), "tick {t}");
         }
     }
 
     #[test]
     fn tod_tick_cycles() {
-        assert_eq!(tod_tick_cycle(0), 0);
-        assert_eq!(tod_tick_cycle(1), 19_705);
-        assert_eq!(tod_tick_cycle(50), PAL_CYCLES_PER_SECOND);
+        assert_eq!(tod_tick_cycle(TodInput::PAL, 0), 0);
+        assert_eq!(tod_tick_cycle(TodInput::PAL, 1), 19_705);
+        assert_eq!(tod_tick_cycle(TodInput::PAL, 50), PAL_CYCLES_PER_SECOND);
         for tick in [1, 2, 49, 50, 51, 12_345] {
-            assert_eq!(tod_tick_at(tod_tick_cycle(tick)), tick);
-            assert_eq!(tod_tick_at(tod_tick_cycle(tick) - 1), tick - 1);
+            assert_eq!(
+                tod_tick_at(TodInput::PAL, tod_tick_cycle(TodInput::PAL, tick)),
+                tick
+            );
+            assert_eq!(
+                tod_tick_at(TodInput::PAL, tod_tick_cycle(TodInput::PAL, tick) - 1),
+                tick - 1
+            );
         }
     }
 
@@ -1388,7 +1437,7 @@ mod tests {
 
     /// Cycle at which the clock's tenths first read `tenths`.
     fn tod_tenth_cycle(cia: &Cia, tenths: u8, from: u64) -> u64 {
-        let tick = tod_tick_cycle(1);
+        let tick = tod_tick_cycle(TodInput::PAL, 1);
         let mut at = from;
         while cia.peek(0x08, at) != tenths {
             at += tick / 2;
@@ -1405,20 +1454,32 @@ mod tests {
         // Started /6 just after tick 0: the first tenth comes at tick 6.
         let mut slow = Cia::new();
         slow.write(0x08, 0x00, 10);
-        assert_eq!(tod_tenth_cycle(&slow, 1, 10), tod_tick_cycle(6));
+        assert_eq!(
+            tod_tenth_cycle(&slow, 1, 10),
+            tod_tick_cycle(TodInput::PAL, 6)
+        );
         // Switched to /5 with the counter at 3: the tenth comes at tick 5.
         let mut early = Cia::new();
         early.write(0x08, 0x00, 10);
-        early.write(0x0E, 0x80, tod_tick_cycle(3));
-        assert_eq!(tod_tenth_cycle(&early, 1, 10), tod_tick_cycle(5));
+        early.write(0x0E, 0x80, tod_tick_cycle(TodInput::PAL, 3));
+        assert_eq!(
+            tod_tenth_cycle(&early, 1, 10),
+            tod_tick_cycle(TodInput::PAL, 5)
+        );
         // Switched with the counter already at 5: it misses 4, wraps round
         // and comes back to 4, so the tenth is at tick 5 + 6.
         let mut late = Cia::new();
         late.write(0x08, 0x00, 10);
-        late.write(0x0E, 0x80, tod_tick_cycle(5));
-        assert_eq!(tod_tenth_cycle(&late, 1, 10), tod_tick_cycle(11));
+        late.write(0x0E, 0x80, tod_tick_cycle(TodInput::PAL, 5));
+        assert_eq!(
+            tod_tenth_cycle(&late, 1, 10),
+            tod_tick_cycle(TodInput::PAL, 11)
+        );
         // From then on every fifth tick.
-        assert_eq!(tod_tenth_cycle(&late, 2, 10), tod_tick_cycle(16));
+        assert_eq!(
+            tod_tenth_cycle(&late, 2, 10),
+            tod_tick_cycle(TodInput::PAL, 16)
+        );
     }
 
     /// Steps a chip with timer A (latch `latch`) shifting out from cycle

@@ -59,13 +59,14 @@ pub mod vic;
 
 pub use cia::Cia;
 pub use sid::{Sid, SidModel};
-pub use vic::Vic;
+pub use vic::{Vic, VicModel};
 
-/// PAL C64 CPU clock in cycles per second.
-pub const PAL_CYCLES_PER_SECOND: u64 = 985_248;
+/// PAL C64 CPU clock in cycles per second (the 6569's row of the model table,
+/// `vic/model.rs`, as are the two below).
+pub const PAL_CYCLES_PER_SECOND: u64 = VicModel::Mos6569.clock_hz();
 /// PAL VIC-II (6569) cycles per raster line.
-pub const PAL_CYCLES_PER_LINE: u64 = 63;
+pub const PAL_CYCLES_PER_LINE: u64 = VicModel::Mos6569.cycles_per_line();
 /// PAL VIC-II (6569) raster lines per frame.
-pub const PAL_LINES: u64 = 312;
+pub const PAL_LINES: u64 = VicModel::Mos6569.lines();
 /// PAL cycles per frame (19,656; about 50.12 frames per second).
 pub const PAL_CYCLES_PER_FRAME: u64 = PAL_CYCLES_PER_LINE * PAL_LINES;

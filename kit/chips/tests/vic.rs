@@ -1,6 +1,6 @@
 //! VIC-II tests: raster counter, raster interrupt, register read-back.
 
-use c64kit_chips::{Vic, PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+use c64kit_chips::{Vic, VicModel, PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 
 fn raster(vic: &mut Vic, now: u64) -> u16 {
     let high = u16::from(vic.read(0x11, now) & 0x80) << 1;
@@ -22,7 +22,7 @@ fn raster_counter_follows_the_cycle_count() {
         1_234_567,
     ] {
         let expected = ((now / 63) % 312) as u16;
-        assert_eq!(Vic::raster_line(now), expected);
+        assert_eq!(vic.raster_line(now), expected);
         // The counter resets a cycle into the frame: line 0's first cycle reads 311.
         let counter = if now % PAL_CYCLES_PER_FRAME == 0 {
             311
@@ -46,14 +46,15 @@ fn raster_counter_follows_the_cycle_count() {
 
 #[test]
 fn frame_helpers() {
-    assert_eq!(Vic::cycles_per_frame(), 19_656);
+    let vic = Vic::new();
+    assert_eq!(vic.cycles_per_frame(), 19_656);
     assert_eq!(PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE * PAL_LINES);
-    assert_eq!(Vic::frame_of(19_655), 0);
-    assert_eq!(Vic::frame_of(19_656), 1);
-    assert_eq!(Vic::next_frame_start(0), 19_656);
-    assert_eq!(Vic::next_frame_start(19_655), 19_656);
-    assert_eq!(Vic::next_frame_start(19_656), 39_312);
-    assert_eq!(Vic::line_cycle(63 * 5 + 7), 7);
+    assert_eq!(vic.frame_of(19_655), 0);
+    assert_eq!(vic.frame_of(19_656), 1);
+    assert_eq!(vic.next_frame_start(0), 19_656);
+    assert_eq!(vic.next_frame_start(19_655), 19_656);
+    assert_eq!(vic.next_frame_start(19_656), 39_312);
+    assert_eq!(vic.line_cycle(63 * 5 + 7), 7);
 }
 
 #[test]
@@ -304,8 +305,37 @@ fn phi1_bus_without_drawing_matches_the_drawing_fetch() {
             lazy.phi1_bus(now, &mem),
             expected,
             "cycle {now} (line {}, cycle {})",
-            Vic::raster_line(now),
-            Vic::line_cycle(now)
+            drawing.raster_line(now),
+            drawing.line_cycle(now)
         );
+    }
+}
+
+#[test]
+fn ntsc_models_count_their_lines_and_cycles() {
+    for (model, cycles, lines) in [
+        (VicModel::Mos6567R8, 65u64, 263u64),
+        (VicModel::Mos6567R56A, 64, 262),
+    ] {
+        let mut vic = Vic::with_model(model);
+        assert_eq!(vic.cycles_per_frame(), cycles * lines);
+        // Line 0's first cycle still reads the last line; then the lines count up.
+        assert_eq!(raster(&mut vic, cycles * lines), (lines - 1) as u16);
+        assert_eq!(raster(&mut vic, cycles * lines + 1), 0);
+        let frame = cycles * lines;
+        assert_eq!(raster(&mut vic, frame + 200 * cycles + cycles - 1), 200);
+        assert_eq!(raster(&mut vic, frame + 201 * cycles), 201);
+        // No line 263 or beyond: a compare line past the frame never matches.
+        let t = frame + 202 * cycles;
+        vic.write(0x19, 0xFF, t);
+        vic.write(0x1A, 0x01, t);
+        vic.write(0x11, 0x9B, t);
+        vic.write(0x12, (lines & 0xFF) as u8, t);
+        assert_eq!(vic.next_event(), u64::MAX);
+        // The last line matches once a frame.
+        vic.write(0x12, ((lines - 1) & 0xFF) as u8, t + 1);
+        let at = vic.next_event();
+        assert_eq!(at, frame + (lines - 1) * cycles);
+        assert!(vic.irq(at));
     }
 }

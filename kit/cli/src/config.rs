@@ -10,6 +10,9 @@
 //! cpu_magic = "$EF,$EE"           # ANE's and LXA's magic constants (one value: both)
 //! cia = "6526a"                   # the CIAs: "6526" (old, the default) or "6526a" (new)
 //! sid = "8580"                    # the SID: "6581" (old, the default) or "8580" (new)
+//! vic = "6567r8"                  # the VIC-II: "6569" (PAL, the default), "6567r8" (NTSC)
+//!                                 # or "6567r56a" (old NTSC)
+//! model = "c64-ntsc"              # a C64 as x64sc's -model: "c64", "c64-ntsc", "c64-ntsc-old"
 //! after_return = "wait"           # a return to BASIC idles (default: "return" ends the run)
 //! exit_status = true              # a return to BASIC exits with ST ($90), as --exit-status
 //! key_hold = "3f"                 # how long a scripted key is down in the matrix (f, ms, c)
@@ -24,7 +27,7 @@
 //! ```
 
 use anyhow::{bail, Context, Result};
-pub use c64kit_machine::{CiaModel, SidModel};
+pub use c64kit_machine::{CiaModel, SidModel, VicModel};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -53,6 +56,79 @@ pub fn parse_sid_model(s: &str) -> Result<SidModel> {
     }
 }
 
+/// A VIC-II model as `--vic` and `vic` take it: "6569" (PAL), "6567r8" (NTSC) or
+/// "6567r56a" (old NTSC), any case.
+pub fn parse_vic_model(s: &str) -> Result<VicModel> {
+    if let Some(model) = VicModel::from_name(s.trim()) {
+        return Ok(model);
+    }
+    let new_chips = ["8565", "8562"];
+    if new_chips.iter().any(|c| s.trim().eq_ignore_ascii_case(c)) {
+        bail!(
+            "the {} VIC-II (a C64C's) is not modelled yet: \"6569\" (PAL), \"6567r8\" \
+             (NTSC) or \"6567r56a\" (old NTSC)",
+            s.trim()
+        );
+    }
+    bail!(
+        "{:?} is not a VIC-II model: \"6569\" (PAL), \"6567r8\" (NTSC) or \"6567r56a\" \
+         (old NTSC)",
+        c64kit_files::quote(s)
+    )
+}
+
+/// A C64 as `--model` and `model` take it (x64sc's `-model`): the VIC-II, CIAs and SID
+/// chosen together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct C64Model {
+    pub vic: VicModel,
+    pub cia: CiaModel,
+    pub sid: SidModel,
+}
+
+/// The `--model` presets, as VICE's x64sc has them: the breadbin C64s (old CIAs, 6581).
+pub const C64_MODELS: [(&str, C64Model); 3] = [
+    (
+        "c64",
+        C64Model {
+            vic: VicModel::Mos6569,
+            cia: CiaModel::Mos6526,
+            sid: SidModel::Mos6581,
+        },
+    ),
+    (
+        "c64-ntsc",
+        C64Model {
+            vic: VicModel::Mos6567R8,
+            cia: CiaModel::Mos6526,
+            sid: SidModel::Mos6581,
+        },
+    ),
+    (
+        "c64-ntsc-old",
+        C64Model {
+            vic: VicModel::Mos6567R56A,
+            cia: CiaModel::Mos6526,
+            sid: SidModel::Mos6581,
+        },
+    ),
+];
+
+/// A `--model` preset by name, any case.
+pub fn parse_c64_model(s: &str) -> Result<C64Model> {
+    let name = s.trim().to_ascii_lowercase();
+    if let Some((_, model)) = C64_MODELS.iter().find(|(n, _)| *n == name) {
+        return Ok(*model);
+    }
+    let names: Vec<String> = C64_MODELS.iter().map(|(n, _)| format!("{n:?}")).collect();
+    bail!(
+        "{:?} is not a C64 model: {} (the C64C's, with the 8565/8562 VIC-II, are not \
+         modelled yet)",
+        c64kit_files::quote(s),
+        names.join(", ")
+    )
+}
+
 /// The file name looked for in the current folder.
 pub const FILE_NAME: &str = "c64kit.toml";
 
@@ -67,6 +143,8 @@ struct Raw {
     cpu_magic: Option<String>,
     cia: Option<String>,
     sid: Option<String>,
+    vic: Option<String>,
+    model: Option<String>,
     after_return: Option<String>,
     exit_status: Option<bool>,
     key_hold: Option<String>,
@@ -133,6 +211,10 @@ pub struct Config {
     pub cia: Option<CiaModel>,
     /// The SID's model (`sid`).
     pub sid: Option<SidModel>,
+    /// The VIC-II's model (`vic`).
+    pub vic: Option<VicModel>,
+    /// A C64 preset (`model`): its chips unless `vic`, `cia` or `sid` says otherwise.
+    pub model: Option<C64Model>,
     /// "return" or "wait" (`after_return`).
     pub after_return: Option<String>,
     /// A return to BASIC exits with the status in ST (`exit_status`, as `--exit-status`).
@@ -257,6 +339,16 @@ impl Config {
                 .map(|m| parse_sid_model(&m))
                 .transpose()
                 .map_err(|e| anyhow::anyhow!("{shown}: sid: {e}"))?,
+            vic: raw
+                .vic
+                .map(|m| parse_vic_model(&m))
+                .transpose()
+                .map_err(|e| anyhow::anyhow!("{shown}: vic: {e}"))?,
+            model: raw
+                .model
+                .map(|m| parse_c64_model(&m))
+                .transpose()
+                .map_err(|e| anyhow::anyhow!("{shown}: model: {e}"))?,
             after_return: match raw.after_return.as_deref() {
                 None => None,
                 Some(v @ ("return" | "wait")) => Some(v.to_string()),
@@ -297,6 +389,14 @@ mod tests {
         assert_eq!(c.sid, Some(SidModel::Mos6581));
         let e = Config::parse("sid = \"6582\"\n", Path::new("c64kit.toml")).unwrap_err();
         assert!(e.to_string().contains("sid: "), "{e}");
+        let c = Config::parse("vic = \"6567R8\"\n", Path::new("c64kit.toml")).unwrap();
+        assert_eq!(c.vic, Some(VicModel::Mos6567R8));
+        let v = Config::parse("vic = \"8565\"\n", Path::new("c64kit.toml")).unwrap_err();
+        assert!(v.to_string().contains("vic: the 8565"), "{v}");
+        let c = Config::parse("model = \"c64-ntsc-old\"\n", Path::new("c64kit.toml")).unwrap();
+        assert_eq!(c.model.map(|m| m.vic), Some(VicModel::Mos6567R56A));
+        let m = Config::parse("model = \"c64c\"\n", Path::new("c64kit.toml")).unwrap_err();
+        assert!(m.to_string().contains("model: "), "{m}");
         assert!(e.to_string().contains("not a SID model"), "{e}");
     }
 

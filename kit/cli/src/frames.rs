@@ -18,15 +18,12 @@ use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES, FLAG_PIXELS};
 use c64kit_plugin_api::host::DisplayInstance;
 use c64kit_plugin_api::{Picture, PictureKind};
 
-/// CPU cycles per PAL frame: 312 lines of 63 cycles.
-pub use c64kit_machine::PAL_CYCLES_PER_FRAME as CYCLES_PER_FRAME;
-
 /// The screen as text, in the plugin interface's form.
 pub fn screen(m: &Machine) -> Screen {
     let t = m.text_screen();
     let mut s = Screen::blank();
     s.cycles = m.cycles();
-    s.frame = s.cycles / CYCLES_PER_FRAME;
+    s.frame = s.cycles / m.cycles_per_frame();
     s.chars = t.chars;
     s.colours = t.colours;
     s.border = t.border;
@@ -94,7 +91,8 @@ impl Pictures {
         let Some(since) = self.live_since else { return };
         let now = m.cycles();
         // Whole if drawing began before this frame did (the frame before sets the drawing up).
-        if since + CYCLES_PER_FRAME <= now - now % CYCLES_PER_FRAME {
+        let frame = m.cycles_per_frame();
+        if since + frame <= now - now % frame {
             let kept = self.last_live.get_or_insert_with(|| Owned {
                 pixels: Vec::new(),
                 kind: PictureKind::Live,
@@ -120,11 +118,13 @@ impl Pictures {
     pub fn end(&self, m: &mut Machine) -> PictureRef<'_> {
         if let Some(since) = self.live_since {
             let now = m.cycles();
-            let frame_start = now - now % CYCLES_PER_FRAME;
-            let line = (now % CYCLES_PER_FRAME) / c64kit_machine::PAL_CYCLES_PER_LINE;
-            // The last visible line's pixels reach into the line after it.
+            let model = m.vic_model();
+            let frame_start = now - now % model.cycles_per_frame();
+            let line = model.raster_line(now);
+            // The last visible line's pixels reach into the line after it. (An NTSC picture
+            // ends in the next frame's first lines: the last whole frame is the one kept.)
             let drawn = (FIRST_LINE as usize + HEIGHT) as u64 + 1;
-            if since <= frame_start && line >= drawn {
+            if model.is_pal() && since <= frame_start && line >= drawn {
                 return PictureRef::New(Owned {
                     pixels: m.picture().pixels().to_vec(),
                     kind: PictureKind::Live,

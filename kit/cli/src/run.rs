@@ -9,7 +9,7 @@ use crate::sound::{Heard, Sound};
 use crate::trace_file::TraceFile;
 use crate::GlobalArgs;
 use anyhow::{bail, Result};
-use c64kit::config::{CiaModel, Config, SidModel};
+use c64kit::config::{C64Model, CiaModel, Config, SidModel, VicModel};
 use c64kit::parse_address;
 use c64kit::{limits, usage, NotProvided};
 use c64kit_basic::{parse_key_script, NoSys};
@@ -91,6 +91,16 @@ pub struct RunArgs {
     /// chip of a C64C: other combined waveforms, longer-lived bus value and floating output).
     #[arg(long, value_name = "6581|8580", value_parser = c64kit::config::parse_sid_model)]
     sid: Option<SidModel>,
+    /// The VIC-II: `6569` (the default: PAL, 63 cycles a line, 312 lines, 985,248 Hz),
+    /// `6567r8` (NTSC: 65 cycles, 263 lines, 1,022,727 Hz) or `6567r56a` (the first NTSC
+    /// chip: 64 cycles, 262 lines). It decides the clock and mains frequency too: the real
+    /// KERNAL's 60 Hz timer, the CIAs' TOD, real time under `play`.
+    #[arg(long, value_name = "6569|6567r8|6567r56a", value_parser = c64kit::config::parse_vic_model)]
+    vic: Option<VicModel>,
+    /// A C64 as VICE's x64sc `-model` names it: `c64` (PAL), `c64-ntsc` or `c64-ntsc-old`,
+    /// choosing the VIC-II, CIAs and SID together; `--vic`, `--cia` and `--sid` override it.
+    #[arg(long, value_name = "c64|c64-ntsc|c64-ntsc-old", value_parser = c64kit::config::parse_c64_model)]
+    model: Option<C64Model>,
     /// What a return to BASIC does: `return` ends the run (the default of `run`); `wait`
     /// prints READY. and idles as BASIC would, interrupts on, so a program that installed an
     /// interrupt routine keeps running, until the budget or the key script's end (the
@@ -600,8 +610,21 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
     };
     let settings = RunSettings {
         roms,
-        cia: args.cia.or(config.cia).unwrap_or_default(),
-        sid: args.sid.or(config.sid).unwrap_or_default(),
+        cia: (args.cia)
+            .or(args.model.map(|m| m.cia))
+            .or(config.cia)
+            .or(config.model.map(|m| m.cia))
+            .unwrap_or_default(),
+        sid: (args.sid)
+            .or(args.model.map(|m| m.sid))
+            .or(config.sid)
+            .or(config.model.map(|m| m.sid))
+            .unwrap_or_default(),
+        vic: (args.vic)
+            .or(args.model.map(|m| m.vic))
+            .or(config.vic)
+            .or(config.model.map(|m| m.vic))
+            .unwrap_or_default(),
         drive: drive_8,
         raw_loads,
         start_address: start,
@@ -693,7 +716,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         (Outcome::Stopped(s), None) => named_stop(s, &labels),
         (Outcome::Quit, _) => outcome.text(),
     };
-    report(&stop, m.cycles(), m.cpu.pc);
+    report(&stop, m.cycles(), m.vic_model(), m.cpu.pc);
     match status {
         Some(st) if args.exit_status || config.exit_status == Some(true) => Ok(st.into()),
         _ => Ok(outcome.exit_code()),
@@ -902,6 +925,9 @@ fn refuse_c64_options(args: &RunArgs, specs: &[(String, Vec<(String, String)>)])
     if args.sid.is_some() {
         given.push("--sid (a bare 6502 has no SID)");
     }
+    if args.vic.is_some() || args.model.is_some() {
+        given.push("--vic/--model (a bare 6502 has no VIC-II)");
+    }
     if args.key_hold.is_some() {
         given.push("--key-hold (a bare 6502 has no keyboard)");
     }
@@ -997,10 +1023,11 @@ fn named_stop(stop: &StopReason, labels: &RunLabels) -> String {
 }
 
 /// The stop reason and time on stderr, so stdout is the program's output alone.
-fn report(stop: &str, cycles: u64, pc: u16) {
+fn report(stop: &str, cycles: u64, vic: VicModel, pc: u16) {
+    let system = if vic.is_pal() { "PAL" } else { "NTSC" };
     errln!(
-        "c64kit: {stop} after {cycles} cycles ({:.3} s of PAL C64 time), PC=${pc:04X}",
-        cycles as f64 / PAL_HZ as f64
+        "c64kit: {stop} after {cycles} cycles ({:.3} s of {system} C64 time), PC=${pc:04X}",
+        cycles as f64 / vic.clock_hz() as f64
     );
 }
 
@@ -1084,6 +1111,11 @@ fn run_bare(
     if let Some(file) = trace_file {
         file.finish(trace_error.map_or(Ok(()), Err))?;
     }
-    report(&named_stop(&stop, labels), ram.cycles, cpu.pc);
+    report(
+        &named_stop(&stop, labels),
+        ram.cycles,
+        VicModel::Mos6569,
+        cpu.pc,
+    );
     Ok(stop.exit_code())
 }

@@ -6,7 +6,7 @@
 //! Running in frame-sized pieces does not change what the program does: `Machine::run`
 //! stops between instructions and the next call carries on exactly there.
 
-use crate::frames::{self, PictureRef, Pictures, CYCLES_PER_FRAME};
+use crate::frames::{self, PictureRef, Pictures};
 use crate::sound::Sound;
 use anyhow::Result;
 use c64kit_files::{errln, stdio};
@@ -18,9 +18,10 @@ use c64kit_plugin_api::host::{DisplayInstance, HostSink, Plugin};
 use c64kit_plugin_api::FrameView;
 use std::time::{Duration, Instant};
 
-/// One PAL frame of real time.
-const FRAME_TIME: Duration =
-    Duration::from_micros(1_000_000 * CYCLES_PER_FRAME / c64kit_machine::PAL_HZ);
+/// One frame of real time on `m` (a PAL frame is 19,656 cycles of 985,248 Hz).
+fn frame_time(m: &Machine) -> Duration {
+    Duration::from_micros(1_000_000 * m.cycles_per_frame() / m.clock_hz())
+}
 
 /// How a shown run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -124,7 +125,7 @@ pub struct Drive<'a> {
 
 /// How long a key typed as a joystick line holds it: 6 frames, long enough that a
 /// terminal's key repeat (about 30 a second once it starts) keeps a held key held.
-pub const JOY_KEY_HOLD: u64 = 6 * CYCLES_PER_FRAME;
+pub const JOY_KEY_HOLD: u64 = 6 * c64kit_machine::PAL_CYCLES_PER_FRAME;
 
 /// The joystick line a typed key stands for under `play --joy-keys`: the cursor keys
 /// (PETSCII 145, 17, 157, 29) and the space bar for fire.
@@ -160,7 +161,8 @@ impl Drive<'_> {
         let mut deadline = Instant::now();
         let outcome = loop {
             let now = m.cycles();
-            let boundary = (now / CYCLES_PER_FRAME + 1) * CYCLES_PER_FRAME;
+            let frame = m.cycles_per_frame();
+            let boundary = (now / frame + 1) * frame;
             let stop = m.run(boundary.min(end).saturating_sub(now));
             if let Some(sound) = self.sound.as_deref_mut() {
                 if let Err(e) = sound.deliver(m, self.sink) {
@@ -209,7 +211,7 @@ impl Drive<'_> {
                 }
             }
             if realtime {
-                deadline += FRAME_TIME;
+                deadline += frame_time(m);
                 let now = Instant::now();
                 if deadline > now {
                     std::thread::sleep(deadline - now);

@@ -5,7 +5,7 @@
 
 use crate::session::CliSink;
 use anyhow::Result;
-use c64kit_machine::{Machine, PAL_HZ};
+use c64kit_machine::Machine;
 use c64kit_plugin_api::host::{AudioInstance, Plugin};
 use c64kit_plugin_api::SoundBlock;
 
@@ -91,7 +91,7 @@ impl Sound {
         self.block.clear();
         m.take_audio(&mut self.block);
         let first_cycle = self.start
-            + (u128::from(self.sent) * u128::from(PAL_HZ) / u128::from(self.rate)) as u64;
+            + (u128::from(self.sent) * u128::from(m.clock_hz()) / u128::from(self.rate)) as u64;
         let block = SoundBlock {
             samples: &self.block,
             first_sample: self.sent,

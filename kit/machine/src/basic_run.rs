@@ -25,6 +25,7 @@ use crate::machine::Machine;
 use crate::memory::C64Bus;
 use crate::roms::Roms;
 use crate::stop::StopReason;
+use c64kit_chips::VicModel;
 use c64kit_screen::addr::CRSW;
 
 /// RUNC: RUN's text pointer to the program's start and CLR (C64 memory maps' address).
@@ -47,7 +48,12 @@ impl Machine {
     /// is on the screen but not in the transcript. The error is why BASIC did not get there
     /// (a jam in a routine our BASIC lacks, a budget used up).
     pub fn boot_basic(roms: Roms) -> Result<Machine, StopReason> {
-        let mut m = Machine::without_power_on(roms);
+        Self::boot_basic_with_vic(roms, VicModel::Mos6569)
+    }
+
+    /// [`Machine::boot_basic`] on a C64 with a `vic` VIC-II.
+    pub fn boot_basic_with_vic(roms: Roms, vic: VicModel) -> Result<Machine, StopReason> {
+        let mut m = Machine::without_power_on(roms, vic);
         boot::kernal_reset(&mut m.bus, &mut m.kernal);
         m.cpu.s = RESET_STACK_POINTER;
         m.cpu.set_p(m.cpu.p() & !c64kit_cpu::flag::I);

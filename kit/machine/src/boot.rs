@@ -25,8 +25,6 @@ pub const SYS_STACK_POINTER: u8 = 0xF6;
 /// SYS's register save area: SAREG, SXREG, SYREG, SPREG (A, X, Y, P on entry and, after
 /// the routine's RTS, on return).
 pub const SYS_REGISTERS: u16 = 0x030C;
-/// CIA 1 timer A latch set by IOINIT on a PAL machine: the ~60 Hz system IRQ.
-pub const PAL_IRQ_TIMER_LATCH: u16 = c64kit_chips::cia::KERNAL_PAL_TIMER_A_LATCH;
 
 /// The stack from $01F7 up as SYS enters a routine: SYS's return address ($E146: RTS lands
 /// on $E147), the statement loop's ($A7E9: GONE's `JSR $A7ED` at $A7E7), then what earlier
@@ -197,11 +195,13 @@ fn ramtas(bus: &mut C64Bus) {
     bus.ram[HIBASE as usize] = 0x04;
 }
 
-/// The tail IOINIT and CINT share ($FDDD, $FF6E): CIA 1 timer A as the PAL system IRQ,
-/// started continuous, its interrupt on (the TOD frequency bit kept).
+/// The tail IOINIT and CINT share ($FDDD, $FF6E): CIA 1 timer A as the system IRQ, its
+/// latch a 60th of a second as CINT's PAL/NTSC flag chooses it ($4025 PAL, $4295 NTSC: the
+/// VIC-II model's table), started continuous, its interrupt on (the TOD frequency bit kept).
 fn system_timer(bus: &mut C64Bus) {
-    bus.poke(0xDC04, PAL_IRQ_TIMER_LATCH as u8);
-    bus.poke(0xDC05, (PAL_IRQ_TIMER_LATCH >> 8) as u8);
+    let latch = bus.vic.model().facts().kernal_irq_latch;
+    bus.poke(0xDC04, latch as u8);
+    bus.poke(0xDC05, (latch >> 8) as u8);
     bus.poke(0xDC0D, 0x81);
     let cra = bus.peek(0xDC0E);
     bus.poke(0xDC0E, cra & 0x80 | 0x11);
@@ -219,7 +219,8 @@ fn vic_init(bus: &mut C64Bus) {
 /// and the system timer.
 fn cint_chips(bus: &mut C64Bus) {
     vic_init(bus);
-    bus.ram[PALNTS as usize] = 1;
+    // CINT waits for raster line 311, which only a PAL chip reaches.
+    bus.ram[PALNTS as usize] = bus.vic.model().facts().kernal_pal_flag;
     system_timer(bus);
     bus.interrupts_changed();
 }

@@ -23,7 +23,7 @@ pub mod text_screen;
 pub use c64kit_chips::cia::CiaModel;
 pub use c64kit_chips::sid::audio::SAMPLE_RATES as AUDIO_SAMPLE_RATES;
 pub use c64kit_chips::sid::SidModel;
-pub use c64kit_chips::vic::{picture, Picture};
+pub use c64kit_chips::vic::{picture, Picture, VicModel};
 pub use c64kit_chips::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE};
 pub use drive::Drive;
 pub use loader::{Prg, PrgError};

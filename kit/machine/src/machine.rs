@@ -13,7 +13,7 @@ use crate::roms::Roms;
 use crate::start::{basic_start, StartError};
 use crate::stop::StopReason;
 use c64kit_basic::KeyEvent;
-use c64kit_chips::PAL_CYCLES_PER_FRAME;
+use c64kit_chips::VicModel;
 use c64kit_cpu::{flag, Cpu, IRQ_VECTOR, NMI_VECTOR};
 
 /// PAL C64 clock: cycles per second (the chips crate keeps the fact).
@@ -51,18 +51,24 @@ pub struct Machine {
 }
 
 impl Machine {
-    /// A powered-on C64 with the given ROMs, KERNAL initialised, screen cleared.
+    /// A powered-on PAL C64 with the given ROMs, KERNAL initialised, screen cleared.
     pub fn new(roms: Roms) -> Self {
-        let mut m = Self::without_power_on(roms);
+        Self::with_vic(roms, VicModel::Mos6569)
+    }
+
+    /// [`Machine::new`] with a `vic` VIC-II (which also decides the clock and the mains
+    /// frequency: an NTSC chip makes an NTSC C64).
+    pub fn with_vic(roms: Roms, vic: VicModel) -> Self {
+        let mut m = Self::without_power_on(roms, vic);
         boot::power_on(&mut m.bus, &mut m.kernal);
         m
     }
 
     /// The machine before the KERNAL's reset has run (the caller does it).
-    pub(crate) fn without_power_on(roms: Roms) -> Self {
+    pub(crate) fn without_power_on(roms: Roms, vic: VicModel) -> Self {
         let mut m = Machine {
             cpu: Cpu::new(),
-            bus: C64Bus::new(roms),
+            bus: C64Bus::with_vic(roms, vic),
             kernal: Kernal::new(),
             breakpoints: vec![0; 0x10000 / 64],
             any_breakpoint: false,
@@ -167,6 +173,26 @@ impl Machine {
         self.bus.now
     }
 
+    /// The VIC-II model (which decides the clock, the frame and the mains frequency).
+    pub fn vic_model(&self) -> VicModel {
+        self.bus.vic.model()
+    }
+
+    /// The CPU clock in Hz (985,248 on a PAL C64, 1,022,727 on an NTSC one).
+    pub fn clock_hz(&self) -> u64 {
+        self.vic_model().clock_hz()
+    }
+
+    /// Cycles per frame (19,656 on a PAL C64, 17,095 on a 6567R8's).
+    pub fn cycles_per_frame(&self) -> u64 {
+        self.vic_model().cycles_per_frame()
+    }
+
+    /// `cycles` of this machine in seconds of C64 time.
+    pub fn seconds(&self, cycles: u64) -> f64 {
+        cycles as f64 / self.clock_hz() as f64
+    }
+
     /// Runs until a stop reason, or until `max_cycles` more cycles have passed.
     pub fn run(&mut self, max_cycles: u64) -> StopReason {
         let limit = self.bus.now.saturating_add(max_cycles);
@@ -175,7 +201,7 @@ impl Machine {
             let next = self.advance_joysticks();
             // Behind a key the program has not taken yet: look again every frame.
             let until = next
-                .unwrap_or(self.bus.now + PAL_CYCLES_PER_FRAME)
+                .unwrap_or(self.bus.now + self.cycles_per_frame())
                 .clamp(self.bus.now + 1, limit.max(self.bus.now + 1));
             match self.run_to(until.min(limit)) {
                 Some(stop) => return stop,
@@ -401,7 +427,8 @@ impl Machine {
     /// (mono); [`Machine::take_audio`] collects it. Errors name a rate out of range.
     pub fn start_audio(&mut self, sample_rate: u32) -> Result<(), String> {
         let now = self.bus.now;
-        self.bus.sid.start_audio(sample_rate, now)
+        let clock = self.clock_hz();
+        self.bus.sid.start_audio_clocked(sample_rate, clock, now)
     }
 
     /// Appends the sound made since the last call (signed 16-bit mono samples) to `out`.

@@ -5,11 +5,11 @@ use crate::input::InputQueue;
 use crate::kernal::vars::NDX;
 use crate::pla::{self, Region};
 use crate::roms::Roms;
-use c64kit_chips::cia::CiaModel;
+use c64kit_chips::cia::{CiaModel, TodInput};
 use c64kit_chips::sid::pot::{c64_pot_inputs, PotInput};
 use c64kit_chips::sid::SidModel;
 use c64kit_chips::vic::{FetchedPages, Picture, VicMemory};
-use c64kit_chips::{Cia, Sid, Vic};
+use c64kit_chips::{Cia, Sid, Vic, VicModel};
 use c64kit_cpu::{Bus, DirectMemory, Interrupts};
 
 /// What the VIC-II can read, as a C64Bus's fields give it (a macro, so the borrows stay on
@@ -174,7 +174,18 @@ pub struct C64Bus {
 }
 
 impl C64Bus {
+    /// A PAL C64's bus (a 6569 VIC-II).
     pub fn new(roms: Roms) -> Self {
+        Self::with_vic(roms, VicModel::Mos6569)
+    }
+
+    /// A C64's bus with a `vic` VIC-II, at power-on: its clock and mains frequency are the
+    /// CIAs' TOD input.
+    pub fn with_vic(roms: Roms, vic: VicModel) -> Self {
+        let tod = TodInput {
+            clock_hz: vic.clock_hz(),
+            mains_hz: vic.facts().mains_hz,
+        };
         let mut bus = C64Bus {
             ram: Box::new(std::array::from_fn(|a| power_on_ram(a as u16))),
             colour: Box::new([0; 1024]),
@@ -194,7 +205,7 @@ impl C64Bus {
             sid: Sid::new(),
             cia1: Cia::new(),
             cia2: Cia::new(),
-            vic: Vic::new(),
+            vic: Vic::with_model(vic),
             next_interrupt_check: 0,
             sources: [Source::default(); 3],
             touched: ALL_SOURCES,
@@ -210,6 +221,8 @@ impl C64Bus {
             pot_ports: [[None; 2]; 2],
         };
         bus.update_map();
+        bus.cia1.set_tod_input(tod);
+        bus.cia2.set_tod_input(tod);
         bus
     }
 
@@ -384,7 +397,7 @@ impl C64Bus {
         // The rest of this frame sets up the drawing (a row's matrix is fetched on its bad
         // line); the whole frame after it is the picture.
         vic.run_to(
-            Vic::next_frame_start(self.now) + Vic::CYCLES_PER_FRAME,
+            self.vic.next_frame_start(self.now) + self.vic.cycles_per_frame(),
             &mem,
         );
         vic.picture().clone()

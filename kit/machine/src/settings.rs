@@ -21,6 +21,7 @@ use crate::start::StartError;
 use c64kit_basic::KeyEvent;
 use c64kit_chips::cia::CiaModel;
 use c64kit_chips::sid::SidModel;
+use c64kit_chips::VicModel;
 use c64kit_cpu::{ANE_MAGIC, LXA_MAGIC};
 use std::path::Path;
 
@@ -81,6 +82,8 @@ pub struct RunSettings {
     pub roms: Roms,
     pub cia: CiaModel,
     pub sid: SidModel,
+    /// The VIC-II, which also decides the clock and mains frequency (PAL or NTSC).
+    pub vic: VicModel,
     /// Drive 8.
     pub drive: Drive,
     /// Bytes placed before the program (`--load ADDR FILE`). Without another start, the
@@ -116,6 +119,7 @@ impl Default for RunSettings {
             roms: Roms::builtin(),
             cia: CiaModel::default(),
             sid: SidModel::default(),
+            vic: VicModel::default(),
             drive: Drive::default(),
             raw_loads: Vec::new(),
             start_address: None,
@@ -179,6 +183,7 @@ impl Machine {
             roms,
             cia,
             sid,
+            vic,
             drive,
             raw_loads,
             start_address,
@@ -205,9 +210,9 @@ impl Machine {
             _ => at_ready,
         };
         let mut m = if through_basic {
-            Machine::boot_basic(roms).map_err(StartError::BasicDidNotStart)?
+            Machine::boot_basic_with_vic(roms, vic).map_err(StartError::BasicDidNotStart)?
         } else {
-            Machine::new(roms)
+            Machine::with_vic(roms, vic)
         };
         m.bus.set_cia_model(cia);
         m.bus.set_sid_model(sid);

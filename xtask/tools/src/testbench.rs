@@ -19,6 +19,10 @@ pub struct TestbenchArgs {
     /// Only tests of this type.
     #[arg(long = "type", value_parser = ["exitcode", "screenshot"])]
     kind: Option<String>,
+    /// With --only: write the chosen tests' verdicts into the recorded results, in place of
+    /// their lines there (a full run rewrites the files whole anyway).
+    #[arg(long, requires = "only")]
+    record: bool,
     /// Also write the per-test results as Markdown here.
     #[arg(long)]
     report: Option<PathBuf>,
@@ -142,6 +146,43 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
                 return ExitCode::FAILURE;
             }
             outln!(WHAT, "Recorded in {}", path.display());
+        }
+    }
+    if args.record && !full {
+        for &kind in &kinds {
+            let path = bench::results_file(kind);
+            let fresh: BTreeMap<String, String> = results
+                .iter()
+                .filter(|(t, _)| t.kind == kind)
+                .map(|(t, o)| (t.name(), format!("{}\t{}", o.verdict.word(), o.explain())))
+                .collect();
+            if fresh.is_empty() {
+                continue;
+            }
+            let text = match c64kit_files::read_text(&path, c64kit_files::MIB, "the results") {
+                Ok(t) => t,
+                Err(e) => {
+                    errln!("testbench: {e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let mut out = String::new();
+            for line in text.lines() {
+                let name = line.split('\t').next().unwrap_or("");
+                match fresh.get(name).filter(|_| !line.starts_with('#')) {
+                    Some(verdict) => out += &format!("{name}\t{verdict}\n"),
+                    None => out += &format!("{line}\n"),
+                }
+            }
+            if let Err(e) = c64kit_files::write_output(&path, out.as_bytes()) {
+                errln!(
+                    "testbench: {}: {}",
+                    path.display(),
+                    c64kit_files::io_reason(&e)
+                );
+                return ExitCode::FAILURE;
+            }
+            outln!(WHAT, "Recorded the chosen tests in {}", path.display());
         }
     }
     if failed {

@@ -110,6 +110,8 @@ struct Synth {
     /// kept as floor and remainder (`k * clock = floor * rate + rem`).
     next_floor: u64,
     next_rem: u64,
+    /// The machine's clock in Hz (the VIC-II model's: PAL 985,248).
+    clock_hz: u64,
     /// The current sample's sums so far.
     current: Signals,
     /// The previous sample's rising halves and length.
@@ -143,7 +145,7 @@ impl PartialEq for Scratch {
 impl Eq for Synth {}
 
 impl Synth {
-    fn new(sample_rate: u32, start: u64, regs: &[u8; 0x19]) -> Self {
+    fn new(sample_rate: u32, clock_hz: u64, start: u64, regs: &[u8; 0x19]) -> Self {
         let envelopes = std::array::from_fn(|voice| {
             let mut env = Envelope::default();
             let base = voice * 7;
@@ -159,6 +161,7 @@ impl Synth {
             seg_end: start,
             next_floor: 0,
             next_rem: 0,
+            clock_hz,
             current: Signals::default(),
             previous: [0.0; 3],
             previous_len: 0.0,
@@ -231,8 +234,8 @@ impl Synth {
     /// The end of the next sample: start + ceil(k * clock / rate), k + 1.
     fn next_boundary(&mut self, start: u64, rate: u32) -> u64 {
         let rate = u64::from(rate);
-        self.next_floor += PAL_CYCLES_PER_SECOND / rate;
-        self.next_rem += PAL_CYCLES_PER_SECOND % rate;
+        self.next_floor += self.clock_hz / rate;
+        self.next_rem += self.clock_hz % rate;
         if self.next_rem >= rate {
             self.next_rem -= rate;
             self.next_floor += 1;
@@ -245,6 +248,17 @@ impl Sid {
     /// Starts synthesising the sound from cycle `now` on, at `sample_rate` samples per
     /// second (mono). Errors name the rate when it is outside [`SAMPLE_RATES`].
     pub fn start_audio(&mut self, sample_rate: u32, now: u64) -> Result<(), String> {
+        self.start_audio_clocked(sample_rate, PAL_CYCLES_PER_SECOND, now)
+    }
+
+    /// [`Sid::start_audio`] on a machine clocked at `clock_hz` (an NTSC C64's 1,022,727 Hz):
+    /// a sample is that many cycles over the rate.
+    pub fn start_audio_clocked(
+        &mut self,
+        sample_rate: u32,
+        clock_hz: u64,
+        now: u64,
+    ) -> Result<(), String> {
         if !SAMPLE_RATES.contains(&sample_rate) {
             return Err(format!(
                 "sample rate {sample_rate} Hz: must be {} to {} Hz",
@@ -260,7 +274,7 @@ impl Sid {
             cycle: start,
             samples: 0,
             start,
-            synth: Box::new(Synth::new(sample_rate, start, &self.regs)),
+            synth: Box::new(Synth::new(sample_rate, clock_hz, start, &self.regs)),
         });
         Ok(())
     }

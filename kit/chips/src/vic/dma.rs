@@ -18,7 +18,8 @@
 //!   bit while it is clear; such a write in cycle 14 also mixes MC with MCBASE (sprite
 //!   crunching), as the raster engine does (`raster.rs`).
 
-use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE};
+use super::model::VicModel;
+use crate::PAL_CYCLES_PER_LINE;
 
 /// BA is low for a bad line's character fetches in these line cycles.
 pub(super) const BAD_LINE_BA: std::ops::RangeInclusive<u64> = 11..=53;
@@ -51,6 +52,50 @@ pub(super) const SPRITE_BA: [u8; 63] = {
     t
 };
 
+/// Which sprites' fetches hold BA low in each line cycle of `model`, from its table
+/// (`model.rs`): BA falls 3 cycles before sprite n's pointer fetch and rises after its data.
+/// This is the chip's own timing, where the CPU's waits come from, even where the raster
+/// engine fetches a cycle apart from it (`VicModel::engine_differences`).
+const fn sprite_ba_table<const L: usize>(model: VicModel) -> [u8; L] {
+    let first = model.facts().sprite0_pointer_cycle;
+    let len = L as u64;
+    let mut t = [0u8; L];
+    let mut r = 0;
+    while r < L {
+        let mut n = 0;
+        while n < 8 {
+            let start = (first + 2 * n + len - 3) % len;
+            if (r as u64 + len - start) % len < SPRITE_BA_CYCLES {
+                t[r] |= 1 << n;
+            }
+            n += 1;
+        }
+        r += 1;
+    }
+    t
+}
+/// The 6569's table from its facts is the one the engine has always used.
+const _: () = {
+    let from_facts = sprite_ba_table::<63>(VicModel::Mos6569);
+    let mut r = 0;
+    while r < 63 {
+        assert!(from_facts[r] == SPRITE_BA[r]);
+        r += 1;
+    }
+};
+const SPRITE_BA_6567R8: [u8; 65] = sprite_ba_table::<65>(VicModel::Mos6567R8);
+const SPRITE_BA_6567R56A: [u8; 64] = sprite_ba_table::<64>(VicModel::Mos6567R56A);
+
+/// Which sprites' fetches hold BA low in line cycle `r` of `model`.
+#[inline(always)]
+fn sprite_ba(model: VicModel, r: u64) -> u8 {
+    match model {
+        VicModel::Mos6569 => SPRITE_BA[r as usize],
+        VicModel::Mos6567R8 => SPRITE_BA_6567R8[r as usize],
+        VicModel::Mos6567R56A => SPRITE_BA_6567R56A[r as usize],
+    }
+}
+
 /// No sprite's fetches hold BA from MCBASE's update to the first DMA check.
 const _: () = {
     let mut r = UPDATE_MCBASE as usize;
@@ -69,8 +114,36 @@ pub(super) const DMA_CHECK_2: u64 = 55;
 pub(super) const DEN_LINE: u64 = 0x30;
 /// The last line that can be a bad line.
 pub(super) const LAST_BAD_LINE: u64 = 0xF7;
-/// The line cycles at which the DMA logic acts, in order.
-const SPRITE_DMA_EVENTS: [u64; 3] = [UPDATE_MCBASE, DMA_CHECK_1, DMA_CHECK_2];
+/// The 6569's DMA checks are the model table's.
+const _: () = {
+    let [a, b] = VicModel::Mos6569.facts().sprite_dma_checks;
+    assert!(a == DMA_CHECK_1 && b == DMA_CHECK_2);
+};
+
+/// The line cycles at which `model`'s DMA logic acts, in order (the NTSC chips check the
+/// sprites' Y a cycle later than the 6569).
+#[inline(always)]
+const fn dma_events(model: VicModel) -> [u64; 3] {
+    let [a, b] = model.facts().sprite_dma_checks;
+    [UPDATE_MCBASE, a, b]
+}
+
+/// The 6569 event the raster engine does in line cycle `r` (below the extra cycles, where
+/// the engine's cycle is the line's) of `model`: its DMA checks where the model has them
+/// (`u64::MAX`: none where the 6569 has one).
+#[inline(always)]
+pub(super) const fn engine_dma_cycle(model: VicModel, r: u64) -> u64 {
+    let [a, b] = model.facts().sprite_dma_checks;
+    if r == a {
+        DMA_CHECK_1
+    } else if r == b {
+        DMA_CHECK_2
+    } else if r == DMA_CHECK_1 || r == DMA_CHECK_2 {
+        u64::MAX
+    } else {
+        r
+    }
+}
 /// MCBASE's value after a sprite's last line.
 const MCBASE_END: u8 = 63;
 
@@ -97,13 +170,16 @@ pub(super) struct SpriteDma {
     crunched_mc: [u8; 8],
     /// Events at cycles below this have been applied.
     done_until: u64,
+    /// The chip's model (its line length and lines).
+    pub model: VicModel,
 }
 
 impl SpriteDma {
     /// No sprite on, nothing to do before `t`.
-    pub fn starting_at(t: u64) -> Self {
+    pub fn starting_at(t: u64, model: VicModel) -> Self {
         SpriteDma {
             done_until: t,
+            model,
             ..SpriteDma::default()
         }
     }
@@ -119,11 +195,14 @@ impl SpriteDma {
             return;
         }
         // Most calls come a cycle or two apart: nothing to do before the next event.
-        let c = self.done_until % PAL_CYCLES_PER_LINE;
-        let next = SPRITE_DMA_EVENTS
+        let model = self.model;
+        let line_cycles = model.cycles_per_line();
+        let c = model.line_cycle(self.done_until);
+        let events = dma_events(model);
+        let next = events
             .into_iter()
             .find(|&e| e >= c)
-            .unwrap_or(PAL_CYCLES_PER_LINE + SPRITE_DMA_EVENTS[0]);
+            .unwrap_or(line_cycles + events[0]);
         if to < self.done_until - c + next {
             self.done_until = to + 1;
             return;
@@ -132,15 +211,15 @@ impl SpriteDma {
         while t <= to {
             if self.waiting() {
                 // Only a DMA check whose line matches a sprite's Y can change anything.
-                let next = next_dma_start_line(regs, t).saturating_mul(PAL_CYCLES_PER_LINE);
+                let next = next_dma_start_line(model, regs, t).saturating_mul(line_cycles);
                 if next > to {
                     break;
                 }
                 t = t.max(next);
             }
-            let line_start = t - t % PAL_CYCLES_PER_LINE;
+            let line_start = t - model.line_cycle(t);
             let mut event = None;
-            for c in SPRITE_DMA_EVENTS {
+            for c in events {
                 let at = line_start + c;
                 if at >= t && at <= to {
                     event = Some(at);
@@ -152,7 +231,7 @@ impl SpriteDma {
                     self.event(regs, at);
                     t = at + 1;
                 }
-                None => t = line_start + PAL_CYCLES_PER_LINE,
+                None => t = line_start + line_cycles,
             }
             if self.on == 0 && regs.enabled == 0 {
                 break;
@@ -180,7 +259,7 @@ impl SpriteDma {
     }
 
     fn event(&mut self, regs: &DmaRegisters, at: u64) {
-        match at % PAL_CYCLES_PER_LINE {
+        match self.model.line_cycle(at) {
             UPDATE_MCBASE => {
                 for n in 0..8 {
                     let bit = 1 << n;
@@ -194,7 +273,7 @@ impl SpriteDma {
                 self.crunched = 0;
             }
             c => {
-                let line = (at / PAL_CYCLES_PER_LINE % crate::PAL_LINES) as u8;
+                let line = self.model.raster_line(at) as u8;
                 for n in 0..8 {
                     let bit = 1 << n;
                     if regs.enabled & bit != 0 && regs.sprite_y[n] == line && self.on & bit == 0 {
@@ -203,7 +282,7 @@ impl SpriteDma {
                         self.expand_ff |= bit;
                     }
                 }
-                if c == DMA_CHECK_2 {
+                if c == self.model.facts().sprite_dma_checks[1] {
                     self.expand_ff ^= self.on & regs.y_expand;
                 }
             }
@@ -219,7 +298,7 @@ impl SpriteDma {
         for n in 0..8 {
             let bit = 1 << n;
             if value & bit == 0 && self.expand_ff & bit == 0 {
-                if now % PAL_CYCLES_PER_LINE == SPRITE_CRUNCH {
+                if self.model.line_cycle(now) == SPRITE_CRUNCH {
                     let (mc, mcbase) = (self.mc(n), self.mcbase[n]);
                     self.crunched_mc[n] = (0x2A & (mcbase & mc)) | (0x15 & (mcbase | mc));
                     self.crunched |= bit;
@@ -232,26 +311,27 @@ impl SpriteDma {
     /// Whether a sprite's fetches hold BA low in cycle `t` (events up to `t` applied).
     #[cfg(test)]
     fn holds_ba(&self, t: u64) -> bool {
-        self.on & SPRITE_BA[(t % PAL_CYCLES_PER_LINE) as usize] != 0
+        self.on & sprite_ba(self.model, self.model.line_cycle(t)) != 0
     }
 }
 
 /// The first line (counted from power-on) whose DMA checks come at or after cycle `t` and
 /// find an enabled sprite's Y there (`u64::MAX`: no sprite enabled). A line matches a Y
 /// when its low 8 bits equal it, so lines 0-55 also match at 256-311.
-fn next_dma_start_line(regs: &DmaRegisters, t: u64) -> u64 {
-    let line = t / PAL_CYCLES_PER_LINE;
-    let first = if t % PAL_CYCLES_PER_LINE > DMA_CHECK_2 {
+fn next_dma_start_line(model: VicModel, regs: &DmaRegisters, t: u64) -> u64 {
+    let line = model.line_count(t);
+    let first = if model.line_cycle(t) > model.facts().sprite_dma_checks[1] {
         line + 1
     } else {
         line
     };
-    let frame_start = first - first % crate::PAL_LINES;
+    let lines = model.lines();
+    let frame_start = model.frame_first_line(first);
     let mut best = u64::MAX;
     for n in (0..8).filter(|n| regs.enabled & (1 << n) != 0) {
         let y = u64::from(regs.sprite_y[n]);
-        for frame in [frame_start, frame_start + crate::PAL_LINES] {
-            for l in [y, y + 256].into_iter().filter(|&l| l < crate::PAL_LINES) {
+        for frame in [frame_start, frame_start + lines] {
+            for l in [y, y + 256].into_iter().filter(|&l| l < lines) {
                 if frame + l >= first {
                     best = best.min(frame + l);
                 }
@@ -264,33 +344,36 @@ fn next_dma_start_line(regs: &DmaRegisters, t: u64) -> u64 {
 /// Whether DEN was set during line $30 of the frame of cycle `t`, given the $D011 written at
 /// `d011_since` (unchanged since) and the frame an earlier value latched (`latched_frame`).
 pub(super) fn den_latched(
+    model: VicModel,
     regs: &DmaRegisters,
     d011_since: u64,
     latched_frame: u64,
     t: u64,
 ) -> bool {
-    let frame = t / PAL_CYCLES_PER_FRAME;
+    let frame = model.frame_of(t);
     if latched_frame == frame + 1 {
         return true;
     }
-    let line_30 = frame * PAL_CYCLES_PER_FRAME + DEN_LINE * PAL_CYCLES_PER_LINE;
-    regs.d011 & 0x10 != 0 && t >= line_30 && d011_since < line_30 + PAL_CYCLES_PER_LINE
+    let line = model.cycles_per_line();
+    let line_30 = frame * model.cycles_per_frame() + DEN_LINE * line;
+    regs.d011 & 0x10 != 0 && t >= line_30 && d011_since < line_30 + line
 }
 
 /// The frame (plus one; 0 = none) whose line $30 saw DEN set while the $D011 written at
 /// `d011_since` held, up to cycle `now`: what to remember before $D011 changes.
 pub(super) fn den_latch_before_write(
+    model: VicModel,
     regs: &DmaRegisters,
     d011_since: u64,
     now: u64,
 ) -> Option<u64> {
-    den_latched(regs, d011_since, 0, now).then_some(now / PAL_CYCLES_PER_FRAME + 1)
+    den_latched(model, regs, d011_since, 0, now).then_some(model.frame_of(now) + 1)
 }
 
 /// Whether cycle `t` is in a bad line's BA window.
-fn bad_line_ba(regs: &DmaRegisters, den: bool, t: u64) -> bool {
-    let line = t / PAL_CYCLES_PER_LINE % crate::PAL_LINES;
-    is_bad_line(regs.d011, den, line) && BAD_LINE_BA.contains(&(t % PAL_CYCLES_PER_LINE))
+fn bad_line_ba(model: VicModel, regs: &DmaRegisters, den: bool, t: u64) -> bool {
+    let line = model.raster_line(t);
+    is_bad_line(regs.d011, den, line) && BAD_LINE_BA.contains(&model.line_cycle(t))
 }
 
 /// The bad line condition for raster `line` under $D011 `d011`, `den` saying whether DEN
@@ -310,9 +393,9 @@ pub(super) struct BusClaims {
     pub den_frame: u64,
 }
 
-/// How far ahead [`BusClaims::next_ba_low`] looks before saying "not soon" (two frames: every
-/// enabled sprite's Y comes round once a frame).
-const LOOKAHEAD_LINES: u64 = 2 * crate::PAL_LINES;
+/// How far ahead [`BusClaims::next_ba_low`] looks before saying "not soon", in frames (two:
+/// every enabled sprite's Y comes round once a frame).
+const LOOKAHEAD_FRAMES: u64 = 2;
 
 impl BusClaims {
     /// Brings the sprite logic up to cycle `now` under the registers before a write in it.
@@ -323,7 +406,8 @@ impl BusClaims {
     /// $D011 written in cycle `now`: remember whether the old value already gave this
     /// frame its bad lines.
     pub fn set_d011(&mut self, value: u8, now: u64) {
-        if let Some(frame) = den_latch_before_write(&self.regs, self.d011_since, now) {
+        if let Some(frame) = den_latch_before_write(self.model(), &self.regs, self.d011_since, now)
+        {
             self.den_frame = frame;
         }
         self.regs.d011 = value;
@@ -336,9 +420,15 @@ impl BusClaims {
     pub fn ba_low(&mut self, t: u64) -> bool {
         self.sprites.advance(&self.regs, t);
         self.sprites.holds_ba(t) || {
-            let den = den_latched(&self.regs, self.d011_since, self.den_frame, t);
-            bad_line_ba(&self.regs, den, t)
+            let den = den_latched(self.model(), &self.regs, self.d011_since, self.den_frame, t);
+            bad_line_ba(self.model(), &self.regs, den, t)
         }
+    }
+
+    /// The chip's model (the sprite logic keeps it).
+    #[inline(always)]
+    pub fn model(&self) -> VicModel {
+        self.sprites.model
     }
 
     /// No sprite fetches now or to come while the registers stay: only bad lines claim
@@ -353,19 +443,21 @@ impl BusClaims {
     pub fn bus_free_from(&mut self, mut t: u64) -> u64 {
         if self.sprites_idle() {
             self.sprites.advance(&self.regs, t);
-            let den = den_latched(&self.regs, self.d011_since, self.den_frame, t);
-            return if bad_line_ba(&self.regs, den, t) {
-                t - t % PAL_CYCLES_PER_LINE + BAD_LINE_BA.end() + 1
+            let model = self.model();
+            let den = den_latched(model, &self.regs, self.d011_since, self.den_frame, t);
+            return if bad_line_ba(model, &self.regs, den, t) {
+                t - model.line_cycle(t) + BAD_LINE_BA.end() + 1
             } else {
                 t
             };
         }
         loop {
-            let line_start = t - t % PAL_CYCLES_PER_LINE;
+            let model = self.model();
+            let line_start = t - model.line_cycle(t);
             if let Some(free) = self.first_in_line(t, line_start, false) {
                 return free;
             }
-            t = line_start + PAL_CYCLES_PER_LINE;
+            t = line_start + model.cycles_per_line();
         }
     }
 
@@ -375,15 +467,17 @@ impl BusClaims {
     /// a bad line does not change in it (the registers stay), so each stretch between
     /// events is read from the tables.
     fn first_in_line(&mut self, from: u64, line_start: u64, low: bool) -> Option<u64> {
-        let den = den_latched(&self.regs, self.d011_since, self.den_frame, from);
-        let line = line_start / PAL_CYCLES_PER_LINE % crate::PAL_LINES;
+        let model = self.model();
+        let den = den_latched(model, &self.regs, self.d011_since, self.den_frame, from);
+        let line = model.raster_line(line_start);
         let bad = is_bad_line(self.regs.d011, den, line);
+        let line_cycles = model.cycles_per_line();
         let mut r = from - line_start;
-        while r < PAL_CYCLES_PER_LINE {
-            let end = SPRITE_DMA_EVENTS
+        while r < line_cycles {
+            let end = dma_events(model)
                 .into_iter()
                 .find(|&e| e > r)
-                .unwrap_or(PAL_CYCLES_PER_LINE);
+                .unwrap_or(line_cycles);
             if r == UPDATE_MCBASE && !bad {
                 // No sprite holds BA from MCBASE's update to the first DMA check
                 // (checked at compile time): BA is high there, and the sprite logic can
@@ -397,7 +491,7 @@ impl BusClaims {
             self.sprites.advance(&self.regs, line_start + r);
             let on = self.sprites.on;
             for c in r..end {
-                let ba = (bad && BAD_LINE_BA.contains(&c)) || on & SPRITE_BA[c as usize] != 0;
+                let ba = (bad && BAD_LINE_BA.contains(&c)) || on & sprite_ba(model, c) != 0;
                 if ba == low {
                     return Some(line_start + c);
                 }
@@ -414,16 +508,18 @@ impl BusClaims {
             return self.next_bad_line_ba(from);
         }
         let mut ahead = *self;
-        let first_line = from / PAL_CYCLES_PER_LINE;
+        let model = self.model();
+        let line_cycles = model.cycles_per_line();
+        let first_line = model.line_count(from);
         let mut line = first_line;
-        while line < first_line + LOOKAHEAD_LINES {
-            let line_start = line * PAL_CYCLES_PER_LINE;
+        while line < first_line + LOOKAHEAD_FRAMES * model.lines() {
+            let line_start = line * line_cycles;
             let start = from.max(line_start);
             ahead.sprites.advance(&ahead.regs, start);
             if ahead.sprites.waiting() {
                 // Nothing claims the bus before the next bad line or sprite DMA start.
-                let sprite = next_dma_start_line(&ahead.regs, start);
-                let bad = ahead.next_bad_line_ba(start) / PAL_CYCLES_PER_LINE;
+                let sprite = next_dma_start_line(model, &ahead.regs, start);
+                let bad = model.line_count(ahead.next_bad_line_ba(start));
                 let next = sprite.min(bad);
                 if next > line {
                     line = next;
@@ -444,11 +540,13 @@ impl BusClaims {
     /// [`BusClaims::next_ba_low`] when only bad lines can claim the bus.
     pub(super) fn next_bad_line_ba(&self, from: u64) -> u64 {
         let yscroll = u64::from(self.regs.d011 & 7);
-        let first_frame = from / PAL_CYCLES_PER_FRAME;
+        let model = self.model();
+        let line_cycles = model.cycles_per_line();
+        let first_frame = model.frame_of(from);
         for frame in first_frame..first_frame + 2 {
-            let frame_start = frame * PAL_CYCLES_PER_FRAME;
+            let frame_start = frame * model.cycles_per_frame();
             let first_line = if frame == first_frame {
-                (from - frame_start) / PAL_CYCLES_PER_LINE
+                model.line_count(from - frame_start)
             } else {
                 0
             }
@@ -456,11 +554,11 @@ impl BusClaims {
             // The first line from there whose low bits equal YSCROLL.
             let mut line = first_line + ((yscroll + 8 - (first_line & 7)) & 7);
             while line <= LAST_BAD_LINE {
-                let line_start = frame_start + line * PAL_CYCLES_PER_LINE;
+                let line_start = frame_start + line * line_cycles;
                 if line_start + BAD_LINE_BA.end() >= from {
                     let t = from.max(line_start + BAD_LINE_BA.start());
                     // DEN's latch is the same for every bad line of a frame.
-                    if den_latched(&self.regs, self.d011_since, self.den_frame, t) {
+                    if den_latched(model, &self.regs, self.d011_since, self.den_frame, t) {
                         return t;
                     }
                     break;
@@ -475,8 +573,9 @@ impl BusClaims {
     /// is low), the registers staying as they are.
     fn bad_line_claims(&self, line_start: u64) -> bool {
         let probe = line_start + BAD_LINE_BA.start();
-        let den = den_latched(&self.regs, self.d011_since, self.den_frame, probe);
-        bad_line_ba(&self.regs, den, probe)
+        let model = self.model();
+        let den = den_latched(model, &self.regs, self.d011_since, self.den_frame, probe);
+        bad_line_ba(model, &self.regs, den, probe)
     }
 
     /// Whether no cycle of the line starting at `line_start` can have BA low: no bad line, no
@@ -489,7 +588,7 @@ impl BusClaims {
         if self.sprites.on != 0 {
             return false;
         }
-        let line = (line_start / PAL_CYCLES_PER_LINE % crate::PAL_LINES) as u8;
+        let line = self.model().raster_line(line_start) as u8;
         !(0..8).any(|n| self.regs.enabled & (1 << n) != 0 && self.regs.sprite_y[n] == line)
     }
 }
@@ -497,7 +596,7 @@ impl BusClaims {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::PAL_LINES;
+    use crate::{PAL_CYCLES_PER_FRAME, PAL_LINES};
 
     const LINE: u64 = PAL_CYCLES_PER_LINE;
 
@@ -627,10 +726,17 @@ mod tests {
                     })
                 })
                 .unwrap();
-            assert_eq!(next_dma_start_line(&regs, t), expected, "t {t}");
+            assert_eq!(
+                next_dma_start_line(VicModel::Mos6569, &regs, t),
+                expected,
+                "t {t}"
+            );
         }
         regs.enabled = 0;
-        assert_eq!(next_dma_start_line(&regs, 1000), u64::MAX);
+        assert_eq!(
+            next_dma_start_line(VicModel::Mos6569, &regs, 1000),
+            u64::MAX
+        );
     }
 
     #[test]

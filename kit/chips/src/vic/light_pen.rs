@@ -6,7 +6,11 @@
 //! frame's trigger (as a real 6569R3 shows: VICE's VICII/split-tests/lightpen dumps). The trigger re-arms in the second cycle of each frame, and if LP is
 //! still low then, it latches again at once (LPX $D1, LPY 0).
 
-use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+//!
+//! On the NTSC models the frame and line lengths are theirs; X is worked out from the 6569
+//! cycle the raster engine does in that cycle (a cycle it stands still in latches its neighbour's).
+
+use super::model::VicModel;
 
 /// What the 6569R3 adds to X / 2 (its colour latency: 2, where the 8565's is 1).
 const X_EXTRA: u16 = 2;
@@ -29,8 +33,8 @@ pub(super) struct LightPen {
 }
 
 /// A frame's trigger re-arms in its second cycle (when the chip resets its line counter).
-fn rearm_cycle_after(t: u64) -> u64 {
-    (t / PAL_CYCLES_PER_FRAME + 1) * PAL_CYCLES_PER_FRAME + 1
+fn rearm_cycle_after(model: VicModel, t: u64) -> u64 {
+    (model.frame_of(t) + 1) * model.cycles_per_frame() + 1
 }
 
 impl LightPen {
@@ -43,9 +47,9 @@ impl LightPen {
     }
 
     /// The next cycle at which something may latch (for the interrupt schedule).
-    pub fn next_event(&self, from: u64) -> u64 {
+    pub fn next_event(&self, model: VicModel, from: u64) -> u64 {
         let retrigger = if self.low {
-            rearm_cycle_after(from.saturating_sub(2))
+            rearm_cycle_after(model, from.saturating_sub(2))
         } else {
             u64::MAX
         };
@@ -53,18 +57,18 @@ impl LightPen {
     }
 
     /// Latches what happens in `from..=now`; true if the interrupt flag rises.
-    pub fn catch_up(&mut self, from: u64, now: u64) -> bool {
+    pub fn catch_up(&mut self, model: VicModel, from: u64, now: u64) -> bool {
         let mut raised = false;
         if let Some(t) = self.pending.filter(|&t| t <= now) {
             self.pending = None;
-            raised |= self.edge(t);
+            raised |= self.edge(model, t);
         }
         if self.low && now >= 1 {
             // The last frame start in range, if any: LP held low through it retriggers.
-            let start = (now - 1) / PAL_CYCLES_PER_FRAME * PAL_CYCLES_PER_FRAME + 1;
+            let start = model.frame_of(now - 1) * model.cycles_per_frame() + 1;
             if start >= from.max(1) {
                 self.latched = (RETRIGGER_X, 0);
-                self.armed_from = rearm_cycle_after(start);
+                self.armed_from = rearm_cycle_after(model, start);
                 raised = true;
             }
         }
@@ -72,19 +76,24 @@ impl LightPen {
     }
 
     /// An edge's latch in VIC cycle `t`.
-    fn edge(&mut self, t: u64) -> bool {
+    fn edge(&mut self, model: VicModel, t: u64) -> bool {
         if t < self.armed_from {
             return false;
         }
-        self.armed_from = rearm_cycle_after(t);
-        let r = t % PAL_CYCLES_PER_LINE;
-        let mut line = (t / PAL_CYCLES_PER_LINE) % PAL_LINES;
-        if line == 0 && r == 0 {
+        self.armed_from = rearm_cycle_after(model, t);
+        let cycle = model.line_cycle(t);
+        let last = model.lines() - 1;
+        let mut line = model.raster_line(t);
+        if line == 0 && cycle == 0 {
             // The line counter still reads the last line in line 0's first cycle.
-            line = PAL_LINES - 1;
-        } else if line == PAL_LINES - 1 && r > 0 {
+            line = last;
+        } else if line == last && cycle > 0 {
             return false;
         }
+        let r = (0..=cycle)
+            .rev()
+            .find_map(|c| model.engine_cycle(c))
+            .unwrap_or(0);
         let x = ((FIRST_X + 8 * r) % X_WRAP) as u16 & !7;
         self.latched = ((x / 2 + X_EXTRA) as u8, line as u8);
         true
@@ -94,6 +103,8 @@ impl LightPen {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE};
+    const PAL: VicModel = VicModel::Mos6569;
 
     const LINE: u64 = PAL_CYCLES_PER_LINE;
 
@@ -104,13 +115,13 @@ mod tests {
         // to 8 pixels $40).
         let now = 100 * LINE + 20;
         lp.set(true, now);
-        assert!(!lp.catch_up(now, now));
-        assert!(lp.catch_up(now + 1, now + 1));
+        assert!(!lp.catch_up(PAL, now, now));
+        assert!(lp.catch_up(PAL, now + 1, now + 1));
         assert_eq!(lp.latched, (0x40 / 2 + 2, 100));
         // A second edge in the same frame is ignored.
         lp.set(false, now + 10);
         lp.set(true, now + 20);
-        assert!(!lp.catch_up(now + 2, now + 30));
+        assert!(!lp.catch_up(PAL, now + 2, now + 30));
         assert_eq!(lp.latched, (0x22, 100));
     }
 
@@ -118,10 +129,10 @@ mod tests {
     fn held_low_it_retriggers_at_each_frame_start() {
         let mut lp = LightPen::default();
         lp.set(true, 10);
-        assert!(lp.catch_up(0, 11));
-        assert_eq!(lp.next_event(12), PAL_CYCLES_PER_FRAME + 1);
-        assert!(!lp.catch_up(12, PAL_CYCLES_PER_FRAME));
-        assert!(lp.catch_up(PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_FRAME + 1));
+        assert!(lp.catch_up(PAL, 0, 11));
+        assert_eq!(lp.next_event(PAL, 12), PAL_CYCLES_PER_FRAME + 1);
+        assert!(!lp.catch_up(PAL, 12, PAL_CYCLES_PER_FRAME));
+        assert!(lp.catch_up(PAL, PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_FRAME + 1));
         assert_eq!(lp.latched, (RETRIGGER_X, 0));
     }
 
@@ -130,12 +141,12 @@ mod tests {
         let mut lp = LightPen::default();
         let now = 311 * LINE + 5;
         lp.set(true, now);
-        assert!(!lp.catch_up(now, now + 1));
+        assert!(!lp.catch_up(PAL, now, now + 1));
         assert_eq!(lp.latched, (0, 0));
         let mut lp = LightPen::default();
         let now = 311 * LINE - 1;
         lp.set(true, now);
-        assert!(lp.catch_up(now, now + 1));
+        assert!(lp.catch_up(PAL, now, now + 1));
         assert_eq!(lp.latched, (0xCA, 0x37));
     }
 }

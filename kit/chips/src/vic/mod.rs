@@ -37,19 +37,26 @@
 //!
 //! The light pen: LP's falling edge latches $D013/$D014 once a frame (`light_pen.rs`).
 //!
-//! Not modelled: the 8565's grey dots, NTSC chips. The BA timing (`dma.rs`) does not see sprite crunching, which the
+//! Models: the PAL 6569 and the NTSC 6567R8 and 6567R56A (`model.rs`: each model's facts;
+//! the raster engine steps the 6569's schedule and stands still in the last cycle or two
+//! of an NTSC line, which leaves the differences [`VicModel::engine_differences`] names).
+//!
+//! Not modelled: the 8565's and 8562's grey dots and luminances. The BA timing (`dma.rs`) does not see sprite crunching, which the
 //! raster engine does.
 
 mod dma;
 mod light_pen;
+pub mod model;
 pub mod picture;
 mod raster;
 
+pub use model::VicModel;
 pub use picture::Picture;
 use raster::Raster;
 pub use raster::{FetchedPages, VicMemory};
 
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+
 use dma::BusClaims;
 use light_pen::LightPen;
 
@@ -72,6 +79,8 @@ pub struct Vic {
     /// [`Vic::run_to`] before every access).
     raster: Box<Raster>,
     light_pen: LightPen,
+    /// The chip's model (also kept by the raster engine and the bus claims).
+    model: VicModel,
 }
 
 impl Default for Vic {
@@ -81,66 +90,88 @@ impl Default for Vic {
 }
 
 impl Vic {
-    /// Cycles per PAL frame (19,656).
-    pub const CYCLES_PER_FRAME: u64 = PAL_CYCLES_PER_FRAME;
-
-    /// Power-on state: all registers 0, raster compare line 0, no interrupts.
+    /// Power-on state of a 6569: all registers 0, raster compare line 0, no interrupts.
     pub fn new() -> Self {
+        Self::with_model(VicModel::Mos6569)
+    }
+
+    /// Power-on state of a `model`.
+    pub fn with_model(model: VicModel) -> Self {
+        let mut raster = Box::<Raster>::default();
+        raster.model = model;
+        raster.picture.set_model(model);
         Vic {
             regs: [0; REGISTER_COUNT],
             irq_flags: 0,
             irq_mask: 0,
             pending_from: 0,
-            claims: BusClaims::default(),
-            raster: Box::default(),
+            claims: BusClaims {
+                sprites: dma::SpriteDma::starting_at(0, model),
+                ..BusClaims::default()
+            },
+            raster,
             light_pen: LightPen::default(),
+            model,
         }
+    }
+
+    /// The chip's model.
+    pub fn model(&self) -> VicModel {
+        self.model
     }
 
     /// Back to the power-on state (the raster position follows the cycle
     /// count and is unaffected).
     pub fn reset(&mut self) {
         let pending_from = self.pending_from;
-        *self = Vic::new();
+        *self = Vic::with_model(self.model);
         self.pending_from = pending_from;
-        self.claims.sprites = dma::SpriteDma::starting_at(pending_from);
+        self.claims.sprites = dma::SpriteDma::starting_at(pending_from, self.model);
         self.claims.d011_since = pending_from;
     }
 
-    /// Cycles per PAL frame.
-    pub const fn cycles_per_frame() -> u64 {
-        PAL_CYCLES_PER_FRAME
+    /// Cycles per frame (19,656 on the 6569).
+    pub const fn cycles_per_frame(&self) -> u64 {
+        self.model.cycles_per_frame()
     }
 
     /// Frame number (from 0) being displayed at cycle `now`.
-    pub const fn frame_of(now: u64) -> u64 {
-        now / PAL_CYCLES_PER_FRAME
+    pub const fn frame_of(&self, now: u64) -> u64 {
+        self.model.frame_of(now)
     }
 
     /// First cycle of the frame after the one at `now`.
-    pub const fn next_frame_start(now: u64) -> u64 {
-        (now / PAL_CYCLES_PER_FRAME + 1) * PAL_CYCLES_PER_FRAME
+    pub const fn next_frame_start(&self, now: u64) -> u64 {
+        (self.model.frame_of(now) + 1) * self.model.cycles_per_frame()
     }
 
-    /// Raster line (0-311) at cycle `now`.
-    pub const fn raster_line(now: u64) -> u16 {
-        ((now / PAL_CYCLES_PER_LINE) % PAL_LINES) as u16
+    /// Raster line (0-311 on the 6569) at cycle `now`.
+    pub const fn raster_line(&self, now: u64) -> u16 {
+        self.model.raster_line(now) as u16
     }
 
     /// The line counter as $D011/$D012 and the raster compare see it at cycle `now`: the
-    /// raster line, except in line 0's first cycle, where the counter still holds 311 (it
-    /// resets a cycle into the frame).
-    const fn counter_line(now: u64) -> u16 {
-        if now.is_multiple_of(PAL_CYCLES_PER_FRAME) {
-            (PAL_LINES - 1) as u16
+    /// raster line, except in line 0's first cycle, where the counter still holds the last
+    /// line (311 on the 6569: it resets a cycle into the frame).
+    const fn counter_line(&self, now: u64) -> u16 {
+        if self.model.is_pal() {
+            // Every register read asks: the 6569's as it always was.
+            return if now.is_multiple_of(PAL_CYCLES_PER_FRAME) {
+                (PAL_LINES - 1) as u16
+            } else {
+                ((now / PAL_CYCLES_PER_LINE) % PAL_LINES) as u16
+            };
+        }
+        if self.model.line_cycle(now) == 0 && self.model.raster_line(now) == 0 {
+            (self.model.lines() - 1) as u16
         } else {
-            Self::raster_line(now)
+            self.raster_line(now)
         }
     }
 
-    /// Cycle within the raster line (0-62) at cycle `now`.
-    pub const fn line_cycle(now: u64) -> u8 {
-        (now % PAL_CYCLES_PER_LINE) as u8
+    /// Cycle within the raster line (0-62 on the 6569) at cycle `now`.
+    pub const fn line_cycle(&self, now: u64) -> u8 {
+        self.model.line_cycle(now) as u8
     }
 
     /// Raster interrupt compare line (0-511) from $D012 and $D011 bit 7.
@@ -373,7 +404,7 @@ impl Vic {
         // else when it gets there (only a sprite fetch in the next phi2 can see it).
         if self.raster.done > now {
             self.raster.bus_written(value);
-        } else if self.reads_memory() && raster::sprite_fetch_follows(now) {
+        } else if self.reads_memory() && raster::sprite_fetch_follows(self.model, now) {
             self.raster.defer_bus_read(now, value);
         }
         value
@@ -389,7 +420,9 @@ impl Vic {
             claims: self.claims,
             raster: Box::new(Raster::drawing_into(Picture::none())),
             light_pen: self.light_pen,
+            model: self.model,
         };
+        ahead.raster.model = self.model;
         ahead.raster.sprite_sprite = self.raster.sprite_sprite;
         ahead.raster.sprite_background = self.raster.sprite_background;
         ahead.catch_up(now);
@@ -427,7 +460,7 @@ impl Vic {
                 let old = self.raster_compare();
                 self.regs[usize::from(reg)] = value;
                 let new = self.raster_compare();
-                let line = Self::counter_line(now.max(self.pending_from.saturating_sub(1)));
+                let line = self.counter_line(now.max(self.pending_from.saturating_sub(1)));
                 if new != old && new == line {
                     self.irq_flags |= 0x01;
                 }
@@ -467,7 +500,7 @@ impl Vic {
             u64::MAX
         };
         let light_pen = if self.irq_mask & 0x08 != 0 {
-            self.light_pen.next_event(self.pending_from)
+            self.light_pen.next_event(self.model, self.pending_from)
         } else {
             u64::MAX
         };
@@ -483,17 +516,31 @@ impl Vic {
     /// First cycle >= `from` at which the compare line starts, if it can.
     fn next_compare_start(&self, from: u64) -> Option<u64> {
         let line = u64::from(self.raster_compare());
-        if line >= PAL_LINES {
+        if self.model.is_pal() {
+            // At every catch-up: the 6569's as it always was, with constants.
+            if line >= PAL_LINES {
+                return None;
+            }
+            let offset = line * PAL_CYCLES_PER_LINE + u64::from(line == 0);
+            let frame = if from <= offset {
+                0
+            } else {
+                (from - offset).div_ceil(PAL_CYCLES_PER_FRAME)
+            };
+            return Some(offset + frame * PAL_CYCLES_PER_FRAME);
+        }
+        if line >= self.model.lines() {
             return None;
         }
-        // Line 0 matches a cycle late: its first cycle still counts 311.
-        let offset = line * PAL_CYCLES_PER_LINE + u64::from(line == 0);
+        // Line 0 matches a cycle late: its first cycle still counts the last line.
+        let offset = line * self.model.cycles_per_line() + u64::from(line == 0);
+        let frame_cycles = self.model.cycles_per_frame();
         let frame = if from <= offset {
             0
         } else {
-            (from - offset).div_ceil(PAL_CYCLES_PER_FRAME)
+            self.model.frame_of(from - offset + frame_cycles - 1)
         };
-        Some(offset + frame * PAL_CYCLES_PER_FRAME)
+        Some(offset + frame * frame_cycles)
     }
 
     fn catch_up(&mut self, now: u64) {
@@ -505,7 +552,7 @@ impl Vic {
                 self.irq_flags |= 0x01;
             }
         }
-        if self.light_pen.catch_up(self.pending_from, now) {
+        if self.light_pen.catch_up(self.model, self.pending_from, now) {
             self.irq_flags |= 0x08;
         }
         self.pending_from = now.saturating_add(1);
@@ -520,7 +567,7 @@ impl Vic {
     }
 
     fn register_value(&self, reg: u8, now: u64) -> u8 {
-        let line = Self::counter_line(now.max(self.pending_from.saturating_sub(1)));
+        let line = self.counter_line(now.max(self.pending_from.saturating_sub(1)));
         let stored = self.regs.get(usize::from(reg)).copied().unwrap_or(0xFF);
         match reg {
             0x11 => (stored & 0x7F) | (((line >> 1) & 0x80) as u8),

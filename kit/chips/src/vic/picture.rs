@@ -5,6 +5,8 @@
 //! The buffer is drawn into line by line as the raster goes (a picture taken mid-frame
 //! shows the new frame above the raster and the previous one below it, as VICE's does).
 
+use super::model::VicModel;
+
 /// Width of the visible area (PAL), in pixels.
 pub const WIDTH: usize = 384;
 /// Height of the visible area (PAL), in lines.
@@ -23,6 +25,9 @@ pub struct Picture {
     rom_colours: Vec<u16>,
     /// Frames completed since power-on.
     pub frames: u64,
+    /// The model whose visible area the picture is: a 6569's fills it, an NTSC chip's the
+    /// first 247 rows (VICE's NTSC crop, lines 28-274), the text area at (32, 23).
+    model: VicModel,
 }
 
 impl std::fmt::Debug for Picture {
@@ -37,6 +42,7 @@ impl Default for Picture {
             pixels: vec![0; WIDTH * HEIGHT],
             rom_colours: vec![0; WIDTH * HEIGHT],
             frames: 0,
+            model: VicModel::Mos6569,
         }
     }
 }
@@ -49,7 +55,24 @@ impl Picture {
             pixels: Vec::new(),
             rom_colours: Vec::new(),
             frames: 0,
+            model: VicModel::Mos6569,
         }
+    }
+
+    /// The picture of a `model` chip (its visible area and text origin).
+    pub(super) fn set_model(&mut self, model: VicModel) {
+        self.model = model;
+    }
+
+    /// The visible area's size (width, height) as VICE crops this chip's screenshots: 384x272
+    /// on a 6569, 384x247 on the NTSC chips (the rows below are not drawn).
+    pub fn visible_size(&self) -> (usize, usize) {
+        self.model.visible_size()
+    }
+
+    /// Where the 320x200 text area's first pixel is: (32, 35) on a 6569, (32, 23) on NTSC.
+    pub fn text_origin(&self) -> (usize, usize) {
+        self.model.text_origin()
     }
 
     /// All pixels, row by row (palette indices 0-15).
@@ -85,6 +108,7 @@ impl Picture {
             pixels,
             rom_colours,
             frames: 0,
+            model: VicModel::Mos6569,
         })
     }
 

@@ -20,9 +20,10 @@ mod line_memo;
 mod sprite_line;
 
 use super::dma::{
-    BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA, SPRITE_CRUNCH,
-    UPDATE_MCBASE,
+    engine_dma_cycle, BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA,
+    SPRITE_CRUNCH, UPDATE_MCBASE,
 };
+use super::model::VicModel;
 use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 use line_memo::LineMemos;
@@ -111,11 +112,16 @@ const fn phi1_access(r: u64) -> Phi1 {
 
 /// Whether the phi2 after cycle `now` is a sprite data fetch, which reads the internal bus
 /// while the CPU still has the bus (so a register read in `now` can be seen).
-pub(super) const fn sprite_fetch_follows(now: u64) -> bool {
-    matches!(
-        phi1_access(now % PAL_CYCLES_PER_LINE),
-        Phi1::SpritePointer(_) | Phi1::SpriteData(_)
-    )
+pub(super) const fn sprite_fetch_follows(model: VicModel, now: u64) -> bool {
+    let r = if model.is_pal() {
+        Some(now % PAL_CYCLES_PER_LINE)
+    } else {
+        model.engine_cycle(model.line_cycle(now))
+    };
+    match r {
+        Some(r) => matches!(phi1_access(r), Phi1::SpritePointer(_) | Phi1::SpriteData(_)),
+        None => false,
+    }
 }
 
 /// The cycles of a line, as an array length.
@@ -390,6 +396,8 @@ pub(super) struct Raster {
     /// Whether sprite-free lines may be drawn from the memo (off only to test that it
     /// changes nothing).
     pub line_memo: bool,
+    /// The chip's model: its lines, line length and where its extra idle cycles are.
+    pub model: VicModel,
 }
 
 impl std::fmt::Debug for Raster {
@@ -449,6 +457,7 @@ impl Raster {
             deferred_bus: std::collections::VecDeque::new(),
             bus_due: u64::MAX,
             line_memo: true,
+            model: VicModel::Mos6569,
         }
     }
 }
@@ -473,6 +482,10 @@ impl Raster {
         if to < self.done {
             return;
         }
+        if !self.model.is_pal() {
+            self.run_to_with_extra_cycles(regs, mem, to);
+            return;
+        }
         if self.needs_pixels() {
             self.steps::<true>(regs, mem, to);
             return;
@@ -487,6 +500,24 @@ impl Raster {
             self.picture.frames += frames;
         }
         self.steps::<false>(regs, mem, to);
+    }
+
+    /// [`Raster::run_to`] on a model whose lines are longer than the 6569's.
+    #[inline(never)]
+    fn run_to_with_extra_cycles(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
+        if self.needs_pixels() {
+            self.steps_with_extra_cycles::<true>(regs, mem, to);
+            return;
+        }
+        let frame = self.model.cycles_per_frame();
+        if to - self.done > 3 * frame {
+            let first = self.done + frame;
+            self.steps_with_extra_cycles::<false>(regs, mem, first - 1);
+            let frames = (to - self.done) / frame - 1;
+            self.done += frames * frame;
+            self.picture.frames += frames;
+        }
+        self.steps_with_extra_cycles::<false>(regs, mem, to);
     }
 
     /// Steps from `done` through `to`, counting line cycles and lines as it goes.
@@ -509,7 +540,7 @@ impl Raster {
                     continue;
                 }
             }
-            self.step::<PIXELS, PIXELS>(regs, mem, r, line);
+            self.step::<PIXELS, PIXELS, false>(regs, mem, r, line);
             self.done += 1;
             r += 1;
             if r == PAL_CYCLES_PER_LINE {
@@ -519,6 +550,46 @@ impl Raster {
                     line = 0;
                 }
             }
+        }
+    }
+
+    /// [`Raster::steps`] on a model whose lines have idle cycles the 6569's lack: the engine
+    /// steps the 6569's cycles and stands still in the extra ones (`model.rs`). Cycle by
+    /// cycle, without the whole-line fast paths (they know 63-cycle lines only).
+    fn steps_with_extra_cycles<const PIXELS: bool>(
+        &mut self,
+        regs: &[u8],
+        mem: &VicMemory,
+        to: u64,
+    ) {
+        let model = self.model;
+        while self.done <= to {
+            if let Some(r) = model.engine_cycle(model.line_cycle(self.done)) {
+                let line = model.raster_line(self.done) as u16;
+                self.step::<PIXELS, PIXELS, true>(regs, mem, r, line);
+            }
+            self.done += 1;
+        }
+    }
+
+    /// The 6569 cycle whose work the engine does in cycle `t` (`None`: an extra idle cycle).
+    #[inline(always)]
+    fn engine_cycle_at(&self, t: u64) -> Option<u64> {
+        if self.model.is_pal() {
+            Some(t % PAL_CYCLES_PER_LINE)
+        } else {
+            self.model.engine_cycle(self.model.line_cycle(t))
+        }
+    }
+
+    /// The frame's last line (the line counter still holds it in line 0's first cycle), on
+    /// the 6569 or (`NTSC`) the model's.
+    #[inline(always)]
+    fn last_line<const NTSC: bool>(&self) -> u16 {
+        if NTSC {
+            self.model.lines() as u16 - 1
+        } else {
+            PAL_LINES as u16 - 1
         }
     }
 
@@ -546,11 +617,11 @@ impl Raster {
         if old == value {
             return;
         }
-        let r = self.done.saturating_sub(1) % PAL_CYCLES_PER_LINE;
+        let r = self.engine_cycle_at(self.done.saturating_sub(1));
         for n in 0..8 {
             let bit = 1 << n;
             if value & bit == 0 && self.expand_flop & bit == 0 {
-                if r == SPRITE_CRUNCH {
+                if r == Some(SPRITE_CRUNCH) {
                     let (mc, mcbase) = (self.mc[n], self.mcbase[n]);
                     self.mc[n] = (0x2A & (mcbase & mc)) | (0x15 & (mcbase | mc));
                 }
@@ -640,7 +711,7 @@ impl Raster {
 
     /// One cycle (see the module documentation for what a step covers).
     #[inline]
-    fn step<const PIXELS: bool, const DRAW: bool>(
+    fn step<const PIXELS: bool, const DRAW: bool, const NTSC: bool>(
         &mut self,
         regs: &[u8],
         mem: &VicMemory,
@@ -648,7 +719,7 @@ impl Raster {
         line: u16,
     ) {
         if MIDDLE_CYCLES.contains(&r) {
-            self.step_middle::<PIXELS, DRAW>(regs, mem, r, line);
+            self.step_middle::<PIXELS, DRAW, NTSC>(regs, mem, r, line);
             return;
         }
         let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
@@ -676,13 +747,13 @@ impl Raster {
             }
         }
         if DRAW {
-            self.draw_cycle(regs, previous, line, r);
+            self.draw_cycle::<NTSC>(regs, previous, line, r);
         }
 
         // Phi2.
         let d011 = regs[0x11];
         if r == 0 {
-            self.line_starts(d011, line);
+            self.line_starts::<NTSC>(d011, line);
         }
         if r == 1 && line == 0 {
             self.refresh = 0xFF;
@@ -692,7 +763,7 @@ impl Raster {
         }
         // Line 0's count starts a cycle late: its cycle 0 still counts as line 311.
         let counted = if line == 0 && r == 0 {
-            PAL_LINES as u16 - 1
+            self.last_line::<NTSC>()
         } else {
             line
         };
@@ -701,7 +772,13 @@ impl Raster {
             self.vborder = self.set_vborder;
         }
 
-        self.sprite_dma(regs, r, counted);
+        // The NTSC chips check the sprites' DMA a cycle later (`dma.rs`).
+        let dma_r = if NTSC {
+            engine_dma_cycle(self.model, r)
+        } else {
+            r
+        };
+        self.sprite_dma(regs, dma_r, counted);
         self.check_bad_line(d011, counted);
         self.update_counters(r);
         self.update_ba(r);
@@ -719,7 +796,7 @@ impl Raster {
     /// line is not line 0's start. What is left: the graphics fetch, the vertical border,
     /// the bad line condition and its matrix fetch.
     #[inline]
-    fn step_middle<const PIXELS: bool, const DRAW: bool>(
+    fn step_middle<const PIXELS: bool, const DRAW: bool, const NTSC: bool>(
         &mut self,
         regs: &[u8],
         mem: &VicMemory,
@@ -734,7 +811,7 @@ impl Raster {
             self.record_draw_inputs(r, r - 1);
         }
         if DRAW {
-            self.draw_cycle(regs, r - 1, line, r);
+            self.draw_cycle::<NTSC>(regs, r - 1, line, r);
         }
         let d011 = regs[0x11];
         self.check_vertical_border(d011, line);
@@ -752,9 +829,9 @@ impl Raster {
     /// The start of line `line` (phi2 of its cycle 0): the line that just ended decides
     /// whether the frame has bad lines.
     #[inline(always)]
-    fn line_starts(&mut self, d011: u8, line: u16) {
+    fn line_starts<const NTSC: bool>(&mut self, d011: u8, line: u16) {
         let ended = if line == 0 {
-            PAL_LINES as u16 - 1
+            self.last_line::<NTSC>()
         } else {
             line - 1
         };
@@ -953,7 +1030,10 @@ impl Raster {
     /// may still add one to a sprite's MC. A sprite's pointer is read again: the CPU has had
     /// no bus since its fetch.
     pub fn phi1_value(&self, regs: &[u8], mem: &VicMemory) -> u8 {
-        let addr = match phi1_access(self.done % PAL_CYCLES_PER_LINE) {
+        let Some(r) = self.engine_cycle_at(self.done) else {
+            return mem.read(0x3FFF).0;
+        };
+        let addr = match phi1_access(r) {
             Phi1::Graphics if self.idle => idle_address(regs[0x11]),
             Phi1::Graphics => self.graphics_address(regs, mem),
             Phi1::SpritePointer(n) => sprite_pointer_address(regs, n),
@@ -1085,18 +1165,26 @@ impl Raster {
     /// The drawing of cycle `r` (in phi1, after the fetch): the 8 pixels of the cycle after
     /// `previous` (whose fetches they show), the cycle before's put into the picture, with
     /// the collision latches it sets or a read cleared and the interrupts they raise.
-    fn draw_cycle(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
+    fn draw_cycle<const NTSC: bool>(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
         self.draw_graphics(regs, previous);
-        self.draw_over_graphics(regs, previous, line, r);
+        self.draw_over_graphics::<NTSC>(regs, previous, line, r);
     }
 
     /// What the drawing of a cycle does on top of its graphics pixels: the sprites (and the
     /// collisions they find), the border and the output stage.
-    fn draw_over_graphics(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
+    // Inlined into each model's drawing, as into the one it was before there were two.
+    #[inline(always)]
+    fn draw_over_graphics<const NTSC: bool>(
+        &mut self,
+        regs: &[u8],
+        previous: u64,
+        line: u16,
+        r: u64,
+    ) {
         let (ss_before, sb_before) = (self.sprite_sprite, self.sprite_background);
         self.draw_sprites(regs, previous);
         self.draw_border(regs);
-        self.draw_colours(line, r);
+        self.draw_colours::<NTSC>(line, r);
         match self.clear_collisions {
             0x1E => self.sprite_sprite = 0,
             0x1F => self.sprite_background = 0,
@@ -1290,6 +1378,8 @@ impl Raster {
         p.rom[i] = p.g.rom_mask;
     }
 
+    // Inlined into each model's drawing, as into the one it was before there were two.
+    #[inline(always)]
     fn draw_sprites(&mut self, regs: &[u8], previous: u64) {
         let xpos = sprite_x_of(previous);
         let (pointer_cycle, data_cycle, data_sprite) = match phi1_access(previous) {
@@ -1473,7 +1563,7 @@ impl Raster {
 
     /// The output stage: colour registers are looked up one pixel before a pixel leaves, so
     /// a colour write changes a cycle's pixels 1-7 (pixel 0 was looked up a cycle earlier).
-    fn draw_colours(&mut self, line: u16, r: u64) {
+    fn draw_colours<const NTSC: bool>(&mut self, line: u16, r: u64) {
         let p = &mut self.pipe;
         // The CPU's write of two cycles ago: the stage takes it a cycle after the chip.
         if let Some((reg, value)) = p.colour_latched.take() {
@@ -1493,8 +1583,16 @@ impl Raster {
         }
         // The chunk drawn in cycle r shows cycle r-1's pixels: x = 8(r-1) from the line's
         // cycle 0, PICTURE_LEFT of which are left of the picture.
-        let Some(y) = line.checked_sub(FIRST_LINE).map(usize::from) else {
-            return;
+        let y = if NTSC {
+            match self.model.picture_row(u64::from(line)) {
+                Some(y) => y,
+                None => return,
+            }
+        } else {
+            match line.checked_sub(FIRST_LINE) {
+                Some(y) => usize::from(y),
+                None => return,
+            }
         };
         if y >= HEIGHT || r == 0 {
             return;

@@ -169,7 +169,7 @@ impl Raster {
 
         // Phi2 of cycle 0: the line's start decides the bad line and the vertical border for
         // the whole line (the registers do not change).
-        self.line_starts(d011, line);
+        self.line_starts::<false>(d011, line);
         self.check_vertical_border(d011, line);
         self.vborder = self.set_vborder;
         self.check_bad_line(d011, line);

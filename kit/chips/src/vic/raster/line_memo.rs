@@ -277,7 +277,7 @@ impl Raster {
     /// loads again from the recorded data).
     fn draw_recorded_line(&mut self, regs: &[u8], line: u16, inputs: &LineInputs) {
         self.replay(inputs, |raster, previous, r| {
-            raster.draw_cycle(regs, previous, line, r);
+            raster.draw_cycle::<false>(regs, previous, line, r);
         });
     }
 
@@ -313,7 +313,7 @@ impl Raster {
     /// [`Raster::fetch_line`] cycle by cycle.
     pub(super) fn fetch_line_by_steps(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
         for r in 0..PAL_CYCLES_PER_LINE {
-            self.step::<true, false>(regs, mem, r, line);
+            self.step::<true, false, false>(regs, mem, r, line);
             self.done += 1;
         }
     }

@@ -432,7 +432,7 @@ mod tests {
             p.render = graphics.render[i];
             p.foreground = graphics.foreground[i];
             p.rom = graphics.rom[i];
-            raster.draw_over_graphics(regs, previous, line, r);
+            raster.draw_over_graphics::<false>(regs, previous, line, r);
         });
     }
 
