@@ -325,13 +325,9 @@ pub fn run_with(test: &Test, keep_shot: bool) -> Outcome {
         }
         (None, StopReason::Jammed { pc, .. }) if m.bus.region(*pc) == Region::BasicRom => {
             return not_applicable(format!(
-                "needs the real BASIC ROM's code at ${pc:04X} (c64kit traps only the BASIC \
-                 routines machine code calls: STROUT, LINPRT, and RUN's LNKPRG, RUNC, STXTPT \
-                 and NEWSTT)"
+                "needs Commodore's BASIC ROM code at ${pc:04X} (c64kit's own BASIC has \
+                 Commodore's documented entries, not the bytes between them)"
             ))
-        }
-        (None, StopReason::NeedsBasic { .. }) => {
-            return not_applicable(format!("needs a BASIC interpreter: {detail}"))
         }
         _ => {}
     }

@@ -51,7 +51,6 @@ fn row_says(stop: &StopReason) -> &'static str {
         StopReason::Unimplemented { .. } => "KERNAL routine c64kit does not provide",
         // Nothing stops so since BASIC's statement loop is our BASIC's own code; a program
         // that runs BASIC where the machine has none is refused before its run (a case below).
-        StopReason::NeedsBasic { .. } => "runs BASIC where the machine has none",
         StopReason::Reset => "jumped to RESET",
         StopReason::DebugCart { value: 0 } => "wrote $00 to VICE's debug cartridge",
         StopReason::DebugCart { .. } => "a value other than $00",

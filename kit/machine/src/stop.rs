@@ -22,9 +22,6 @@ pub enum StopReason {
     BrkNoHandler { pc: u16 },
     /// The program called a KERNAL routine that c64kit does not provide.
     Unimplemented { routine: &'static str, pc: u16 },
-    /// The program ran its BASIC program through BASIC's routines (at `pc`) where that needs
-    /// a BASIC interpreter, which c64kit does not have.
-    NeedsBasic { pc: u16, why: String },
     /// The program jumped to the RESET entry.
     Reset,
     /// The program wrote its result to VICE's debug cartridge ($D7FF): 0 is a pass.
@@ -51,9 +48,7 @@ impl StopReason {
             StopReason::StuckLoop { .. } => 6,
             StopReason::Jammed { .. } => 7,
             StopReason::BrkNoHandler { .. } => 8,
-            StopReason::Unimplemented { .. } | StopReason::NeedsBasic { .. } => {
-                NOT_PROVIDED_EXIT_CODE
-            }
+            StopReason::Unimplemented { .. } => NOT_PROVIDED_EXIT_CODE,
             StopReason::Reset => 10,
             StopReason::DebugCart { value: 0 } => 0,
             StopReason::DebugCart { .. } => 11,
@@ -93,11 +88,6 @@ impl fmt::Display for StopReason {
                     "KERNAL routine {routine} (${pc:04X}) is not provided by c64kit"
                 )
             }
-            StopReason::NeedsBasic { pc, why } => write!(
-                f,
-                "the program runs its BASIC program through BASIC's statement loop \
-                 (${pc:04X}): {why}"
-            ),
             StopReason::Reset => write!(f, "the program jumped to RESET"),
             StopReason::DebugCart { value } => write!(f, "debug cartridge: ${value:02X}"),
             StopReason::BasicError { message, line } => {
