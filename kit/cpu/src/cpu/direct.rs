@@ -94,6 +94,47 @@ fn fetch_end(lent: u16, r: usize) -> u16 {
     }
 }
 
+/// `fetch_end(lent, r)` for every region, without branches (so the optimiser can do all 16
+/// at once: `run_direct` makes them at every call).
+#[inline(always)]
+fn fetch_ends(lent: u16) -> [u16; 16] {
+    // Region 15's next region is none: its operands would wrap.
+    let next = (lent >> 1) & 0x7FFF;
+    let mut ends = [0u16; 16];
+    for (r, end) in ends.iter_mut().enumerate() {
+        let here = lent >> r & 1;
+        let then = next >> r & 1;
+        *end = ((r as u16) << 12) + here * (0x0FFD + 3 * then);
+    }
+    ends
+}
+
+/// The fetch limits of code in RAM and in ROM (`fetch_ends`, regions with a watched page
+/// left out) for one lending: `run_direct` keeps the last ones in the `Cpu`, so that the
+/// calls between two exact steps, which mostly see the same banking, do not make them again.
+#[derive(Clone, Copy)]
+pub(super) struct FetchEnds {
+    /// The regions lent as RAM, as ROM and with a watched page (16 bits each) they were made
+    /// for; `u64::MAX`: none yet.
+    key: u64,
+    ram: [u16; 16],
+    rom: [u16; 16],
+}
+
+impl FetchEnds {
+    pub(super) const NONE: FetchEnds = FetchEnds {
+        key: u64::MAX,
+        ram: [0; 16],
+        rom: [0; 16],
+    };
+}
+
+impl std::fmt::Debug for FetchEnds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FetchEnds { .. }")
+    }
+}
+
 /// Fetches the next opcode and runs its handler, unless the cycles are used up or the
 /// opcode and its operands (3 bytes from `pc`) are not all lent memory. `ROM`: the last
 /// instruction was fetched from ROM, so this one most likely is too; the other kind of
@@ -116,22 +157,33 @@ fn dispatch<const ROM: bool>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8
     redispatch(sh, st, a, nz, x, y)
 }
 
-/// The next instruction as `dispatch` could not run it: from the other kind of memory, or
-/// in a region with a watched page (run unless it starts in the watched page itself), or
-/// the chain ends here.
+/// The next instruction as `dispatch` could not run it: from the other kind of memory (code
+/// in RAM calling ROM and back), or in a region with a watched page (run unless it starts
+/// in the watched page itself), or the chain ends here.
 #[inline(never)]
 fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     let pc = st as u16;
     let r = (pc >> 12) as usize;
-    let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0;
-    if st >= CYCLE && !watched {
-        if pc < fetch_end(sh.masks as u16, r) {
+    if st >= CYCLE {
+        if pc < sh.ram_fetch_end[r] {
             let op = sh.ram[pc as usize];
             return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
-        if pc < fetch_end((sh.masks >> 32) as u16, r) {
+        if pc < sh.rom_fetch_end[r] {
             let op = sh.rom[pc as usize];
             return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+        // The fetch limits leave out regions with a watched page: those go by the page.
+        let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0;
+        if !watched {
+            if pc < fetch_end(sh.masks as u16, r) {
+                let op = sh.ram[pc as usize];
+                return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+            }
+            if pc < fetch_end((sh.masks >> 32) as u16, r) {
+                let op = sh.rom[pc as usize];
+                return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+            }
         }
     }
     sh.stop = Hot {
@@ -174,6 +226,7 @@ fn handler<const OP: u8, const ROM: bool>(
         // ANE and LXA always take the exact path (`EXACT_PATH_OPCODES`): unused here.
         ane_magic: super::ANE_MAGIC,
         lxa_magic: super::LXA_MAGIC,
+        fetch_ends: FetchEnds::NONE,
     };
     // Lent for a read (a dummy read's address).
     macro_rules! lent {
@@ -192,14 +245,13 @@ fn handler<const OP: u8, const ROM: bool>(
         };
     }
     'run: {
-        let rom: &[u8; 0x10000] = sh.rom;
         let ram: &mut [u8; 0x10000] = sh.ram;
         // The operands come from where the opcode came from (`dispatch` checked that all
         // three bytes are there).
         let (b1, b2) = if ROM {
             (
-                rom[pc.wrapping_add(1) as usize],
-                rom[pc.wrapping_add(2) as usize],
+                sh.rom[pc.wrapping_add(1) as usize],
+                sh.rom[pc.wrapping_add(2) as usize],
             )
         } else {
             (
@@ -208,17 +260,19 @@ fn handler<const OP: u8, const ROM: bool>(
             )
         };
         let abs = word!(b1, b2);
-        // A read of RAM or ROM as lent (RAM is looked at first: code in RAM mostly reads
-        // RAM), or the exact path's.
+        // A read of RAM or ROM as lent, or the exact path's. RAM first, ROM on the cold
+        // path: code mostly reads RAM, and code in RAM then runs as if no ROM were lent.
         macro_rules! load {
             ($a:expr) => {{
                 let a: u16 = $a;
                 if (masks >> (a >> 12)) & 1 != 0 {
                     ram[a as usize]
-                } else if (masks >> (32 + (a >> 12))) & 1 != 0 {
-                    rom[a as usize]
                 } else {
-                    break 'run;
+                    std::hint::cold_path();
+                    if !lent!(a) {
+                        break 'run;
+                    }
+                    sh.rom[a as usize]
                 }
             }};
         }
@@ -655,23 +709,21 @@ impl Cpu {
             Some(rom) => (rom, rom_readable & !readable),
             None => (&NO_ROM, 0),
         };
-        let watched_regions = if watched == [0; 4] {
-            0
-        } else {
-            (0..16).fold(0u16, |m, r| {
+        let mut watched_regions = 0u16;
+        if watched != [0; 4] {
+            for r in 0..16 {
                 let pages = watched[r / 4] >> (16 * (r % 4)) & 0xFFFF;
-                m | ((pages != 0) as u16) << r
-            })
-        };
-        let fast_end = |lent: u16| {
-            std::array::from_fn(|r| {
-                if watched_regions >> r & 1 != 0 {
-                    (r as u16) << 12
-                } else {
-                    fetch_end(lent, r)
-                }
-            })
-        };
+                watched_regions |= ((pages != 0) as u16) << r;
+            }
+        }
+        let key = readable as u64 | (rom_readable as u64) << 16 | (watched_regions as u64) << 32;
+        if self.fetch_ends.key != key {
+            self.fetch_ends = FetchEnds {
+                key,
+                ram: fetch_ends(readable & !watched_regions),
+                rom: fetch_ends(rom_readable & !watched_regions),
+            };
+        }
         let mut sh = Shared {
             ram,
             rom,
@@ -679,8 +731,8 @@ impl Cpu {
                 | (writable as u64) << 16
                 | (rom_readable as u64) << 32
                 | ((readable | rom_readable) as u64) << 48,
-            ram_fetch_end: fast_end(readable),
-            rom_fetch_end: fast_end(rom_readable),
+            ram_fetch_end: self.fetch_ends.ram,
+            rom_fetch_end: self.fetch_ends.rom,
             watched,
             floor: write_floor,
             irq_held: irq,
@@ -701,7 +753,7 @@ impl Cpu {
             let chain = left.min(CHAIN_CYCLES);
             let h = sh.stop;
             let state = (chain * CYCLE) | (h.state & (CARRY | 0xFFFF));
-            redispatch(&mut sh, state, h.a, h.nz, h.x, h.y);
+            dispatch::<false>(&mut sh, state, h.a, h.nz, h.x, h.y);
             let stopped = sh.stop.state;
             left -= chain - (stopped >> 17);
             // Cycles left in the chain: it stopped at an instruction for the exact path.
@@ -729,4 +781,19 @@ impl Cpu {
         0x00, 0x02, 0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xB2, 0xD2, 0xF2, 0x8B, 0xAB,
         0xBB, 0x93, 0x9F, 0x9E, 0x9C, 0x9B,
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fetch_ends_are_fetch_end_for_every_lending() {
+        for lent in 0..=u16::MAX {
+            let ends = fetch_ends(lent);
+            for (r, end) in ends.iter().enumerate() {
+                assert_eq!(*end, fetch_end(lent, r), "lent {lent:016b}, region {r:X}");
+            }
+        }
+    }
 }
