@@ -58,22 +58,35 @@ pub trait Bus {
     }
 }
 
-/// What [`Bus::direct_memory`] lends the CPU: RAM it may read and write itself, and until
-/// when. Reads and writes of plain RAM have no side effects, so an instruction whose every
-/// access (dummy ones included) falls in plain RAM can run straight on `ram` with its cycle
-/// count added at once, and nothing can tell it from the cycle-by-cycle run, provided no
-/// interrupt input changes meanwhile. The CPU checks every address against the masks and
-/// hands any other instruction back to the cycle-by-cycle path.
+/// What [`Bus::direct_memory`] lends the CPU: memory it may read and write itself, and until
+/// when. Reads and writes of plain RAM and reads of ROM have no side effects, so an
+/// instruction whose every access (dummy ones included) falls in lent memory can run
+/// straight on `ram` and `rom` with its cycle count added at once, and nothing can tell it
+/// from the cycle-by-cycle run, provided no interrupt input changes meanwhile. The CPU
+/// checks every address against the masks and hands any other instruction back to the
+/// cycle-by-cycle path.
 pub struct DirectMemory<'a> {
     pub ram: &'a mut [u8; 0x10000],
+    /// Read-only memory over `ram`, each byte at the address where it answers (a ROM image
+    /// at the addresses the bus maps it to): reads of the regions in `rom_readable` come
+    /// from here, opcode fetches included. Writes to those addresses still go to `ram`
+    /// where `writable` says so (RAM under ROM). `None`: no ROM is lent.
+    pub rom: Option<&'a [u8; 0x10000]>,
     /// Bit r set: reads of $r000-$rFFF are plain reads of `ram`. Bit 0 must be set for the
     /// CPU to use direct memory at all (zero page and stack).
     pub readable: u16,
+    /// Bit r set (and not in `readable`): reads of $r000-$rFFF are reads of `rom`.
+    pub rom_readable: u16,
     /// Bit r set: writes to $r000-$rFFF are plain writes to `ram` (but see `write_floor`).
     pub writable: u16,
     /// Writes below this address always go through the bus (the 6510's own port at
     /// $0000/$0001).
     pub write_floor: u16,
+    /// Pages the bus's user watches (bit p % 64 of word p / 64 for $pp00-$ppFF): the CPU
+    /// starts no instruction there, so each one that starts there goes through
+    /// [`crate::Cpu::step`], where the caller can look at it first (breakpoints, an entry
+    /// point watched). Their bytes are still read as operands and data.
+    pub watched: [u64; 4],
     /// The bus's cycle counter: the CPU adds the cycles it ran directly.
     pub cycles: &'a mut u64,
     /// The interrupt inputs stay as they are at every poll before this cycle.
@@ -132,9 +145,12 @@ impl Bus for FlatRam {
     fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
         Some(DirectMemory {
             ram: &mut self.mem,
+            rom: None,
             readable: 0xFFFF,
+            rom_readable: 0,
             writable: 0xFFFF,
             write_floor: 0,
+            watched: [0; 4],
             cycles: &mut self.cycles,
             quiet_until: u64::MAX,
             irq: false,

@@ -59,6 +59,8 @@ pub struct Cpu {
     /// ANE's and LXA's magic constants ([`ANE_MAGIC`], [`LXA_MAGIC`]; [`NETLIST_MAGIC`]).
     pub ane_magic: u8,
     pub lxa_magic: u8,
+    /// The direct path's fetch limits for the last lending it saw (not CPU state: a cache).
+    fetch_ends: direct::FetchEnds,
 }
 
 impl Default for Cpu {
@@ -86,6 +88,7 @@ impl Cpu {
             jammed: false,
             ane_magic: ANE_MAGIC,
             lxa_magic: LXA_MAGIC,
+            fetch_ends: direct::FetchEnds::NONE,
         }
     }
 

@@ -2,7 +2,7 @@
 //! vector: where it runs an instruction it must leave the same registers, memory and cycle
 //! count; it must run every instruction whose accesses all fall in lent memory (unless the
 //! opcode always takes the exact path) and none that touches anything else, whichever
-//! regions the bus withholds.
+//! regions the bus withholds or lends as ROM, and none that starts in a watched page.
 
 mod common;
 
@@ -10,13 +10,18 @@ use c64kit_cpu::{Bus, Cpu, DirectMemory, FlatRam};
 use common::{files, load, opcode_of, Case};
 use std::collections::BTreeSet;
 
-/// Flat RAM that lends only some regions to the direct path.
+/// Flat RAM that lends only some regions to the direct path, and may have ROM over some
+/// (reads there see `rom`, writes go to `mem`, as on the exact path).
+#[derive(Clone)]
 struct Lent {
     mem: Box<[u8; 0x10000]>,
+    rom: Box<[u8; 0x10000]>,
     cycles: u64,
     readable: u16,
+    rom_readable: u16,
     writable: u16,
     write_floor: u16,
+    watched: [u64; 4],
     quiet_until: u64,
     irq: bool,
 }
@@ -25,12 +30,45 @@ impl Lent {
     fn everything() -> Self {
         Lent {
             mem: Box::new([0; 0x10000]),
+            rom: Box::new([0; 0x10000]),
             cycles: 0,
             readable: 0xFFFF,
+            rom_readable: 0,
             writable: 0xFFFF,
             write_floor: 0,
+            watched: [0; 4],
             quiet_until: u64::MAX,
             irq: false,
+        }
+    }
+
+    /// Region `r` is ROM for reads (lent as such), RAM for writes.
+    fn rom_in(r: u16) -> Self {
+        Lent {
+            readable: !(1 << r),
+            rom_readable: 1 << r,
+            ..Lent::everything()
+        }
+    }
+
+    fn is_rom(&self, addr: u16) -> bool {
+        self.rom_readable & !self.readable & 1 << (addr >> 12) != 0
+    }
+
+    fn watch(&mut self, page: u16) {
+        self.watched[page as usize / 64] |= 1 << (page % 64);
+    }
+
+    /// The case's memory: in ROM, its bytes in `rom` and others (inverted) in the RAM under
+    /// it, so that a read of the wrong one shows.
+    fn set_up(&mut self, case: &Case) {
+        for &(addr, v) in &case.initial.ram {
+            if self.is_rom(addr) {
+                self.rom[addr as usize] = v;
+                self.mem[addr as usize] = !v;
+            } else {
+                self.mem[addr as usize] = v;
+            }
         }
     }
 }
@@ -38,7 +76,11 @@ impl Lent {
 impl Bus for Lent {
     fn read(&mut self, addr: u16) -> u8 {
         self.cycles += 1;
-        self.mem[addr as usize]
+        if self.is_rom(addr) {
+            self.rom[addr as usize]
+        } else {
+            self.mem[addr as usize]
+        }
     }
 
     fn write(&mut self, addr: u16, value: u8) {
@@ -49,9 +91,12 @@ impl Bus for Lent {
     fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
         Some(DirectMemory {
             ram: &mut self.mem,
+            rom: Some(&self.rom),
             readable: self.readable,
+            rom_readable: self.rom_readable,
             writable: self.writable,
             write_floor: self.write_floor,
+            watched: self.watched,
             cycles: &mut self.cycles,
             quiet_until: self.quiet_until,
             irq: self.irq,
@@ -70,7 +115,7 @@ fn registers(c: &Cpu) -> [u16; 6] {
     ]
 }
 
-/// What the exact path does with a case: registers, the case's memory, cycles.
+/// What the exact path does with a case on flat RAM: registers, the case's memory, cycles.
 fn exact(case: &Case) -> ([u16; 6], Vec<u8>, u64) {
     let mut bus = FlatRam::new();
     for &(addr, v) in &case.initial.ram {
@@ -87,28 +132,47 @@ fn exact(case: &Case) -> ([u16; 6], Vec<u8>, u64) {
     (registers(&cpu), mem, bus.cycles)
 }
 
-/// Does any access of the case fall outside what `lent` lends?
-fn touches_withheld(case: &Case, lent: &Lent) -> bool {
-    case.cycles.iter().any(|(addr, _, kind)| {
-        let bit = 1 << (addr >> 12);
-        if kind == "write" {
-            lent.writable & bit == 0 || *addr < lent.write_floor
-        } else {
-            lent.readable & bit == 0
-        }
-    })
+/// What the exact path does with a case on `lent` (its ROM included): registers, the
+/// case's memory (RAM), cycles.
+fn exact_on(case: &Case, lent: &Lent) -> ([u16; 6], Vec<u8>, u64) {
+    let mut bus = lent.clone();
+    bus.set_up(case);
+    let mut cpu = case.initial.cpu();
+    cpu.step(&mut bus);
+    let mem = case
+        .initial
+        .ram
+        .iter()
+        .map(|&(a, _)| bus.mem[a as usize])
+        .collect();
+    (registers(&cpu), mem, bus.cycles)
 }
 
-/// Runs the case directly on `lent` and checks it against the exact path.
-fn check(
-    case: &Case,
-    op: u8,
-    mut lent: Lent,
-    expected: &([u16; 6], Vec<u8>, u64),
-) -> Result<(), String> {
-    for &(addr, v) in &case.initial.ram {
-        lent.mem[addr as usize] = v;
-    }
+/// Does any access of the case fall outside what `lent` lends, or does it start in a
+/// watched page?
+fn touches_withheld(case: &Case, lent: &Lent) -> bool {
+    let pc = case.initial.pc;
+    lent.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
+        || case.cycles.iter().any(|(addr, _, kind)| {
+            let bit = 1 << (addr >> 12);
+            if kind == "write" {
+                lent.writable & bit == 0 || *addr < lent.write_floor
+            } else {
+                (lent.readable | lent.rom_readable) & bit == 0
+            }
+        })
+}
+
+/// Runs the case directly on `lent` and checks it against the exact path on the same memory.
+fn check(case: &Case, op: u8, mut lent: Lent) -> Result<(), String> {
+    let expected = &exact_on(case, &lent);
+    lent.set_up(case);
+    let initial: Vec<u8> = case
+        .initial
+        .ram
+        .iter()
+        .map(|&(a, _)| lent.mem[a as usize])
+        .collect();
     let mut cpu = case.initial.cpu();
     let before = registers(&cpu);
     let must_bail = touches_withheld(case, &lent);
@@ -135,7 +199,6 @@ fn check(
         .map(|&(a, _)| lent.mem[a as usize])
         .collect();
     if lent.cycles == 0 {
-        let initial: Vec<u8> = case.initial.ram.iter().map(|&(_, v)| v).collect();
         if !may_bail {
             return Err("handed to the exact path, but every access was in lent memory".into());
         }
@@ -157,7 +220,9 @@ fn check(
 }
 
 /// Every lending of a case: everything; the 6510's port withheld; each region the case
-/// touches withheld for reads, then for writes.
+/// touches withheld for reads, then for writes, then lent as ROM (reads of ROM, writes to
+/// the RAM under it), then as ROM but not for writes; the page it starts in watched, then
+/// another page of that region.
 fn lendings(case: &Case) -> Vec<Lent> {
     let mut all = vec![Lent::everything()];
     all.push(Lent {
@@ -174,6 +239,17 @@ fn lendings(case: &Case) -> Vec<Lent> {
             writable: !(1 << r),
             ..Lent::everything()
         });
+        all.push(Lent::rom_in(r));
+        all.push(Lent {
+            writable: !(1 << r),
+            ..Lent::rom_in(r)
+        });
+    }
+    let page = case.initial.pc >> 8;
+    for watched in [page, page ^ 1] {
+        let mut lent = Lent::everything();
+        lent.watch(watched);
+        all.push(lent);
     }
     all
 }
@@ -195,11 +271,23 @@ fn run_folder(sub: &str, expect_files: usize) {
             );
             for lent in lendings(&case) {
                 direct_runs += 1;
-                let lent_masks = (lent.readable, lent.writable, lent.write_floor);
-                if let Err(e) = check(&case, op, lent, &expected) {
+                let lent_masks = (
+                    lent.readable,
+                    lent.rom_readable,
+                    lent.writable,
+                    lent.write_floor,
+                    lent.watched,
+                );
+                if let Err(e) = check(&case, op, lent) {
                     failures.push(format!(
-                        "{} (readable {:016b}, writable {:016b}, floor {}): {e}",
-                        case.name, lent_masks.0, lent_masks.1, lent_masks.2
+                        "{} (readable {:016b}, ROM {:016b}, writable {:016b}, floor {}, \
+                         watched {:016X?}): {e}",
+                        case.name,
+                        lent_masks.0,
+                        lent_masks.1,
+                        lent_masks.2,
+                        lent_masks.3,
+                        lent_masks.4
                     ));
                 }
             }

@@ -2,6 +2,7 @@
 //! memory, the screen and the transcript. The CLI and the conformance suite are thin layers
 //! over this.
 
+use crate::basic_run::CHRIN_ENTRY;
 use crate::boot;
 use crate::input::PortDevice;
 use crate::kernal::rom::{CINV, NMINV, RAM_VECTORS};
@@ -237,12 +238,13 @@ impl Machine {
     /// Runs until a stop reason, or until the cycle `limit` (`None`).
     fn run_to(&mut self, limit: u64) -> Option<StopReason> {
         loop {
-            let checked = self.any_breakpoint
-                || self.basic_end_watch
+            let watching = self.any_breakpoint || self.basic_end_watch;
+            // Commodore's KERNAL is watched at addresses its RAM vectors name
+            // (`real_kernal`): every instruction is looked at.
+            let checked = self.count_instructions
                 || !self.bus.roms.trap_kernal
-                || self.count_instructions
                 || self.trace.is_some()
-                || (self.stop_on_stuck_loop && !self.direct_path);
+                || (!self.direct_path && (watching || self.stop_on_stuck_loop));
             if checked {
                 if let Some(stop) = self.run_checked(limit) {
                     return Some(stop);
@@ -252,15 +254,34 @@ impl Machine {
                     bus.now < limit && bus.debug_cart_value.is_none()
                 });
             } else {
-                // The hot loop: straight on RAM while the bus allows, else one exact step.
-                // The direct path leaves every jump to itself to the exact step, so a stuck
-                // loop is seen there.
+                // The hot loop: straight on RAM and ROM while the bus allows, else one exact
+                // step. The direct path leaves every jump to itself to the exact step, so a
+                // stuck loop is seen there; and every instruction in a watched page (a
+                // breakpoint's, CHRIN's entry for the end of a BASIC program), so the
+                // checks `run_checked` makes before each instruction are made here before
+                // those.
+                self.bus.watch_pages(if watching {
+                    self.watched_pages()
+                } else {
+                    [0; 4]
+                });
                 loop {
+                    let before = self.bus.now;
                     self.cpu.run_direct(&mut self.bus, limit);
+                    if self.bus.now != before {
+                        // It ran the instructions after a breakpoint stopped at (never one
+                        // in a watched page).
+                        self.at_breakpoint = false;
+                    }
                     if self.cpu.jammed || self.bus.now >= limit {
                         break;
                     }
                     let pc = self.cpu.pc;
+                    if watching {
+                        if let Some(stop) = self.stop_before(pc) {
+                            return Some(stop);
+                        }
+                    }
                     self.cpu.step(&mut self.bus);
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                         return Some(StopReason::StuckLoop { pc });
@@ -283,22 +304,50 @@ impl Machine {
         }
     }
 
-    /// The slower loop with breakpoints and stuck-loop detection.
+    /// The pages of the breakpoints and of the entry the BASIC end watch looks at, for the
+    /// direct path to leave to `stop_before` (see `C64Bus::watch_pages`).
+    fn watched_pages(&self) -> [u64; 4] {
+        let mut pages = [0u64; 4];
+        let mut watch = |addr: u16| pages[addr as usize >> 14] |= 1 << ((addr >> 8) & 63);
+        if self.basic_end_watch {
+            watch(CHRIN_ENTRY);
+        }
+        if self.any_breakpoint {
+            // `breakpoints` has a bit per address, 64 addresses a word: 4 words a page.
+            for (page, words) in self.breakpoints.chunks(4).enumerate() {
+                if words.iter().any(|w| *w != 0) {
+                    watch((page as u16) << 8);
+                }
+            }
+        }
+        pages
+    }
+
+    /// What stops a run before the instruction at `pc` (the CPU is there): a breakpoint not
+    /// just stopped at, or BASIC back at `READY.` on a real KERNAL; there, what its CHROUT
+    /// prints and BASIC's errors are noted, and a wait for a key nobody types ends the run.
+    fn stop_before(&mut self, pc: u16) -> Option<StopReason> {
+        if self.any_breakpoint && self.is_breakpoint(pc) && !self.at_breakpoint {
+            self.at_breakpoint = true;
+            return Some(StopReason::Breakpoint { pc });
+        }
+        self.at_breakpoint = false;
+        if self.basic_end_watch && self.basic_program_ended() {
+            return Some(self.kernal.ready_stop(&self.bus));
+        }
+        if !self.bus.roms.trap_kernal {
+            return self.watch_real_kernal();
+        }
+        None
+    }
+
+    /// The slower loop that looks at every instruction: counting, tracing, breakpoints and
+    /// stuck loops without the direct path.
     fn run_checked(&mut self, limit: u64) -> Option<StopReason> {
         while self.bus.now < limit && !self.cpu.jammed {
             let pc = self.cpu.pc;
-            if self.any_breakpoint && self.is_breakpoint(pc) && !self.at_breakpoint {
-                self.at_breakpoint = true;
-                return Some(StopReason::Breakpoint { pc });
-            }
-            self.at_breakpoint = false;
-            if self.basic_end_watch && self.basic_program_ended() {
-                return Some(self.kernal.ready_stop(&self.bus));
-            }
-            if !self.bus.roms.trap_kernal {
-                if let Some(stop) = self.watch_real_kernal() {
-                    return Some(stop);
-                }
+            if let Some(stop) = self.stop_before(pc) {
+                return Some(stop);
             }
             if self.trace.is_some() {
                 self.trace_line();

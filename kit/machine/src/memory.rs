@@ -55,6 +55,34 @@ pub fn power_on_ram(addr: u16) -> u8 {
     v
 }
 
+/// The ROM image a region of the PLA's map reads, if it is a ROM: a read at `addr` sees its
+/// byte `addr % len` (BASIC at $A000, the KERNAL at $E000, the character ROM at $D000).
+fn rom_image(roms: &Roms, region: Region) -> Option<&[u8]> {
+    match region {
+        Region::BasicRom => Some(&roms.basic[..]),
+        Region::KernalRom => Some(&roms.kernal[..]),
+        Region::CharRom => Some(&roms.chargen[..]),
+        _ => None,
+    }
+}
+
+/// Each ROM at every address where the PLA may map it (in any of its modes there is at
+/// most one ROM a region can show: `pla::read_map`), RAM's zeros elsewhere: reads of a
+/// region mapped to a ROM read here.
+fn rom_view(roms: &Roms) -> Box<[u8; 0x10000]> {
+    let mut view = Box::new([0; 0x10000]);
+    for lines in pla::Lines::all() {
+        for (r, region) in pla::read_map(lines).into_iter().enumerate() {
+            if let Some(image) = rom_image(roms, region) {
+                for addr in r << 12..(r + 1) << 12 {
+                    view[addr] = image[addr % image.len()];
+                }
+            }
+        }
+    }
+    view
+}
+
 /// Port bits with pull-up resistors on the C64 (LORAM, HIRAM, CHAREN, cassette sense): as
 /// inputs they read 1.
 const PORT_PULLUPS: u8 = 0x17;
@@ -109,7 +137,12 @@ pub struct C64Bus {
     pub ram: Box<[u8; 0x10000]>,
     /// Colour RAM: 1024 nibbles at $D800.
     pub colour: Box<[u8; 1024]>,
+    /// The ROM images the bus was built with. The CPU reads them through `rom_view`, a copy
+    /// made then: change them before building the bus, not after.
     pub roms: Roms,
+    /// Every ROM at the addresses it answers when banked in (`rom_view`): what both CPU
+    /// paths read there.
+    rom_view: Box<[u8; 0x10000]>,
     port_ddr: u8,
     port_data: u8,
     /// The levels the port last drove on each pin (an input pin keeps its last one:
@@ -123,6 +156,12 @@ pub struct C64Bus {
     read_map: [Region; 16],
     /// Bit r set: reads of region r ($r000-$rFFF) are plain RAM reads (the fast path).
     ram_readable: u16,
+    /// Bit r set: reads of region r are ROM reads (`rom_view`), which the direct path may
+    /// make too.
+    rom_readable: u16,
+    /// Pages the run loop watches (a bit per page, see `DirectMemory::watched`): the direct
+    /// path starts no instruction there.
+    watched: [u64; 4],
     /// Bit r set: writes to region r are plain RAM writes (not I/O, not a hole), and the
     /// VIC-II need not see them first (not in `vic_watch`).
     ram_writable: u16,
@@ -189,6 +228,7 @@ impl C64Bus {
         let mut bus = C64Bus {
             ram: Box::new(std::array::from_fn(|a| power_on_ram(a as u16))),
             colour: Box::new([0; 1024]),
+            rom_view: rom_view(&roms),
             roms,
             port_ddr: PORT_DDR_POWER_ON,
             port_data: PORT_DATA_POWER_ON,
@@ -197,6 +237,8 @@ impl C64Bus {
             ram_under_port: [power_on_ram(0), power_on_ram(1)],
             read_map: [Region::Ram; 16],
             ram_readable: 0,
+            rom_readable: 0,
+            watched: [0; 4],
             ram_writable: 0,
             pla_writable: 0,
             vic_watch: 0,
@@ -310,10 +352,14 @@ impl C64Bus {
         self.ram[0] = self.port_ddr;
         self.ram[1] = self.port_read_value(self.now);
         self.ram_readable = 0;
+        self.rom_readable = 0;
         self.pla_writable = 0;
         for (r, region) in self.read_map.iter().enumerate() {
             if *region == Region::Ram {
                 self.ram_readable |= 1 << r;
+            }
+            if rom_image(&self.roms, *region).is_some() {
+                self.rom_readable |= 1 << r;
             }
             if !matches!(region, Region::Io | Region::Open) {
                 self.pla_writable |= 1 << r;
@@ -412,9 +458,7 @@ impl C64Bus {
     pub fn peek(&self, addr: u16) -> u8 {
         match self.region(addr) {
             Region::Ram => self.ram[addr as usize],
-            Region::BasicRom => self.roms.basic[(addr & 0x1FFF) as usize],
-            Region::KernalRom => self.roms.kernal[(addr & 0x1FFF) as usize],
-            Region::CharRom => self.roms.chargen[(addr & 0x0FFF) as usize],
+            Region::BasicRom | Region::KernalRom | Region::CharRom => self.rom_view[addr as usize],
             Region::Io => self.peek_io(addr),
             Region::CartLo | Region::CartHi | Region::Open => OPEN_BUS,
         }
@@ -493,12 +537,16 @@ impl C64Bus {
     fn read_banked(&mut self, addr: u16) -> u8 {
         match self.read_map[(addr >> 12) as usize] {
             Region::Ram => self.ram[addr as usize],
-            Region::KernalRom => self.roms.kernal[(addr & 0x1FFF) as usize],
-            Region::BasicRom => self.roms.basic[(addr & 0x1FFF) as usize],
+            Region::KernalRom | Region::BasicRom | Region::CharRom => self.rom_view[addr as usize],
             Region::Io => self.io_read(addr),
-            Region::CharRom => self.roms.chargen[(addr & 0x0FFF) as usize],
             Region::CartLo | Region::CartHi | Region::Open => OPEN_BUS,
         }
+    }
+
+    /// From now on the direct path starts no instruction in these pages (a bit per page:
+    /// bit p % 64 of word p / 64), so the run loop sees each one before it runs.
+    pub(crate) fn watch_pages(&mut self, pages: [u64; 4]) {
+        self.watched = pages;
     }
 
     fn io_read(&mut self, addr: u16) -> u8 {
@@ -852,8 +900,9 @@ impl Bus for C64Bus {
         self.take_lines()
     }
 
-    /// RAM for the CPU's direct path while the interrupt lines are known not to change: the
-    /// banking says which regions are plain RAM; $0000/$0001 are the port.
+    /// RAM and ROM for the CPU's direct path while the interrupt lines are known not to
+    /// change: the banking says which regions are plain RAM and which ROM (whose writes go
+    /// to the RAM under it, as the PLA has them); $0000/$0001 are the port.
     #[inline(always)]
     fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
         let quiet_until = self.quiet_until();
@@ -862,9 +911,12 @@ impl Bus for C64Bus {
         }
         Some(DirectMemory {
             ram: &mut self.ram,
+            rom: Some(&self.rom_view),
             readable: self.ram_readable,
+            rom_readable: self.rom_readable,
             writable: self.ram_writable,
             write_floor: 2,
+            watched: self.watched,
             cycles: &mut self.now,
             quiet_until,
             irq: self.lines.irq,

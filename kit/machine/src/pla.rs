@@ -28,6 +28,17 @@ pub struct Lines {
 }
 
 impl Lines {
+    /// Every combination of the five lines (32).
+    pub fn all() -> impl Iterator<Item = Lines> {
+        (0..32u8).map(|bits| Lines {
+            loram: bits & 1 != 0,
+            hiram: bits & 2 != 0,
+            charen: bits & 4 != 0,
+            game: bits & 8 != 0,
+            exrom: bits & 16 != 0,
+        })
+    }
+
     /// No cartridge: GAME and EXROM are pulled up.
     pub fn from_port(port_lines: u8) -> Lines {
         Lines {
@@ -167,5 +178,21 @@ mod tests {
             (m[1], m[8], m[0xA], m[0xD], m[0xE]),
             (Open, CartLo, Open, Io, CartHi)
         );
+    }
+
+    /// The bus keeps one copy of each ROM at the addresses it may answer (memory.rs,
+    /// `rom_view`), which holds only if no region shows two ROMs in different modes.
+    #[test]
+    fn a_region_shows_at_most_one_rom_in_all_32_modes() {
+        assert_eq!(Lines::all().count(), 32);
+        for r in 0..16 {
+            let mut roms: Vec<Region> = Lines::all()
+                .map(|l| read_map(l)[r])
+                .filter(|region| matches!(region, BasicRom | KernalRom | CharRom))
+                .collect();
+            roms.sort_by_key(|region| *region as u8);
+            roms.dedup();
+            assert!(roms.len() <= 1, "region {r:X}: {roms:?}");
+        }
     }
 }

@@ -1,13 +1,15 @@
 //! The direct path against the cycle-by-cycle one on the whole machine: random programs that
 //! mix RAM work with I/O reads and writes (CIA timers and ICRs, VIC raster, SID noise),
 //! banking changes through $01, ROM reads, page crossings into I/O, stack work, decimal mode,
-//! KERNAL calls, and CIA/VIC interrupts and CIA 2 NMIs arriving all the time. Every program
+//! KERNAL calls, a random subroutine in the BASIC ROM (banking itself out midway, when its
+//! code goes on in the RAM under it), and CIA/VIC interrupts and CIA 2 NMIs arriving all the
+//! time. Every program
 //! runs twice, in the same random slices of cycles, and after each slice both machines must
 //! be in the same state: registers, cycle counter, stop reason, all RAM, colour RAM, the
 //! chips' registers and the transcript. Any instruction run directly that a device could
 //! have told apart shows up as a difference.
 
-use c64kit_machine::{Machine, StopReason};
+use c64kit_machine::{Machine, Roms, StopReason};
 use fastrand::Rng;
 
 /// Seeded randomness with the few draws the generator needs.
@@ -32,6 +34,8 @@ impl Draw for Rng {
 const PROLOGUE: u16 = 0xC000;
 const BODY: u16 = 0xC100;
 const SUBROUTINE: u16 = 0xC600;
+/// A random subroutine in the BASIC ROM image; the RAM under it holds NOPs up to its RTS.
+const ROM_SUBROUTINE: u16 = 0xA100;
 const IRQ_RAM: u16 = 0xC700;
 const IRQ_KERNAL: u16 = 0xC720;
 const NMI: u16 = 0xC740;
@@ -258,13 +262,14 @@ fn pattern(rng: &mut Rng, asm: &mut Asm, depth: u32) {
         }
         91..=92 => asm.word(0x2C, 0xDC0D), // acknowledge CIA 1 (BIT)
         93 => asm.poke(0xD019, 0xFF),
+        94..=95 => asm.word(0x20, ROM_SUBROUTINE),
         _ => asm.emit(&[0xEA]),
     }
 }
 
 /// A whole random program: prologue (handlers, timers, pointers), body in a loop,
-/// subroutine, interrupt handlers in RAM.
-fn program(seed: u64) -> Vec<(u16, Vec<u8>)> {
+/// subroutine, interrupt handlers in RAM; and the subroutine for the BASIC ROM.
+fn program(seed: u64) -> (Vec<(u16, Vec<u8>)>, Vec<u8>) {
     let mut rng = Rng::with_seed(seed);
     let mut pro = Asm::new(PROLOGUE);
     pro.emit(&[0x78]);
@@ -311,6 +316,14 @@ fn program(seed: u64) -> Vec<(u16, Vec<u8>)> {
     sub.emit(&[0x60]);
     assert!(sub.pc() < IRQ_RAM);
 
+    let mut rom_sub = Asm::new(ROM_SUBROUTINE);
+    for _ in 0..rng.below(12) {
+        pattern(&mut rng, &mut rom_sub, 2);
+    }
+    rom_sub.emit(&[0x60]);
+    let mut under_rom_sub = vec![0xEA; rom_sub.code.len()];
+    *under_rom_sub.last_mut().unwrap() = 0x60;
+
     // The handlers: acknowledge CIA 1 and the VIC, count, return.
     let mut irq = Asm::new(IRQ_RAM);
     irq.emit(&[0x48]);
@@ -329,7 +342,8 @@ fn program(seed: u64) -> Vec<(u16, Vec<u8>)> {
     nmi.word(0xEE, COUNTERS + 2);
     nmi.emit(&[0x68, 0x40]);
 
-    vec![
+    let ram = vec![
+        (ROM_SUBROUTINE, under_rom_sub),
         (PROLOGUE, pro.code),
         (BODY, body.code),
         (SUBROUTINE, sub.code),
@@ -340,11 +354,20 @@ fn program(seed: u64) -> Vec<(u16, Vec<u8>)> {
         (0xFFFA, vec![NMI as u8, (NMI >> 8) as u8]),
         (0xFFFE, vec![IRQ_RAM as u8, (IRQ_RAM >> 8) as u8]),
         (0xFFD2, vec![0x60]),
-    ]
+    ];
+    (ram, rom_sub.code)
 }
 
-fn machine(parts: &[(u16, Vec<u8>)], direct: bool) -> Machine {
-    let mut m = Machine::builtin();
+/// Our ROMs with `rom_sub` in the BASIC ROM at `ROM_SUBROUTINE`.
+fn roms(rom_sub: &[u8]) -> Roms {
+    let mut roms = Roms::builtin();
+    let at = usize::from(ROM_SUBROUTINE - 0xA000);
+    roms.basic[at..at + rom_sub.len()].copy_from_slice(rom_sub);
+    roms
+}
+
+fn machine(parts: &[(u16, Vec<u8>)], roms: Roms, direct: bool) -> Machine {
+    let mut m = Machine::new(roms);
     m.direct_path = direct;
     for (addr, bytes) in parts {
         m.load_raw(*addr, bytes);
@@ -398,9 +421,9 @@ fn ram_difference(a: &Machine, b: &Machine) -> Option<String> {
 /// Runs program `seed` both ways in the same random slices; returns how many cycles ran and
 /// how many interrupts were taken.
 fn compare(seed: u64, total: u64) -> (u64, u32) {
-    let parts = program(seed);
-    let mut direct = machine(&parts, true);
-    let mut exact = machine(&parts, false);
+    let (parts, rom_sub) = program(seed);
+    let mut direct = machine(&parts, roms(&rom_sub), true);
+    let mut exact = machine(&parts, roms(&rom_sub), false);
     let mut rng = Rng::with_seed(seed ^ 0xABCD_EF01);
     let mut ran = 0;
     while ran < total {
@@ -448,7 +471,7 @@ fn a_stuck_loop_stops_both_paths_at_the_same_cycle() {
     let stops: Vec<(StopReason, u64)> = [true, false]
         .into_iter()
         .map(|direct| {
-            let mut m = machine(&code, direct);
+            let mut m = machine(&code, Roms::builtin(), direct);
             m.stop_on_stuck_loop = true;
             (m.run(1_000_000), m.cycles())
         })

@@ -25,10 +25,10 @@ mod py65;
 
 use c64kit_files::{errln, outln};
 use c64kit_machine::{
-    Machine, Prg, Program, RunSettings, StopReason, PAL_CYCLES_PER_FRAME, PAL_HZ,
+    Machine, Prg, Program, RomPaths, Roms, RunSettings, StopReason, PAL_CYCLES_PER_FRAME, PAL_HZ,
 };
 use comfy_table::{CellAlignment, Table};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 use xtask::{cargo, workspace_root, WHAT};
@@ -190,11 +190,24 @@ pub fn run(args: BenchArgs) -> ExitCode {
     print_results(&results, args.runs, args.py65_runs);
     say!("\n{}", io_heavy(args.runs));
     say!("\n{}", sid_audio(args.runs));
-    match basic_benchmarks(args.runs) {
+    let roms_dir = std::env::var_os("C64KIT_ROMS").map(PathBuf::from);
+    match basic_benchmarks(args.runs, roms_dir.as_deref()) {
         Ok(text) => say!("\n{text}"),
         Err(e) => {
             errln!("bench: the BASIC benchmarks: {e}");
             failed = true;
+        }
+    }
+    match &roms_dir {
+        Some(dir) => match ryg3_on_commodores_roms(args.runs, dir) {
+            Ok(text) => say!("\n{text}"),
+            Err(e) => {
+                errln!("bench: RYG3 on Commodore's ROMs: {e}");
+                failed = true;
+            }
+        },
+        None => {
+            say!("\nCommodore's ROMs: not measured (C64KIT_ROMS names no folder with their images)")
         }
     }
     match sprite_game(args.runs) {
@@ -856,43 +869,76 @@ const BASIC_BENCHMARKS: [(&str, &str); 8] = [
     ("BM8", include_str!("../bench/basic/bm8.bas")),
 ];
 
+/// Commodore's BASIC and KERNAL images in `dir` (VICE's file names, as the tests take them).
+fn commodore_roms(dir: &Path) -> Result<Roms, String> {
+    Roms::load(&RomPaths::commodores_basic_and_kernal_in(dir)).map_err(|e| e.to_string())
+}
+
+/// One BASIC program RUN until READY. on `roms`, `runs` times: its cycles and the median
+/// wall time.
+fn time_basic(
+    name: &str,
+    program: &Program,
+    roms: &dyn Fn() -> Result<Roms, String>,
+    runs: u32,
+) -> Result<(u64, f64), String> {
+    let mut times = Vec::new();
+    let mut cycles = 0;
+    for _ in 0..runs {
+        let settings = RunSettings {
+            roms: roms()?,
+            ..RunSettings::default()
+        };
+        let mut m = Machine::start(Some(program), settings).map_err(|e| format!("{name}: {e}"))?;
+        let start = m.cycles();
+        let t = Instant::now();
+        let stop = m.run(MAX_CYCLES);
+        times.push(t.elapsed());
+        if stop != StopReason::ReturnedToBasic {
+            return Err(format!("{name} stopped with {stop}, not at READY."));
+        }
+        cycles = m.cycles() - start;
+    }
+    times.sort();
+    Ok((cycles, times[times.len() / 2].as_secs_f64()))
+}
+
 /// The Rugg/Feldman benchmarks RUN on our own BASIC V2 (6502 code on the full C64, as `c64kit
 /// run prog.bas` runs them), each until BASIC is back at READY.: their C64 time (what the
 /// C64 takes: the classic figures) and how fast c64kit runs them. The target is at least
-/// 300 times real time.
-fn basic_benchmarks(runs: u32) -> Result<String, String> {
+/// 300 times real time. With Commodore's images (`roms_dir`), on Commodore's BASIC and
+/// KERNAL too.
+fn basic_benchmarks(runs: u32, roms_dir: Option<&Path>) -> Result<String, String> {
     let mut lines = vec![format!(
-        "BASIC V2 (ours): the Rugg/Feldman benchmarks, RUN until READY. (median of {runs}):"
+        "BASIC V2 (ours): the Rugg/Feldman benchmarks, RUN until READY. (median of {runs}{}):",
+        if roms_dir.is_some() {
+            "; then on Commodore's BASIC and KERNAL from C64KIT_ROMS"
+        } else {
+            ""
+        }
     )];
     let mut slowest = f64::MAX;
     for (name, text) in BASIC_BENCHMARKS {
         let tokenized = c64kit_basic::tokenize(text, 0x0801).map_err(|e| format!("{name}: {e}"))?;
         let prg = Prg::parse(&tokenized, name).map_err(|e| format!("{name}: {e}"))?;
         let program = Program::from_prg(&prg);
-        let mut times = Vec::new();
-        let mut cycles = 0;
-        for _ in 0..runs {
-            let mut m = Machine::start(Some(&program), RunSettings::default())
-                .map_err(|e| format!("{name}: {e}"))?;
-            let start = m.cycles();
-            let t = Instant::now();
-            let stop = m.run(MAX_CYCLES);
-            times.push(t.elapsed());
-            if stop != StopReason::ReturnedToBasic {
-                return Err(format!("{name} stopped with {stop}, not at READY."));
-            }
-            cycles = m.cycles() - start;
-        }
-        times.sort();
-        let median = times[times.len() / 2].as_secs_f64();
+        let (cycles, median) = time_basic(name, &program, &|| Ok(Roms::builtin()), runs)?;
         let x = cycles as f64 / PAL_HZ as f64 / median;
         slowest = slowest.min(x);
-        lines.push(format!(
+        let mut line = format!(
             "- {name}: {:.1} s of C64 time ({cycles} cycles), {} cycles/s, {} real time",
             cycles as f64 / PAL_HZ as f64,
             si(cycles as f64 / median, ""),
             times_real(x)
-        ));
+        );
+        if let Some(dir) = roms_dir {
+            let (cycles, median) = time_basic(name, &program, &|| commodore_roms(dir), runs)?;
+            line.push_str(&format!(
+                "; Commodore's: {cycles} cycles, {} real time",
+                times_real(cycles as f64 / PAL_HZ as f64 / median)
+            ));
+        }
+        lines.push(line);
     }
     lines.push(format!(
         "- >= 300x real time for BASIC: {} (slowest {})",
@@ -900,6 +946,67 @@ fn basic_benchmarks(runs: u32) -> Result<String, String> {
         times_real(slowest)
     ));
     Ok(lines.join("\n"))
+}
+
+/// RYG3 thinking (the F15 workload) on Commodore's KERNAL and BASIC, whose code the CPU
+/// runs, against our trap KERNAL: the same keys, for the cycles the run on our KERNAL takes
+/// to use them up (the real KERNAL does not tell that its input ran out: it waits in its
+/// own code). The two are timed in turn, run after run, so that both meet the same load.
+/// The target is at least 90% of the speed on our KERNAL.
+fn ryg3_on_commodores_roms(runs: u32, dir: &Path) -> Result<String, String> {
+    let w = workloads(1).into_iter().next().ok_or("no RYG3 workload")?;
+    let prg = c64kit_programs::build(w.program)?;
+    let start = |roms: Roms| -> Result<Machine, String> {
+        let settings = RunSettings {
+            roms,
+            keys: c64kit_basic::parse_key_script(&w.keys).map_err(|e| e.to_string())?,
+            ..RunSettings::default()
+        };
+        Ok(Machine::start(Some(&Program::from_prg(&prg)), settings)?)
+    };
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let mut cycles = 0;
+    let mut same_screen = true;
+    for _ in 0..runs {
+        let mut m = start(Roms::builtin())?;
+        let begin = m.cycles();
+        let t = Instant::now();
+        let stop = m.run(MAX_CYCLES);
+        ours.push(t.elapsed());
+        if stop != StopReason::InputExhausted {
+            return Err(format!(
+                "on our KERNAL it stopped with {stop}, not input exhausted"
+            ));
+        }
+        cycles = m.cycles() - begin;
+        let mut r = start(commodore_roms(dir)?)?;
+        let t = Instant::now();
+        let stop = r.run(cycles);
+        theirs.push(t.elapsed());
+        if !matches!(stop, StopReason::CycleBudget { .. }) {
+            return Err(format!("on Commodore's ROMs it stopped with {stop}"));
+        }
+        same_screen &= r.screen_text() == m.screen_text();
+    }
+    let median = |t: &mut Vec<Duration>| {
+        t.sort();
+        t[t.len() / 2].as_secs_f64()
+    };
+    let (ours, theirs) = (median(&mut ours), median(&mut theirs));
+    let share = ours / theirs;
+    Ok(format!(
+        "Commodore's ROMs (C64KIT_ROMS): RYG3 on Commodore's KERNAL and BASIC, the CPU running \
+         their code, against our KERNAL (median of {runs}, timed in turn):\n\
+         - {}, {cycles} cycles: {} cycles/s on our KERNAL, {} cycles/s on Commodore's \
+         ({:.0}% of our KERNAL's speed; the screen at the end {})\n\
+         - within 10% of the built-in speed: {}",
+        w.label,
+        si(cycles as f64 / ours, ""),
+        si(cycles as f64 / theirs, ""),
+        100.0 * share,
+        if same_screen { "the same" } else { "differs" },
+        if share >= 0.9 { "met" } else { "NOT met" }
+    ))
 }
 
 /// Our sprite game (programs/sprites: six rocks and the ship move, the rocks change colour

@@ -1,20 +1,24 @@
-//! The direct path: instructions run straight on the RAM a bus lends ([`DirectMemory`]),
-//! with their cycle counts added per instruction instead of one bus call per cycle.
+//! The direct path: instructions run straight on the RAM and ROM a bus lends
+//! ([`DirectMemory`]), with their cycle counts added per instruction instead of one bus call
+//! per cycle.
 //!
 //! It is the cycle-by-cycle core's twin, exact by construction: an instruction runs here only
-//! if every access it makes, dummy reads included, is a plain RAM access (no side effect) and
-//! its interrupt poll falls before the bus's `quiet_until` (the poll would find the inputs as
-//! they are now, and they are quiet). Anything else — I/O or ROM addresses, the 6510 port,
-//! an interrupt due, BRK, JAM, the unstable opcodes — is left untouched for `step`: the
-//! checks come before any register or memory changes, so handing an instruction back costs
-//! nothing but the check. The shared vectors run through this path too (tests/direct.rs).
+//! if every access it makes, dummy reads included, is a plain RAM access or a ROM read (no
+//! side effect) and its interrupt poll falls before the bus's `quiet_until` (the poll would
+//! find the inputs as they are now, and they are quiet). Anything else — I/O addresses, the
+//! 6510 port, a watched page, an interrupt due, BRK, JAM, the unstable opcodes — is left
+//! untouched for `step`: the checks come before any register or memory changes, so handing
+//! an instruction back costs nothing but the check. The shared vectors run through this path
+//! too (tests/direct.rs).
 //!
-//! Speed: each opcode is its own function (`handler::<OP>`), which ends by fetching the
+//! Speed: each opcode is its own function (`handler::<OP, ROM>`), which ends by fetching the
 //! next opcode and calling its handler through a table, in tail position: the optimiser
 //! turns that into a jump, so every handler has its own indirect jump (the host's branch
 //! predictor learns which opcode follows which) and the hot registers stay in the host's
-//! argument registers. A chain of handlers runs at most `CHAIN_CYCLES` cycles, so even a
-//! build that does not turn the calls into jumps keeps a small stack.
+//! argument registers. Code in RAM and code in ROM have a handler each (`ROM`), which
+//! fetches from its own memory and looks first for the next instruction there, so code in
+//! RAM runs as if no ROM were lent. A chain of handlers runs at most `CHAIN_CYCLES` cycles,
+//! so even a build that does not turn the calls into jumps keeps a small stack.
 
 use super::Cpu;
 use crate::bus::{Bus, DirectMemory};
@@ -32,12 +36,18 @@ const CHAIN_CYCLES: i64 = if cfg!(debug_assertions) { 1024 } else { 8192 };
 /// What the handlers share besides the registers they pass each other.
 struct Shared<'a> {
     ram: &'a mut [u8; 0x10000],
-    /// Bit r: region $r000 readable; bit 16 + r: writable.
+    rom: &'a [u8; 0x10000],
+    /// Bit r: region $r000 reads RAM; bit 16 + r: writes RAM; bit 32 + r: reads ROM;
+    /// bit 48 + r: reads either (lent for reads).
     masks: u64,
-    /// For each region, the highest PC from which an opcode and two operand bytes are all
-    /// lent (its end, or 3 bytes before it if the next region is not readable; below its
-    /// start if it is not readable).
-    fetch_limit: [u16; 16],
+    /// For code in RAM, per region: the PCs below this are where an opcode and two operand
+    /// bytes are all lent RAM (see `fetch_end`), except in regions with a watched page,
+    /// whose instructions all go through `redispatch`.
+    ram_fetch_end: [u16; 16],
+    /// The same for code in ROM.
+    rom_fetch_end: [u16; 16],
+    /// `DirectMemory::watched`.
+    watched: [u64; 4],
     floor: u16,
     irq_held: bool,
     // The registers that change rarely live here, not in arguments.
@@ -68,28 +78,134 @@ type Handler = fn(&mut Shared<'_>, i64, u8, u16, u8, u8);
 const CARRY: i64 = 1 << 16;
 const CYCLE: i64 = 1 << 17;
 
-/// Fetches the next opcode and runs its handler, unless the cycles are used up or the
-/// opcode and its operands (3 bytes from `pc`) are not all lent memory.
+/// For code in the regions of `lent` (a bit per region): the PCs of region `r` below the
+/// returned one are those from which an opcode and two operand bytes all lie in `lent`
+/// (the region's end, or 3 bytes before it if the next region is not lent; its start if it
+/// is not lent). $F000's operands would wrap to $0000: it ends like a region whose next one
+/// is not lent, which also keeps `pc + length` in the 16 bits of `state` (PC never wraps in
+/// there).
 #[inline(always)]
-fn dispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
-    let pc = st as u16;
-    if st < CYCLE || pc > sh.fetch_limit[(pc >> 12) as usize] {
-        sh.stop = Hot {
-            state: st,
-            a,
-            nz,
-            x,
-            y,
-        };
-        return;
+fn fetch_end(lent: u16, r: usize) -> u16 {
+    let start = (r as u16) << 12;
+    match (lent >> r & 1 != 0, r < 15 && lent >> (r + 1) & 1 != 0) {
+        (true, true) => start + 0x1000,
+        (true, false) => start | 0x0FFD,
+        (false, _) => start,
     }
-    let op = sh.ram[pc as usize];
-    HANDLERS[op as usize](sh, st, a, nz, x, y)
 }
 
-/// One opcode. Each arm checks its addresses (`break 'run` leaves the instruction
-/// untouched, for the exact path), then does its work, then goes on to the next one.
-fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
+/// `fetch_end(lent, r)` for every region, without branches (so the optimiser can do all 16
+/// at once: `run_direct` makes them at every call).
+#[inline(always)]
+fn fetch_ends(lent: u16) -> [u16; 16] {
+    // Region 15's next region is none: its operands would wrap.
+    let next = (lent >> 1) & 0x7FFF;
+    let mut ends = [0u16; 16];
+    for (r, end) in ends.iter_mut().enumerate() {
+        let here = lent >> r & 1;
+        let then = next >> r & 1;
+        *end = ((r as u16) << 12) + here * (0x0FFD + 3 * then);
+    }
+    ends
+}
+
+/// The fetch limits of code in RAM and in ROM (`fetch_ends`, regions with a watched page
+/// left out) for one lending: `run_direct` keeps the last ones in the `Cpu`, so that the
+/// calls between two exact steps, which mostly see the same banking, do not make them again.
+#[derive(Clone, Copy)]
+pub(super) struct FetchEnds {
+    /// The regions lent as RAM, as ROM and with a watched page (16 bits each) they were made
+    /// for; `u64::MAX`: none yet.
+    key: u64,
+    ram: [u16; 16],
+    rom: [u16; 16],
+}
+
+impl FetchEnds {
+    pub(super) const NONE: FetchEnds = FetchEnds {
+        key: u64::MAX,
+        ram: [0; 16],
+        rom: [0; 16],
+    };
+}
+
+impl std::fmt::Debug for FetchEnds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FetchEnds { .. }")
+    }
+}
+
+/// Fetches the next opcode and runs its handler, unless the cycles are used up or the
+/// opcode and its operands (3 bytes from `pc`) are not all lent memory. `ROM`: the last
+/// instruction was fetched from ROM, so this one most likely is too; the other kind of
+/// memory, a watched region and the end of the chain are `redispatch`'s.
+#[inline(always)]
+fn dispatch<const ROM: bool>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
+    let pc = st as u16;
+    let r = (pc >> 12) as usize;
+    if st >= CYCLE {
+        if ROM {
+            if pc < sh.rom_fetch_end[r] {
+                let op = sh.rom[pc as usize];
+                return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+            }
+        } else if pc < sh.ram_fetch_end[r] {
+            let op = sh.ram[pc as usize];
+            return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+    }
+    redispatch(sh, st, a, nz, x, y)
+}
+
+/// The next instruction as `dispatch` could not run it: from the other kind of memory (code
+/// in RAM calling ROM and back), or in a region with a watched page (run unless it starts
+/// in the watched page itself), or the chain ends here.
+#[inline(never)]
+fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
+    let pc = st as u16;
+    let r = (pc >> 12) as usize;
+    if st >= CYCLE {
+        if pc < sh.ram_fetch_end[r] {
+            let op = sh.ram[pc as usize];
+            return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+        if pc < sh.rom_fetch_end[r] {
+            let op = sh.rom[pc as usize];
+            return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+        // The fetch limits leave out regions with a watched page: those go by the page.
+        let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0;
+        if !watched {
+            if pc < fetch_end(sh.masks as u16, r) {
+                let op = sh.ram[pc as usize];
+                return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+            }
+            if pc < fetch_end((sh.masks >> 32) as u16, r) {
+                let op = sh.rom[pc as usize];
+                return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+            }
+        }
+    }
+    sh.stop = Hot {
+        state: st,
+        a,
+        nz,
+        x,
+        y,
+    };
+}
+
+/// One opcode, fetched from RAM or (`ROM`) from ROM. Each arm checks its addresses
+/// (`break 'run` leaves the instruction untouched, for the exact path), then does its work,
+/// then goes on to the next one.
+fn handler<const OP: u8, const ROM: bool>(
+    sh: &mut Shared<'_>,
+    st: i64,
+    a: u8,
+    nz: u16,
+    x: u8,
+    y: u8,
+) {
     let pc = st as u16;
     let (masks, floor, irq_held) = (sh.masks, sh.floor, sh.irq_held);
     let (s, vf, df, iflag) = (sh.s, sh.vf, sh.df, sh.iflag);
@@ -110,10 +226,12 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
         // ANE and LXA always take the exact path (`EXACT_PATH_OPCODES`): unused here.
         ane_magic: super::ANE_MAGIC,
         lxa_magic: super::LXA_MAGIC,
+        fetch_ends: FetchEnds::NONE,
     };
-    macro_rules! readable {
+    // Lent for a read (a dummy read's address).
+    macro_rules! lent {
         ($a:expr) => {
-            (masks >> ($a >> 12)) & 1 != 0
+            (masks >> (48 + ($a >> 12))) & 1 != 0
         };
     }
     macro_rules! writable {
@@ -128,8 +246,36 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
     }
     'run: {
         let ram: &mut [u8; 0x10000] = sh.ram;
-        let b1 = ram[pc.wrapping_add(1) as usize];
-        let abs = word!(b1, ram[pc.wrapping_add(2) as usize]);
+        // The operands come from where the opcode came from (`dispatch` checked that all
+        // three bytes are there).
+        let (b1, b2) = if ROM {
+            (
+                sh.rom[pc.wrapping_add(1) as usize],
+                sh.rom[pc.wrapping_add(2) as usize],
+            )
+        } else {
+            (
+                ram[pc.wrapping_add(1) as usize],
+                ram[pc.wrapping_add(2) as usize],
+            )
+        };
+        let abs = word!(b1, b2);
+        // A read of RAM or ROM as lent, or the exact path's. RAM first, ROM on the cold
+        // path: code mostly reads RAM, and code in RAM then runs as if no ROM were lent.
+        macro_rules! load {
+            ($a:expr) => {{
+                let a: u16 = $a;
+                if (masks >> (a >> 12)) & 1 != 0 {
+                    ram[a as usize]
+                } else {
+                    std::hint::cold_path();
+                    if !lent!(a) {
+                        break 'run;
+                    }
+                    sh.rom[a as usize]
+                }
+            }};
+        }
         let zp_word =
             |ram: &[u8; 0x10000], p: u8| word!(ram[p as usize], ram[p.wrapping_add(1) as usize]);
 
@@ -148,7 +294,7 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
                 // Flip the carry bit only if the carry changed.
                 let cf = ((st & CARRY) != 0) as u8;
                 let state = state ^ ((c.cf ^ cf) as i64) << 16;
-                return dispatch(sh, state, c.a, c.nz, c.x, c.y);
+                return dispatch::<ROM>(sh, state, c.a, c.nz, c.x, c.y);
             }};
             // A jump or branch to itself is a one-instruction loop (`JMP *`, the end of CPU
             // test programs): left to the exact path, so a run that watches for stuck loops
@@ -192,10 +338,8 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
                 done!(2, 4);
             }};
             (abs, $f:ident) => {{
-                if !readable!(abs) {
-                    break 'run;
-                }
-                c.$f(ram[abs as usize]);
+                let v = load!(abs);
+                c.$f(v);
                 done!(3, 4);
             }};
             (absx, $f:ident) => {{
@@ -205,11 +349,8 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
                 read!(@indexed abs, c.y, 3, 4, $f)
             }};
             (izx, $f:ident) => {{
-                let ea = zp_word(ram, b1.wrapping_add(c.x));
-                if !readable!(ea) {
-                    break 'run;
-                }
-                c.$f(ram[ea as usize]);
+                let v = load!(zp_word(ram, b1.wrapping_add(c.x)));
+                c.$f(v);
                 done!(2, 6);
             }};
             (izy, $f:ident) => {{
@@ -218,10 +359,11 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
             // The dummy read on a page cross is in the base's page.
             (@indexed $base:expr, $index:expr, $len:expr, $cycles:expr, $f:ident) => {{
                 let (base, ea, crossed) = indexed!($base, $index);
-                if !readable!(ea) || (crossed != 0 && !readable!(base)) {
+                if crossed != 0 && !lent!(base) {
                     break 'run;
                 }
-                c.$f(ram[ea as usize]);
+                let v = load!(ea);
+                c.$f(v);
                 done!($len, $cycles + crossed);
             }};
         }
@@ -287,14 +429,15 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
             // Writes always make the dummy read in the base's page first.
             (@indexed $base:expr, $index:expr, $len:expr, $cycles:expr, $v:expr) => {{
                 let (base, ea, _) = indexed!($base, $index);
-                if !writable!(ea) || !readable!(base) {
+                if !writable!(ea) || !lent!(base) {
                     break 'run;
                 }
                 ram[ea as usize] = $v;
                 done!($len, $cycles);
             }};
         }
-        // Read-modify-write: the NMOS double write leaves the same end state in RAM.
+        // Read-modify-write: the NMOS double write leaves the same end state in RAM. Over
+        // ROM, the read is the ROM's and the writes go to the RAM under it.
         macro_rules! rmw {
             (acc, $f:ident) => {{
                 c.a = c.$f(c.a);
@@ -331,18 +474,20 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
             }};
             (@at $ea:expr, $len:expr, $cycles:expr, $f:ident) => {{
                 let ea: u16 = $ea;
-                if !readable!(ea) || !writable!(ea) {
+                if !writable!(ea) {
                     break 'run;
                 }
-                ram[ea as usize] = c.$f(ram[ea as usize]);
+                let v = load!(ea);
+                ram[ea as usize] = c.$f(v);
                 done!($len, $cycles);
             }};
             (@indexed $base:expr, $index:expr, $len:expr, $cycles:expr, $f:ident) => {{
                 let (base, ea, _) = indexed!($base, $index);
-                if !readable!(ea) || !writable!(ea) || !readable!(base) {
+                if !writable!(ea) || !lent!(base) {
                     break 'run;
                 }
-                ram[ea as usize] = c.$f(ram[ea as usize]);
+                let v = load!(ea);
+                ram[ea as usize] = c.$f(v);
                 done!($len, $cycles);
             }};
         }
@@ -408,11 +553,9 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
             }
             0x6C => {
                 // The NMOS page-wrap bug: the high byte comes from the same page.
-                if !readable!(abs) {
-                    break 'run;
-                }
-                let hi = (abs & 0xFF00) | (abs.wrapping_add(1) & 0x00FF);
-                goto!(word!(ram[abs as usize], ram[hi as usize]), 5);
+                let lo = load!(abs);
+                let hi = load!((abs & 0xFF00) | (abs.wrapping_add(1) & 0x00FF));
+                goto!(word!(lo, hi), 5);
             }
             0x20 => {
                 if abs == pc {
@@ -438,7 +581,7 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
                     ram[0x100 | s.wrapping_add(1) as usize],
                     ram[0x100 | s.wrapping_add(2) as usize]
                 );
-                if !readable!(ret) {
+                if !lent!(ret) {
                     break 'run;
                 }
                 c.s = s.wrapping_add(2);
@@ -467,27 +610,30 @@ fn handler<const OP: u8>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y:
     };
 }
 
-/// `handler::<OP>` for every opcode, `HANDLERS[op]`.
-static HANDLERS: [Handler; 256] = {
+/// What `rom` is when a bus lends none (never read: no region reads it).
+static NO_ROM: [u8; 0x10000] = [0; 0x10000];
+
+/// `handler::<OP, ROM>` for every opcode: `table::<ROM>()[op]`.
+const fn table<const ROM: bool>() -> [Handler; 256] {
     macro_rules! row {
         ($hi:literal) => {
             [
-                handler::<{ $hi * 16 }>,
-                handler::<{ $hi * 16 + 1 }>,
-                handler::<{ $hi * 16 + 2 }>,
-                handler::<{ $hi * 16 + 3 }>,
-                handler::<{ $hi * 16 + 4 }>,
-                handler::<{ $hi * 16 + 5 }>,
-                handler::<{ $hi * 16 + 6 }>,
-                handler::<{ $hi * 16 + 7 }>,
-                handler::<{ $hi * 16 + 8 }>,
-                handler::<{ $hi * 16 + 9 }>,
-                handler::<{ $hi * 16 + 10 }>,
-                handler::<{ $hi * 16 + 11 }>,
-                handler::<{ $hi * 16 + 12 }>,
-                handler::<{ $hi * 16 + 13 }>,
-                handler::<{ $hi * 16 + 14 }>,
-                handler::<{ $hi * 16 + 15 }>,
+                handler::<{ $hi * 16 }, ROM>,
+                handler::<{ $hi * 16 + 1 }, ROM>,
+                handler::<{ $hi * 16 + 2 }, ROM>,
+                handler::<{ $hi * 16 + 3 }, ROM>,
+                handler::<{ $hi * 16 + 4 }, ROM>,
+                handler::<{ $hi * 16 + 5 }, ROM>,
+                handler::<{ $hi * 16 + 6 }, ROM>,
+                handler::<{ $hi * 16 + 7 }, ROM>,
+                handler::<{ $hi * 16 + 8 }, ROM>,
+                handler::<{ $hi * 16 + 9 }, ROM>,
+                handler::<{ $hi * 16 + 10 }, ROM>,
+                handler::<{ $hi * 16 + 11 }, ROM>,
+                handler::<{ $hi * 16 + 12 }, ROM>,
+                handler::<{ $hi * 16 + 13 }, ROM>,
+                handler::<{ $hi * 16 + 14 }, ROM>,
+                handler::<{ $hi * 16 + 15 }, ROM>,
             ]
         };
     }
@@ -516,7 +662,12 @@ static HANDLERS: [Handler; 256] = {
         op += 1;
     }
     all
-};
+}
+
+/// The handlers of instructions fetched from RAM, by opcode.
+static RAM_HANDLERS: [Handler; 256] = table::<false>();
+/// The handlers of instructions fetched from ROM, by opcode.
+static ROM_HANDLERS: [Handler; 256] = table::<true>();
 
 impl Cpu {
     /// Runs instructions on the bus's direct memory while the bus's cycle counter is below
@@ -528,9 +679,12 @@ impl Cpu {
         }
         let Some(DirectMemory {
             ram,
+            rom,
             readable,
+            rom_readable,
             writable,
             write_floor,
+            watched,
             cycles,
             quiet_until,
             irq,
@@ -550,22 +704,36 @@ impl Cpu {
             return;
         }
         let budget = (end - start).min(1 << 40) as i64;
-        let region_readable = |r: usize| readable >> r & 1 != 0;
-        let fetch_limit = std::array::from_fn(|r| {
-            let start = (r as u16) << 12;
-            // $F000's operands would wrap to $0000: like an unreadable next region, which
-            // also keeps `pc + length` in the 16 bits of `state` (PC never wraps in there).
-            match (region_readable(r), r < 15 && region_readable(r + 1)) {
-                (true, true) => start | 0x0FFF,
-                (true, false) => start | 0x0FFC,
-                // Region 0 is always readable here (checked above).
-                (false, _) => start.wrapping_sub(1),
+        // RAM where both are lent; no ROM without its bytes.
+        let (rom, rom_readable) = match rom {
+            Some(rom) => (rom, rom_readable & !readable),
+            None => (&NO_ROM, 0),
+        };
+        let mut watched_regions = 0u16;
+        if watched != [0; 4] {
+            for r in 0..16 {
+                let pages = watched[r / 4] >> (16 * (r % 4)) & 0xFFFF;
+                watched_regions |= ((pages != 0) as u16) << r;
             }
-        });
+        }
+        let key = readable as u64 | (rom_readable as u64) << 16 | (watched_regions as u64) << 32;
+        if self.fetch_ends.key != key {
+            self.fetch_ends = FetchEnds {
+                key,
+                ram: fetch_ends(readable & !watched_regions),
+                rom: fetch_ends(rom_readable & !watched_regions),
+            };
+        }
         let mut sh = Shared {
             ram,
-            masks: readable as u64 | (writable as u64) << 16,
-            fetch_limit,
+            rom,
+            masks: readable as u64
+                | (writable as u64) << 16
+                | (rom_readable as u64) << 32
+                | ((readable | rom_readable) as u64) << 48,
+            ram_fetch_end: self.fetch_ends.ram,
+            rom_fetch_end: self.fetch_ends.rom,
+            watched,
             floor: write_floor,
             irq_held: irq,
             s: self.s,
@@ -585,7 +753,7 @@ impl Cpu {
             let chain = left.min(CHAIN_CYCLES);
             let h = sh.stop;
             let state = (chain * CYCLE) | (h.state & (CARRY | 0xFFFF));
-            dispatch(&mut sh, state, h.a, h.nz, h.x, h.y);
+            dispatch::<false>(&mut sh, state, h.a, h.nz, h.x, h.y);
             let stopped = sh.stop.state;
             left -= chain - (stopped >> 17);
             // Cycles left in the chain: it stopped at an instruction for the exact path.
@@ -613,4 +781,19 @@ impl Cpu {
         0x00, 0x02, 0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xB2, 0xD2, 0xF2, 0x8B, 0xAB,
         0xBB, 0x93, 0x9F, 0x9E, 0x9C, 0x9B,
     ];
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fetch_ends_are_fetch_end_for_every_lending() {
+        for lent in 0..=u16::MAX {
+            let ends = fetch_ends(lent);
+            for (r, end) in ends.iter().enumerate() {
+                assert_eq!(*end, fetch_end(lent, r), "lent {lent:016b}, region {r:X}");
+            }
+        }
+    }
 }
