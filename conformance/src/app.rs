@@ -4,7 +4,7 @@
 //! not (or a scenario could not run, or the program cannot be read), 2 for usage errors.
 
 use crate::check::Verdict;
-use crate::report::{self, Standing, DIFF_LINES};
+use crate::report::{self, Standing};
 use crate::{Outcome, Program, Programs, Scenario};
 use c64kit_files::{errln, outln};
 use comfy_table::{Cell, Color, Table};
@@ -43,6 +43,14 @@ pub struct ConformArgs {
     /// Only scenarios of this engine (program name prefix, e.g. ryg3 or ryg3-v10).
     #[arg(long)]
     pub engine: Option<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// What `conform` and `test` both write and how they run: the report files, the diffs'
+/// length, the scenarios at once.
+#[derive(clap::Args, Debug, Default)]
+pub struct OutputArgs {
     /// Write every check with its evidence: .html for a page, anything else for Markdown.
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
@@ -154,11 +162,7 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
                 .map(|p| (p.clone(), "the label file".into())),
         )
         .collect();
-    let reports = Reports {
-        report: &args.report,
-        junit: &args.junit,
-        json: &args.json,
-    };
+    let reports = args.output.reports();
     if let Err(e) = reports.check(&inputs) {
         return fail(e);
     }
@@ -184,10 +188,10 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
             (s, p)
         })
         .collect();
-    let outcomes = run_parallel(jobs, args.jobs);
+    let outcomes = run_parallel(jobs, args.output.jobs);
     let colour = std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let max_diff = if args.full_diff { 0 } else { DIFF_LINES };
+    let max_diff = args.output.max_diff();
     print_table(&outcomes, colour, max_diff);
     if update {
         for (s, o) in &outcomes {
@@ -212,6 +216,26 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
         _ => format!("{tool}: our programs"),
     };
     finish(&list, &published, &title, max_diff, &reports)
+}
+
+impl OutputArgs {
+    /// The report files asked for.
+    pub(crate) fn reports(&self) -> Reports<'_> {
+        Reports {
+            report: &self.report,
+            junit: &self.junit,
+            json: &self.json,
+        }
+    }
+
+    /// How many lines of a transcript diff are shown (0: all).
+    pub(crate) fn max_diff(&self) -> usize {
+        if self.full_diff {
+            0
+        } else {
+            report::DIFF_LINES
+        }
+    }
 }
 
 /// The report files a run writes (`--report`, `--junit`, `--json`).

@@ -5,9 +5,9 @@
 //! be built or run), 2 for a usage error or a scenario file with a mistake (named by file,
 //! line and key).
 
-use crate::app::{self, fail, usage, Reports};
+use crate::app::{self, fail, usage};
 use crate::check::{c64_seconds, thousands, Verdict};
-use crate::report::{self, Standing, DIFF_LINES};
+use crate::report::{self, Standing};
 use crate::{Outcome, Program, Scenario};
 use c64kit_files::{errln, outln};
 use std::collections::HashMap;
@@ -40,29 +40,8 @@ pub struct TestArgs {
     /// file (never under CI). The scenario files themselves are never written.
     #[arg(long)]
     pub update: bool,
-    /// Write every check with its evidence: .html for a page, anything else for Markdown.
-    #[arg(long, value_name = "FILE")]
-    pub report: Option<PathBuf>,
-    /// Write JUnit XML (a testcase per check, the scenario as its class).
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-    /// Write the results as JSON.
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// Show whole transcript diffs (default: at most 40 lines per scenario).
-    #[arg(long)]
-    pub full_diff: bool,
-    /// Scenarios run at once (default: the number of cores).
-    #[arg(long, value_parser = parse_jobs)]
-    pub jobs: Option<usize>,
-}
-
-/// `--jobs`: 1 or more.
-fn parse_jobs(s: &str) -> Result<usize, String> {
-    match s.parse::<usize>() {
-        Ok(n) if n > 0 => Ok(n),
-        _ => Err("the number of scenarios to run at once is 1 or more".into()),
-    }
+    #[command(flatten)]
+    pub output: app::OutputArgs,
 }
 
 /// Every `*.toml` file under `dir` (not c64kit.toml, not in hidden folders), sorted.
@@ -262,11 +241,7 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
         }
     }
     inputs.extend(goldens);
-    let reports = Reports {
-        report: &args.report,
-        junit: &args.junit,
-        json: &args.json,
-    };
+    let reports = args.output.reports();
     if let Err(e) = reports.check(&inputs) {
         return fail(e);
     }
@@ -283,7 +258,7 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
             (s, p)
         })
         .collect();
-    let mut outcomes = app::run_parallel(jobs, args.jobs);
+    let mut outcomes = app::run_parallel(jobs, args.output.jobs);
     if update {
         for (s, o) in outcomes.iter_mut() {
             if o.error.is_some() || !o.golden_needs_update() {
@@ -305,7 +280,7 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
     }
     let colour = std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    let max_diff = if args.full_diff { 0 } else { DIFF_LINES };
+    let max_diff = args.output.max_diff();
     let list: Vec<Outcome> = outcomes.into_iter().map(|(_, o)| o).collect();
     for o in &list {
         print_outcome(o, colour, max_diff);
