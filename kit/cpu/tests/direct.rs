@@ -26,6 +26,40 @@ struct Lent {
     irq: bool,
 }
 
+/// What a lending lends, withholds or lends as ROM, and its watched pages: a `Lent` without
+/// its memory, so that the many lendings of each case share one (see `run_folder`).
+#[derive(Clone, Copy, Debug)]
+struct Lending {
+    readable: u16,
+    rom_readable: u16,
+    writable: u16,
+    write_floor: u16,
+    watched: [u64; 4],
+}
+
+impl Lending {
+    const EVERYTHING: Lending = Lending {
+        readable: 0xFFFF,
+        rom_readable: 0,
+        writable: 0xFFFF,
+        write_floor: 0,
+        watched: [0; 4],
+    };
+
+    /// Region `r` is ROM for reads (lent as such), RAM for writes.
+    fn rom_in(r: u16) -> Self {
+        Lending {
+            readable: !(1 << r),
+            rom_readable: 1 << r,
+            ..Lending::EVERYTHING
+        }
+    }
+
+    fn watch(&mut self, page: u16) {
+        self.watched[page as usize / 64] |= 1 << (page % 64);
+    }
+}
+
 impl Lent {
     fn everything() -> Self {
         Lent {
@@ -42,21 +76,24 @@ impl Lent {
         }
     }
 
-    /// Region `r` is ROM for reads (lent as such), RAM for writes.
-    fn rom_in(r: u16) -> Self {
-        Lent {
-            readable: !(1 << r),
-            rom_readable: 1 << r,
-            ..Lent::everything()
-        }
-    }
-
     fn is_rom(&self, addr: u16) -> bool {
         self.rom_readable & !self.readable & 1 << (addr >> 12) != 0
     }
 
-    fn watch(&mut self, page: u16) {
-        self.watched[page as usize / 64] |= 1 << (page % 64);
+    /// Lends as `l` says, the case's addresses cleared (what an earlier run left there)
+    /// and the cycle count zero: ready for `set_up`.
+    fn lend(&mut self, l: Lending, case: &Case) {
+        self.readable = l.readable;
+        self.rom_readable = l.rom_readable;
+        self.writable = l.writable;
+        self.write_floor = l.write_floor;
+        self.watched = l.watched;
+        self.cycles = 0;
+        let addresses = case.initial.ram.iter().map(|&(a, _)| a);
+        for a in addresses.chain(case.cycles.iter().map(|(a, _, _)| *a)) {
+            self.mem[a as usize] = 0;
+            self.rom[a as usize] = 0;
+        }
     }
 
     /// The case's memory: in ROM, its bytes in `rom` and others (inverted) in the RAM under
@@ -132,20 +169,20 @@ fn exact(case: &Case) -> ([u16; 6], Vec<u8>, u64) {
     (registers(&cpu), mem, bus.cycles)
 }
 
-/// What the exact path does with a case on `lent` (its ROM included): registers, the
-/// case's memory (RAM), cycles.
-fn exact_on(case: &Case, lent: &Lent) -> ([u16; 6], Vec<u8>, u64) {
-    let mut bus = lent.clone();
-    bus.set_up(case);
+/// What the exact path does with a case on `lent` lending as `l` (its ROM included):
+/// registers, the case's memory (RAM), cycles.
+fn exact_on(case: &Case, l: Lending, lent: &mut Lent) -> ([u16; 6], Vec<u8>, u64) {
+    lent.lend(l, case);
+    lent.set_up(case);
     let mut cpu = case.initial.cpu();
-    cpu.step(&mut bus);
+    cpu.step(lent);
     let mem = case
         .initial
         .ram
         .iter()
-        .map(|&(a, _)| bus.mem[a as usize])
+        .map(|&(a, _)| lent.mem[a as usize])
         .collect();
-    (registers(&cpu), mem, bus.cycles)
+    (registers(&cpu), mem, lent.cycles)
 }
 
 /// Does any access of the case fall outside what `lent` lends, or does it start in a
@@ -163,9 +200,11 @@ fn touches_withheld(case: &Case, lent: &Lent) -> bool {
         })
 }
 
-/// Runs the case directly on `lent` and checks it against the exact path on the same memory.
-fn check(case: &Case, op: u8, mut lent: Lent) -> Result<(), String> {
-    let expected = &exact_on(case, &lent);
+/// Runs the case directly on `lent` lending as `l` and checks it against the exact path on
+/// the same memory.
+fn check(case: &Case, op: u8, l: Lending, lent: &mut Lent) -> Result<(), String> {
+    let expected = &exact_on(case, l, lent);
+    lent.lend(l, case);
     lent.set_up(case);
     let initial: Vec<u8> = case
         .initial
@@ -191,7 +230,7 @@ fn check(case: &Case, op: u8, mut lent: Lent) -> Result<(), String> {
             let s = case.initial.s;
             high == 0x100 | s as u16 || high == 0x100 | s.wrapping_sub(1) as u16
         });
-    cpu.run_direct(&mut lent, 1);
+    cpu.run_direct(lent, 1);
     let mem: Vec<u8> = case
         .initial
         .ram
@@ -223,33 +262,33 @@ fn check(case: &Case, op: u8, mut lent: Lent) -> Result<(), String> {
 /// touches withheld for reads, then for writes, then lent as ROM (reads of ROM, writes to
 /// the RAM under it), then as ROM but not for writes; the page it starts in watched, then
 /// another page of that region.
-fn lendings(case: &Case) -> Vec<Lent> {
-    let mut all = vec![Lent::everything()];
-    all.push(Lent {
+fn lendings(case: &Case) -> Vec<Lending> {
+    let mut all = vec![Lending::EVERYTHING];
+    all.push(Lending {
         write_floor: 2,
-        ..Lent::everything()
+        ..Lending::EVERYTHING
     });
     let regions: BTreeSet<u16> = case.cycles.iter().map(|(a, _, _)| a >> 12).collect();
     for r in regions {
-        all.push(Lent {
+        all.push(Lending {
             readable: !(1 << r),
-            ..Lent::everything()
+            ..Lending::EVERYTHING
         });
-        all.push(Lent {
+        all.push(Lending {
             writable: !(1 << r),
-            ..Lent::everything()
+            ..Lending::EVERYTHING
         });
-        all.push(Lent::rom_in(r));
-        all.push(Lent {
+        all.push(Lending::rom_in(r));
+        all.push(Lending {
             writable: !(1 << r),
-            ..Lent::rom_in(r)
+            ..Lending::rom_in(r)
         });
     }
     let page = case.initial.pc >> 8;
     for watched in [page, page ^ 1] {
-        let mut lent = Lent::everything();
-        lent.watch(watched);
-        all.push(lent);
+        let mut lending = Lending::EVERYTHING;
+        lending.watch(watched);
+        all.push(lending);
     }
     all
 }
@@ -257,6 +296,8 @@ fn lendings(case: &Case) -> Vec<Lent> {
 fn run_folder(sub: &str, expect_files: usize) {
     let mut failures = Vec::new();
     let mut direct_runs = 0;
+    // One memory for every lending: each run clears the case's addresses first.
+    let mut lent = Lent::everything();
     for file in files(sub, expect_files) {
         let op = opcode_of(&file);
         for case in load(&file) {
@@ -269,25 +310,13 @@ fn run_folder(sub: &str, expect_files: usize) {
                 "{}: exact cycles",
                 case.name
             );
-            for lent in lendings(&case) {
+            for l in lendings(&case) {
                 direct_runs += 1;
-                let lent_masks = (
-                    lent.readable,
-                    lent.rom_readable,
-                    lent.writable,
-                    lent.write_floor,
-                    lent.watched,
-                );
-                if let Err(e) = check(&case, op, lent) {
+                if let Err(e) = check(&case, op, l, &mut lent) {
                     failures.push(format!(
                         "{} (readable {:016b}, ROM {:016b}, writable {:016b}, floor {}, \
                          watched {:016X?}): {e}",
-                        case.name,
-                        lent_masks.0,
-                        lent_masks.1,
-                        lent_masks.2,
-                        lent_masks.3,
-                        lent_masks.4
+                        case.name, l.readable, l.rom_readable, l.writable, l.write_floor, l.watched
                     ));
                 }
             }
