@@ -214,7 +214,7 @@ fn check(case: &Case, op: u8, l: Lending, lent: &mut Lent) -> Result<(), String>
         .collect();
     let mut cpu = case.initial.cpu();
     let before = registers(&cpu);
-    let must_bail = touches_withheld(case, &lent);
+    let must_bail = touches_withheld(case, lent);
     // Allowed to take the exact path anyway: these opcodes, and an instruction in the last
     // 3 bytes of a region whose next region is not lent (or of $F000-$FFFF).
     // Zero page and stack must be lent for the direct path to run at all.
