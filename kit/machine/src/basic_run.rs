@@ -109,7 +109,6 @@ impl Machine {
         }
         self.cpu.pc = Trap::ClearScreen.address();
         self.cpu.jammed = false;
-        self.watch_basic_end();
     }
 
     /// BASIC's main loop back at `READY.` asking for a line with the key script used up

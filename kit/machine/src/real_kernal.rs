@@ -14,7 +14,7 @@
 //!   will type, is "input exhausted", as with the trap KERNAL.
 
 use crate::boot::peek16;
-use crate::kernal::vars::{CURLIN, DFLTN, DFLTO, NDX};
+use crate::kernal::vars::{DFLTN, DFLTO, NDX, SCREEN};
 use crate::machine::Machine;
 use crate::stop::StopReason;
 use c64kit_screen::addr::CRSW;
@@ -32,10 +32,6 @@ const IERROR: u16 = 0x0300;
 const ERROR_MESSAGES: u16 = 0xA328;
 /// The last error number BASIC V2 has (30: BREAK; 31..127 are not errors of its own).
 const LAST_ERROR: u8 = 30;
-/// The screen's device number: output there is the transcript.
-const SCREEN: u8 = 3;
-/// Longer than any of BASIC's error messages.
-const MAX_MESSAGE: u16 = 32;
 
 impl Machine {
     /// At an instruction's address, before it runs: records what the real KERNAL's CHROUT
@@ -54,19 +50,8 @@ impl Machine {
         if runs_now && pc == peek16(&self.bus, IERROR) && (1..=LAST_ERROR).contains(&error) {
             // The table is in the ROM: read as the CPU reads it (boot::peek16 reads RAM).
             let entry = ERROR_MESSAGES + 2 * (u16::from(error) - 1);
-            let mut at = u16::from_le_bytes([self.bus.peek(entry), self.bus.peek(entry + 1)]);
-            let mut message = String::new();
-            for _ in 0..MAX_MESSAGE {
-                let b = self.bus.peek(at);
-                message.push(char::from(b & 0x7F));
-                at = at.wrapping_add(1);
-                if b & 0x80 != 0 {
-                    break;
-                }
-            }
-            let line = peek16(&self.bus, CURLIN);
-            self.kernal
-                .note_error(message, (line >> 8 != 0xFF).then_some(line));
+            let at = u16::from_le_bytes([self.bus.peek(entry), self.bus.peek(entry + 1)]);
+            self.kernal.note_error(&self.bus, at);
         }
         if pc == crate::basic_run::CHRIN_ENTRY
             && !self.bus.input.is_exhausted()

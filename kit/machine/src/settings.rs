@@ -175,8 +175,7 @@ impl Machine {
     /// A C64 as `settings` say, with `program` (if any) loaded and started as the C64 would
     /// start it: by RUN, or at an address (`settings.start_address`, else the first raw
     /// load's, else the program's own). With no program and nothing to start, BASIC booted
-    /// to `READY.` (ours when the ROMs have no BASIC, as for a program that needs one), the
-    /// key script typed there. The error says why RUN cannot start the program, or that
+    /// to `READY.`, the key script typed there. The error says why RUN cannot start the program, or that
     /// there is nothing to start (a KERNAL image without a BASIC image).
     pub fn start(program: Option<&Program>, settings: RunSettings) -> Result<Machine, StartError> {
         let RunSettings {
@@ -253,8 +252,9 @@ impl Machine {
             }
             (None, Some(_)) => {}
             // Booted to READY.: typed lines are BASIC's; as after a RUN, BASIC back at READY.
-            // with the key script used up ends the run.
-            (None, None) if at_ready => m.watch_basic_end(),
+            // with the key script used up ends the run (every machine with a BASIC watches
+            // for that: `Machine::without_power_on`).
+            (None, None) if at_ready => {}
             (None, None) => return Err(StartError::Nothing),
         }
         // The name was under MEMSIZ before the program came in: where the program reaches,
@@ -326,7 +326,7 @@ mod tests {
             ..RunSettings::default()
         };
         let mut m = Machine::start(Some(&program), settings).unwrap();
-        // RUN goes through BASIC to the SYS.
+        // RUN leaves the machine at the SYS.
         m.set_breakpoint(2062);
         assert_eq!(m.run(1_000_000), StopReason::Breakpoint { pc: 2062 });
         let last: Vec<u8> = (0x9FF0..0xA000).map(|a| m.peek(a)).collect();

@@ -701,10 +701,20 @@ impl Kernal {
         }
     }
 
-    /// The error BASIC is about to print (`message` as its table has it, the line unless in
-    /// direct mode): the run ends with it once BASIC is back at `READY.`.
-    pub(crate) fn note_error(&mut self, message: String, line: Option<u16>) {
-        self.basic_error = Some((message, line));
+    /// The error BASIC is about to print, its message at `at` in the ROM (the last character
+    /// with bit 7 set) and its line in CURLIN ($FFxx in direct mode): the run ends with it
+    /// once BASIC is back at `READY.`.
+    pub(crate) fn note_error(&mut self, bus: &C64Bus, at: u16) {
+        let mut message = String::new();
+        for i in 0..MAX_ERROR_MESSAGE {
+            let b = bus.peek(at.wrapping_add(i));
+            message.push(char::from(b & 0x7F));
+            if b & 0x80 != 0 {
+                break;
+            }
+        }
+        let line = crate::boot::peek16(bus, CURLIN);
+        self.basic_error = Some((message, (line >> 8 != 0xFF).then_some(line)));
     }
 
     /// BASIC is back at `READY.` and more lines will be typed: an error before them is not
@@ -763,17 +773,7 @@ impl Kernal {
         if ret != site.wrapping_add(2) {
             return;
         }
-        let at = crate::boot::peek16(bus, BASIC_INDEX);
-        let mut message = String::new();
-        for i in 0..MAX_ERROR_MESSAGE {
-            let b = bus.peek(at.wrapping_add(i));
-            message.push(char::from(b & 0x7F));
-            if b & 0x80 != 0 {
-                break;
-            }
-        }
-        let line = crate::boot::peek16(bus, CURLIN);
-        self.basic_error = Some((message, (line >> 8 != 0xFF).then_some(line)));
+        self.note_error(bus, crate::boot::peek16(bus, BASIC_INDEX));
     }
 
     /// The screen address of the cursor's logical line (PNT).
