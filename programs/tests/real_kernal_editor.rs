@@ -9,17 +9,11 @@
 //! table, then goes on to the KERNAL's handler, so both KERNALs echo the same keys from the
 //! same buffer.
 
-use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
+use c64kit_machine::{Machine, Roms, StopReason};
 
-fn real_roms() -> Option<Roms> {
-    let Some(dir) = std::env::var_os("C64KIT_ROMS") else {
-        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
-        return None;
-    };
-    let dir = std::path::PathBuf::from(dir);
-    let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
-    Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
-}
+mod common;
+
+use common::real_roms;
 
 /// Where the program keeps the keys to type (ending with a 0) and the bytes CHRIN returned.
 const KEYS: u16 = 0x3000;

@@ -9,17 +9,11 @@
 //! engine's thinking and printing), which is what F16 judges.
 
 use c64kit_basic::parse_key_script;
-use c64kit_machine::{Machine, Prg, RomPaths, Roms, StopReason};
+use c64kit_machine::{Machine, Prg, Roms, StopReason};
 
-fn real_roms() -> Option<Roms> {
-    let Some(dir) = std::env::var_os("C64KIT_ROMS") else {
-        println!("C64KIT_ROMS is not set: no comparison with Commodore's ROMs");
-        return None;
-    };
-    let dir = std::path::PathBuf::from(dir);
-    let paths = RomPaths::commodores_basic_and_kernal_in(&dir);
-    Some(Roms::load(&paths).expect("the ROM images in C64KIT_ROMS"))
-}
+mod common;
+
+use common::real_roms;
 
 fn label(labels: &str, name: &str) -> u16 {
     let line = labels

@@ -7,9 +7,10 @@
 //! registers, cycle counter, stop reason, RAM, colour RAM and transcript. Breakpoints in ROM,
 //! which the direct path leaves to the exact step, must stop both at the same cycles.
 
-use c64kit_machine::{Machine, Prg, Program, RomPaths, Roms, RunSettings, StopReason};
+mod common;
+
+use c64kit_machine::{Machine, Prg, Program, Roms, RunSettings, StopReason};
 use fastrand::Rng;
-use std::path::PathBuf;
 
 /// Rugg/Feldman benchmarks 3 (arithmetic on variables, FOR loops), 7 (GOSUB, arrays) and 8
 /// (the power function, LOG, SIN), as `cargo xtask bench` runs them.
@@ -120,23 +121,14 @@ fn basic_programs_on_our_basic_run_the_same_directly_and_cycle_by_cycle() {
     }
 }
 
-/// Commodore's BASIC and KERNAL images from `C64KIT_ROMS`, if set.
-fn commodore_roms() -> Option<Roms> {
-    let dir = PathBuf::from(std::env::var_os("C64KIT_ROMS")?);
-    Some(
-        Roms::load(&RomPaths::commodores_basic_and_kernal_in(&dir))
-            .expect("the images in C64KIT_ROMS"),
-    )
-}
-
 #[test]
 fn basic_programs_on_commodores_roms_run_the_same_directly_and_cycle_by_cycle() {
-    if commodore_roms().is_none() {
-        println!("C64KIT_ROMS is not set: not run on Commodore's BASIC and KERNAL");
+    if common::commodores_roms().is_none() {
+        common::no_roms("not run on Commodore's BASIC and KERNAL");
         return;
     }
     for (seed, (name, text)) in PROGRAMS.into_iter().enumerate() {
-        let roms = || commodore_roms().unwrap();
+        let roms = || common::commodores_roms().unwrap();
         let (stop, cycles) = compare(name, &program(name, text), roms, 100 + seed as u64);
         // The real KERNAL's CHRIN is watched for BASIC back at READY.: the direct path
         // leaves its page to the run loop, which sees the end at the same cycle.

@@ -9,32 +9,28 @@
 //! none) and say they were skipped without them.
 
 use c64kit_basic::parse_key_script;
-use c64kit_machine::{Drive, Machine, Prg, Program, RomPaths, Roms, RunSettings, StopReason};
+use c64kit_machine::{Drive, Machine, Prg, Program, Roms, RunSettings, StopReason};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// More than any program here takes (a LOAD of 2,540 bytes takes about 6 s of C64 time).
 const BUDGET: u64 = 60 * c64kit_machine::PAL_HZ;
 
-fn rom_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("C64KIT_ROMS");
-    if dir.is_none() {
-        println!("C64KIT_ROMS is not set: drive 8 through Commodore's KERNAL is not tested");
-    }
-    dir.map(PathBuf::from)
-}
+mod common;
 
-/// Commodore's BASIC and KERNAL.
-fn commodores(dir: &Path) -> Roms {
-    Roms::load(&RomPaths::commodores_basic_and_kernal_in(dir)).expect("the images in C64KIT_ROMS")
+use common::{commodores_basic_on_our_kernal, commodores_roms_in as commodores};
+
+fn rom_dir() -> Option<PathBuf> {
+    let dir = common::rom_dir();
+    if dir.is_none() {
+        common::no_roms("drive 8 through Commodore's KERNAL is not tested");
+    }
+    dir
 }
 
 /// Commodore's BASIC (with its part of the KERNAL ROM) over our KERNAL.
-fn commodores_basic_on_ours(dir: &Path) -> Roms {
-    let real = commodores(dir);
-    let mut roms = Roms::builtin();
-    roms.put_basic_over_our_kernal(&real.basic, &real.kernal[..]);
-    roms
+fn commodores_basic_on_ours() -> Roms {
+    commodores_basic_on_our_kernal().expect("C64KIT_ROMS, checked by the caller")
 }
 
 /// What a run left.
@@ -120,7 +116,7 @@ fn run(roms: Roms, source: &str, keys: &str, files: &[(&str, &[u8])], writable: 
 /// must leave the same screen and folder. Returns the run on Commodore's KERNAL.
 fn both(dir: &Path, source: &str, keys: &str, files: &[(&str, &[u8])], writable: bool) -> Run {
     let real = run(commodores(dir), source, keys, files, writable);
-    let ours = run(commodores_basic_on_ours(dir), source, keys, files, writable);
+    let ours = run(commodores_basic_on_ours(), source, keys, files, writable);
     println!(
         "Commodore's KERNAL:\n{}\nnotes: {:?}",
         real.screen(),
@@ -373,7 +369,7 @@ fn drive_code_stops_the_run() {
     let Some(dir) = rom_dir() else { return };
     let source = "10 OPEN 15,8,15,\"M-W\"+CHR$(0)+CHR$(3)+CHR$(1)+CHR$(96)\n\
                   20 PRINT#15,\"M-E\"+CHR$(0)+CHR$(3)\n30 PRINT \"NOT HERE\"\n";
-    for roms in [commodores(&dir), commodores_basic_on_ours(&dir)] {
+    for roms in [commodores(&dir), commodores_basic_on_ours()] {
         let r = run(roms, source, "", &[], false);
         assert!(
             matches!(r.stop, StopReason::Unimplemented { .. }),
