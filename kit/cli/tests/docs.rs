@@ -305,6 +305,9 @@ fn run(dir: &Path, bin: &Path, command: &str) -> (Option<i32>, String, String) {
         .env("PATH", path)
         .env_remove("COLORTERM")
         .env_remove("RUST_BACKTRACE")
+        // Documented commands are what a person types, not a CI job: `CI` would refuse
+        // `--update`, which here writes only into this temporary copy of examples/.
+        .env_remove("CI")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
