@@ -185,8 +185,7 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
     };
     // The rule UPDATE_GOLDENFILES=1 follows (c64kit_files::output): a CI job that
     // rewrote golden files would hide the very change it should catch.
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-    if args.update && ci {
+    if args.update && c64kit_files::output::under_ci() {
         return usage(
             "refusing --update under CI (CI is set): golden files change only on purpose",
         );

@@ -231,13 +231,18 @@ impl io::Seek for AtomicFile {
 /// `c64kit conform`), the programs' pictures, the examples and the README's tables.
 pub fn golden_update_requested() -> Result<bool, String> {
     let asked = std::env::var("UPDATE_GOLDENFILES").is_ok_and(|v| v == "1");
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-    if asked && ci {
+    if asked && under_ci() {
         return Err(
             "refusing UPDATE_GOLDENFILES=1 under CI: golden files change only on purpose".into(),
         );
     }
     Ok(asked)
+}
+
+/// Whether a CI job runs us: `CI` set to anything but empty, `false` or `0`, as GitHub
+/// Actions, GitLab and most CI services set it.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }
 
 #[cfg(test)]
