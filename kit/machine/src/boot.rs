@@ -255,7 +255,7 @@ fn basic_cold_start(bus: &mut C64Bus) {
 /// What `LOAD"NAME",8,1` from drive 8 leaves that does not depend on the program: the file
 /// parameters, ST, LOAD's X/Y (BASIC passes TXTTAB), and the serial bus routines' traces in
 /// RAM and the CIAs.
-fn loaded_from_drive(bus: &mut C64Bus) {
+pub(crate) fn loaded_from_drive(bus: &mut C64Bus) {
     bus.ram[LA as usize] = LOAD_LA;
     bus.ram[FA as usize] = DRIVE;
     bus.ram[SA as usize] = LOAD_SA;
