@@ -118,6 +118,11 @@ impl Machine {
             StopReason::Breakpoint { pc } if pc == gone => {
                 self.kernal.transcript.clear();
                 self.kernal.transcript_sets.clear();
+                // The program starts on a clear screen, cursor home, as on our ROMs (and as
+                // the reference transcripts were made): the KERNAL's CLSR, returning to the
+                // statement.
+                self.push_return(gone);
+                self.cpu.pc = Trap::ClearScreen.address();
                 Ok(())
             }
             other => Err(other),
@@ -157,14 +162,18 @@ impl Machine {
         let runc = self.basic_entry("RUNC", RUNC);
         let newstt = self.basic_entry("NEWSTT", NEWSTT);
         for routine in [newstt, runc] {
-            let [lo, hi] = routine.wrapping_sub(1).to_le_bytes();
-            self.bus.ram[0x100 | self.cpu.s as usize] = hi;
-            self.cpu.s = self.cpu.s.wrapping_sub(1);
-            self.bus.ram[0x100 | self.cpu.s as usize] = lo;
-            self.cpu.s = self.cpu.s.wrapping_sub(1);
+            self.push_return(routine);
         }
         self.cpu.pc = Trap::ClearScreen.address();
         self.cpu.jammed = false;
+    }
+
+    /// Pushes what a JSR would for a return to `routine`: an RTS then goes there.
+    fn push_return(&mut self, routine: u16) {
+        for byte in routine.wrapping_sub(1).to_be_bytes() {
+            self.bus.ram[0x100 | self.cpu.s as usize] = byte;
+            self.cpu.s = self.cpu.s.wrapping_sub(1);
+        }
     }
 
     /// BASIC's main loop back at `READY.` asking for a line with the key script used up

@@ -22,6 +22,9 @@ pub const BASIC_START: u16 = 0x0801;
 /// $FA at RUN, the statement loop's return address and SYS's return address ($E146, so RTS
 /// lands on $E147) are on the stack.
 pub const SYS_STACK_POINTER: u8 = 0xF6;
+/// Where a routine SYS called returns to: SYS pushed $E146, so its RTS lands on $E147 (in
+/// Commodore's KERNAL and ours: BASIC's part of it), with S back at [`SYS_STACK_POINTER`] + 2.
+pub const SYS_RETURN: u16 = 0xE147;
 /// SYS's register save area: SAREG, SXREG, SYREG, SPREG (A, X, Y, P on entry and, after
 /// the routine's RTS, on return).
 pub const SYS_REGISTERS: u16 = 0x030C;
