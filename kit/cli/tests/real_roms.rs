@@ -208,3 +208,37 @@ fn start_and_load_run_machine_code_through_commodores_sys() {
         );
     }
 }
+
+#[test]
+fn conform_runs_on_commodores_roms() {
+    let Some(dir) = commodores_roms("conform") else {
+        return;
+    };
+    // Routine calls (F11: values and cycle bounds) and a whole run (F18) hold there too.
+    let out = c64kit()
+        .arg("conform")
+        .args(commodores_rom_args(&dir))
+        .args(["--fact", "F11", "--fact", "F18"])
+        .assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("every published fact checked holds"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("On the KERNAL image"), "{stdout}");
+    // A KERNAL image alone makes no BASIC to RUN the programs: a usage error.
+    let mut kernal_alone = commodores_rom_args(&dir);
+    kernal_alone.truncate(2);
+    let out = c64kit()
+        .arg("conform")
+        .args(&kernal_alone)
+        .args(["--fact", "F18"])
+        .assert();
+    assert_eq!(out.get_output().status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("give --basic-rom too"),
+        "{}",
+        stderr_of(&out)
+    );
+}

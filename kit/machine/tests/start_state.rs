@@ -299,10 +299,14 @@ const NOT_REPRODUCED: &[(&[usize], &str)] = &[
     ),
 ];
 
+/// How C64/autostart/defaults ended, its blocks' wrong bytes (offset, got, reference) and the
+/// wrong addresses of pages 0-3.
+type AutostartDefaults = (StopReason, Vec<(usize, u8, u8)>, Vec<usize>);
+
 /// Runs C64/autostart/defaults on `roms` as its readme asks (LOAD"TEST",8, then RUN); the
 /// stop, the reference blocks' wrong bytes (CPU, VIC-II, CIA 1, CIA 2 with the ports read as
 /// input and as output, $9FF8-$9FFF) and the wrong bytes of pages 0-3 (`$ADDR` each).
-fn run_autostart_defaults(roms: Roms) -> Option<(StopReason, Vec<(usize, u8, u8)>, Vec<usize>)> {
+fn run_autostart_defaults(roms: Roms) -> Option<AutostartDefaults> {
     let dir = autostart_defaults();
     let Ok(bytes) = std::fs::read(dir.join("test.prg")) else {
         eprintln!("skipped: {} is not there", dir.display());
