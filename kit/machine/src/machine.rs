@@ -49,7 +49,7 @@ pub struct Machine {
     /// A BASIC program runs on a real KERNAL image, whose CHRIN is no trap: the checking
     /// loop watches CHRIN's entry for BASIC back at `READY.` (see `basic_run`).
     pub(crate) basic_end_watch: bool,
-    /// A routine called on its own ([`Machine::start_at`]) on a real KERNAL image, which has
+    /// A routine called on its own ([`Machine::sys`]) on a real KERNAL image, which has
     /// no return trap: its RTS into BASIC's SYS, with the stack pointer here, ends the run.
     call_return: Option<u8>,
 }
@@ -142,17 +142,19 @@ impl Machine {
     /// on a real KERNAL into BASIC's SYS, which goes on).
     pub fn start_at(&mut self, addr: u16, program_end: u16) {
         boot::enter_sys(&mut self.cpu, &mut self.bus, addr, program_end, false);
-        self.call_return =
-            (!self.bus.roms.trap_kernal).then_some(boot::SYS_STACK_POINTER.wrapping_add(2));
     }
 
     /// Calls a routine as BASIC's `SYS` does, with these A, X and Y (through SYS's save
     /// area): its RTS ends the run, which `run` reports as [`StopReason::ReturnedToBasic`]
-    /// ([`Machine::start_at`]). `program_end` sets BASIC's variable pointers.
+    /// (on our KERNAL through [`Machine::start_at`]'s return trap; on a real KERNAL where
+    /// the RTS lands in BASIC's SYS, at the stack depth the call left). `program_end` sets BASIC's variable pointers.
     pub fn sys(&mut self, addr: u16, a: u8, x: u8, y: u8, program_end: u16) {
         let regs = boot::SYS_REGISTERS as usize;
         self.bus.ram[regs..regs + 3].copy_from_slice(&[a, x, y]);
         self.start_at(addr, program_end);
+        // A real KERNAL has no return trap: the RTS into BASIC's SYS ends the call.
+        self.call_return =
+            (!self.bus.roms.trap_kernal).then_some(boot::SYS_STACK_POINTER.wrapping_add(2));
     }
 
     pub fn feed_keys(&mut self, events: impl IntoIterator<Item = KeyEvent>) {

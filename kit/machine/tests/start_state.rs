@@ -359,8 +359,9 @@ fn vice_autostart_defaults_finds_a_real_c64() {
 
 /// With Commodore's ROMs the machine boots through the KERNAL's own reset and RUN is typed
 /// at READY. (`Machine::start`'s autostart): the chips as a real C64 has them, and of pages
-/// 0-3 only what the typed lines leave differs (the reference typed `LOAD"TEST",8` and
-/// `RUN`; c64kit types `RUN` alone and LOADs nothing, so the cursor is a line higher).
+/// 0-3 only what the typed lines and the clear screen leave differs (the reference typed
+/// `LOAD"TEST",8` and `RUN`; c64kit types `RUN` alone, LOADs nothing and starts the program
+/// on a clear screen).
 #[test]
 fn vice_autostart_defaults_finds_a_real_c64_through_commodores_reset() {
     let Some(roms) = common::commodores_roms() else {
@@ -373,10 +374,10 @@ fn vice_autostart_defaults_finds_a_real_c64_through_commodores_reset() {
     assert_eq!(wrong, []);
     assert!(matches!(stop, StopReason::DebugCart { .. }), "{stop:?}");
     // Each for a reason: test.prg's own variables and first JSR; BASIC's scratch from the
-    // typed LOAD line (a string temporary, a variable pointer); the cursor's row (PNT, TBLX,
-    // USER: under the reference's LOAD messages).
+    // typed LOAD line (a string temporary, a variable pointer); the cursor (PNT, TBLX, USER:
+    // home on the clear screen, under the reference's LOAD messages there).
     let typed_lines = [
-        0x20, 0x23, 0x30, 0x49, 0x50, 0xD1, 0xD6, 0xF3, 0x01FE, 0x01FF,
+        0x20, 0x23, 0x30, 0x49, 0x50, 0xD1, 0xD2, 0xD6, 0xF3, 0xF4, 0x01FE, 0x01FF,
     ];
     assert_eq!(pages_wrong, typed_lines, "{pages_wrong:#X?}");
 }
