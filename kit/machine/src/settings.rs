@@ -494,6 +494,31 @@ mod tests {
     }
 
     #[test]
+    fn a_kernal_image_whose_reset_never_reaches_ready_is_an_error_naming_where() {
+        // A KERNAL image (no traps) whose reset vector points at a JAM.
+        let mut roms = Roms::builtin();
+        roms.trap_kernal = false;
+        roms.kernal.fill(0x02);
+        let at = (c64kit_cpu::RESET_VECTOR - 0xE000) as usize;
+        roms.kernal[at..at + 2].copy_from_slice(&0xE123u16.to_le_bytes());
+        let settings = RunSettings {
+            roms,
+            ..RunSettings::default()
+        };
+        let e = Machine::start(Some(&sys_49152(&[RTS])), settings).err();
+        let Some(StartError::BasicDidNotStart(stop)) = &e else {
+            panic!("{e:?}");
+        };
+        assert!(
+            matches!(stop, StopReason::Jammed { pc: 0xE123, .. }),
+            "{stop:?}"
+        );
+        let text = e.unwrap().to_string();
+        assert!(text.contains("did not get from power-on"), "{text}");
+        assert!(text.contains("$E123"), "{text}");
+    }
+
+    #[test]
     fn load_only_places_the_program_and_starts_nothing() {
         let program = Program {
             entry: Entry::LoadOnly,
