@@ -7,6 +7,7 @@ use crate::check::Verdict;
 use crate::report::{self, Standing};
 use crate::{Outcome, Program, Programs, Scenario};
 use c64kit_files::{errln, outln};
+use c64kit_machine::{RomPaths, Roms};
 use comfy_table::{Cell, Color, Table};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
@@ -43,6 +44,16 @@ pub struct ConformArgs {
     /// Only scenarios of this engine (program name prefix, e.g. ryg3 or ryg3-v10).
     #[arg(long)]
     pub engine: Option<String>,
+    /// Commodore's BASIC ROM image (8 KiB; with --kernal-rom): the scenarios run on a C64
+    /// booted through Commodore's KERNAL and BASIC, each program autostarted as VICE does.
+    #[arg(long, value_name = "FILE")]
+    pub basic_rom: Option<PathBuf>,
+    /// Commodore's KERNAL ROM image (8 KiB; with --basic-rom).
+    #[arg(long, value_name = "FILE")]
+    pub kernal_rom: Option<PathBuf>,
+    /// A character ROM image (4 KiB).
+    #[arg(long, value_name = "FILE")]
+    pub chargen_rom: Option<PathBuf>,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -71,6 +82,15 @@ pub struct OutputArgs {
 impl ConformArgs {
     fn judged(&self) -> Option<&PathBuf> {
         self.program_file.as_ref().or(self.program.as_ref())
+    }
+
+    /// The ROM images given (none: c64kit's own).
+    fn rom_paths(&self) -> RomPaths {
+        RomPaths {
+            basic: self.basic_rom.clone(),
+            kernal: self.kernal_rom.clone(),
+            chargen: self.chargen_rom.clone(),
+        }
     }
 
     fn selects(&self, s: &Scenario) -> bool {
@@ -153,6 +173,14 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
     } else if args.labels.is_some() {
         return usage("-l/--labels goes with a PROGRAM to judge");
     }
+    let roms = args.rom_paths();
+    if let Some(why) = roms.unpaired() {
+        return usage(why);
+    }
+    // Images that cannot be used fail here, once, before any scenario runs.
+    if let Err(e) = Roms::load(&roms) {
+        return fail(e);
+    }
     let inputs: Vec<(PathBuf, String)> = judged
         .iter()
         .map(|p| ((*p).clone(), "the judged program".to_string()))
@@ -175,11 +203,20 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
         return usage("no scenario matches the filters (--scenario, --fact, --engine, --as)");
     }
     let update = match crate::golden_update_requested() {
-        Ok(u) => u && judged.is_none(),
+        // The golden files are c64kit's own ROMs' runs: never rewritten from another's.
+        Ok(u) => u && judged.is_none() && roms.kernal.is_none() && roms.basic.is_none(),
         Err(e) => return fail(e),
     };
     if let (Some(path), Some(name)) = (judged, &args.as_name) {
         outln!(WHAT, "Judging {} as {name}", path.display());
+    }
+    if let Some(kernal) = &roms.kernal {
+        outln!(
+            WHAT,
+            "On the KERNAL image {} (each C64 booted through its reset, each program \
+             autostarted)",
+            kernal.display()
+        );
     }
     let jobs: Vec<(Scenario, Result<Program, String>)> = scenarios
         .into_iter()
@@ -188,7 +225,7 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
             (s, p)
         })
         .collect();
-    let outcomes = run_parallel(jobs, args.output.jobs);
+    let outcomes = run_parallel_on(jobs, args.output.jobs, &roms);
     let colour = std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     let max_diff = args.output.max_diff();
@@ -211,10 +248,13 @@ pub fn run(args: &ConformArgs, tool: &str) -> ExitCode {
         }
     }
     let list: Vec<Outcome> = outcomes.into_iter().map(|(_, o)| o).collect();
-    let title = match (judged, &args.as_name) {
+    let mut title = match (judged, &args.as_name) {
         (Some(p), Some(n)) => format!("{tool}: {} judged as {n}", p.display()),
         _ => format!("{tool}: our programs"),
     };
+    if let Some(kernal) = &roms.kernal {
+        title.push_str(&format!(" on the KERNAL image {}", kernal.display()));
+    }
     finish(&list, &published, &title, max_diff, &reports)
 }
 
@@ -317,6 +357,15 @@ pub fn run_parallel(
     jobs: Vec<(Scenario, Result<Program, String>)>,
     threads: Option<usize>,
 ) -> Vec<(Scenario, Outcome)> {
+    run_parallel_on(jobs, threads, &RomPaths::default())
+}
+
+/// [`run_parallel`] on the ROM images `roms` names (`crate::run_scenario_on`).
+pub fn run_parallel_on(
+    jobs: Vec<(Scenario, Result<Program, String>)>,
+    threads: Option<usize>,
+    roms: &RomPaths,
+) -> Vec<(Scenario, Outcome)> {
     let threads = threads
         .or_else(|| std::thread::available_parallelism().ok().map(|n| n.get()))
         .unwrap_or(2)
@@ -348,7 +397,7 @@ pub fn run_parallel(
                     format!("{} ({})", s.name, s.fact)
                 };
                 bar.set_message(label.clone());
-                let outcome = crate::run_scenario(&s, program, |cycles| {
+                let outcome = crate::run_scenario_on(&s, program, roms, |cycles| {
                     bar.set_message(format!(
                         "{label}: {} of C64 time",
                         crate::check::c64_seconds(cycles)

@@ -23,7 +23,7 @@ mod suite_files {
 }
 
 use c64kit_basic::NoSys;
-use c64kit_machine::{Entry, Machine, RunSettings, StartError};
+use c64kit_machine::{Entry, Machine, RomPaths, Roms, RunSettings, StartError};
 pub use c64kit_machine::{Prg, StopReason};
 use check::{Check, Kind, Verdict};
 use labels::Labels;
@@ -469,6 +469,18 @@ const CHUNK: u64 = 20_000_000;
 pub fn run_scenario(
     s: &Scenario,
     program: Result<Program, String>,
+    progress: impl FnMut(u64),
+) -> Outcome {
+    run_scenario_on(s, program, &RomPaths::default(), progress)
+}
+
+/// [`run_scenario`] on the ROM images `roms` names (c64kit's own where it names none; with
+/// Commodore's KERNAL and BASIC the C64 boots through the KERNAL's reset and the program is
+/// autostarted as VICE does: `Machine::start`).
+pub fn run_scenario_on(
+    s: &Scenario,
+    program: Result<Program, String>,
+    roms: &RomPaths,
     mut progress: impl FnMut(u64),
 ) -> Outcome {
     let started = Instant::now();
@@ -500,6 +512,9 @@ pub fn run_scenario(
             load_name: program.load_name.clone(),
             ..RunSettings::default()
         };
+        if roms.basic.is_some() || roms.kernal.is_some() || roms.chargen.is_some() {
+            settings.roms = Roms::load(roms).map_err(|e| e.to_string())?;
+        }
         if runs {
             settings.keys = c64kit_basic::parse_key_script(s.keys.as_deref().unwrap_or(""))
                 .map_err(|e| format!("scenario {}: keys: {e}", s.name))?;

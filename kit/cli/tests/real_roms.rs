@@ -44,7 +44,9 @@ fn run(args: &[String]) -> Outcome {
 fn on_both(file: &str, extra: &[&str]) -> Option<(Outcome, Outcome)> {
     let dir = commodores_roms("a run")?;
     let mut ours: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
-    ours.push(file.into());
+    if !file.is_empty() {
+        ours.push(file.into());
+    }
     let mut theirs = commodores_rom_args(&dir);
     theirs.extend(ours.iter().cloned());
     Some((run(&ours), run(&theirs)))
@@ -95,7 +97,7 @@ fn a_basic_program_prints_its_transcript_and_ends_at_ready() {
         "sq.bas",
         b"10 FOR I=1 TO 3:PRINT I;I*I\n20 NEXT\n30 PRINT \"DONE\"\n",
     );
-    assert_same(&file, &[], 0, "c64kit: returned to BASIC (ST = 0)");
+    assert_same(&file, &[], 0, "c64kit: returned to BASIC (ST = 64)");
 }
 
 #[test]
@@ -122,7 +124,7 @@ fn a_wait_for_a_key_nobody_types_is_input_exhausted() {
         &input,
         &["--input", "HI{RETURN}"],
         0,
-        "c64kit: returned to BASIC (ST = 0)",
+        "c64kit: returned to BASIC (ST = 64)",
     );
 }
 
@@ -134,5 +136,109 @@ fn lower_case_text_is_rendered_in_the_set_the_vic_shows() {
         "case.bas",
         b"10 PRINT CHR$(14);\"{shift-h}ELLO\"\n20 PRINT CHR$(142);\"{shift-h}\"\n",
     );
-    assert_same(&file, &[], 0, "c64kit: returned to BASIC (ST = 0)");
+    assert_same(&file, &[], 0, "c64kit: returned to BASIC (ST = 64)");
+}
+
+#[test]
+fn waitinput_waits_until_the_program_asks_for_a_key() {
+    let dir = tempfile::tempdir().unwrap();
+    // Commodore's KERNAL scans the keyboard every 60th of a second: without the wait the key
+    // would be in the buffer (198) before the loop ends; with it, only once GET asks.
+    let file = write(
+        dir.path(),
+        "ask.bas",
+        b"10 FOR I=1 TO 300:NEXT\n20 PRINT PEEK(198)\n30 GET A$:IF A$=\"\" THEN 30\n40 PRINT A$\n",
+    );
+    let Some((ours, theirs)) = on_both(&file, &["--input", "{WAITINPUT}X"]) else {
+        return;
+    };
+    assert_eq!(ours.stdout, " 0{rght}\nX\n\n{$0a}READY.\n{$0a}\n", "ours");
+    assert_eq!(theirs.stdout, ours.stdout, "Commodore's");
+    assert_eq!((theirs.code, ours.code), (0, 0));
+    // And INPUT: the line is typed once INPUT waits for it.
+    let input = write(
+        dir.path(),
+        "in.bas",
+        b"10 FOR I=1 TO 300:NEXT\n20 PRINT PEEK(198)\n30 INPUT A$\n40 PRINT A$\n",
+    );
+    assert_same(
+        &input,
+        &["--input", "{WAITINPUT}HI{RETURN}"],
+        0,
+        "c64kit: returned to BASIC (ST = 64)",
+    );
+}
+
+#[test]
+fn start_and_load_run_machine_code_through_commodores_sys() {
+    let dir = tempfile::tempdir().unwrap();
+    // RTS at $C000, then LDA #$48; JSR $FFD2; RTS: --load starts at its address (nothing
+    // printed), --start at the LDA. On Commodore's ROMs each is a SYS typed at READY.,
+    // whose return goes back to BASIC's READY.
+    let code = write(
+        dir.path(),
+        "code.bin",
+        &[0x60, 0xA9, 0x48, 0x20, 0xD2, 0xFF, 0x60],
+    );
+    for (start, printed) in [(None, ""), (Some("0xC001"), "H")] {
+        let mut extra = vec!["--load", "0xC000", code.as_str()];
+        extra.extend(start.iter().flat_map(|s| ["--start", *s]));
+        let Some((ours, theirs)) = on_both("", &extra) else {
+            return;
+        };
+        let ours_printed = if printed.is_empty() {
+            String::new()
+        } else {
+            format!("{printed}\n")
+        };
+        assert_eq!(ours.stdout, ours_printed, "ours, {extra:?}");
+        assert_eq!(
+            (ours.code, ours.stop.as_str()),
+            (0, "c64kit: returned to BASIC (ST = 64)")
+        );
+        assert_eq!(
+            (theirs.code, theirs.stop),
+            (ours.code, ours.stop),
+            "{extra:?}"
+        );
+        assert_eq!(
+            theirs.stdout,
+            format!("{printed}\n{{$0a}}READY.\n{{$0a}}\n"),
+            "Commodore's, {extra:?}"
+        );
+    }
+}
+
+#[test]
+fn conform_runs_on_commodores_roms() {
+    let Some(dir) = commodores_roms("conform") else {
+        return;
+    };
+    // Routine calls (F11: values and cycle bounds) and a whole run (F18) hold there too.
+    let out = c64kit()
+        .arg("conform")
+        .args(commodores_rom_args(&dir))
+        .args(["--fact", "F11", "--fact", "F18"])
+        .assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("every published fact checked holds"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("On the KERNAL image"), "{stdout}");
+    // A KERNAL image alone makes no BASIC to RUN the programs: a usage error.
+    let mut kernal_alone = commodores_rom_args(&dir);
+    kernal_alone.truncate(2);
+    let out = c64kit()
+        .arg("conform")
+        .args(&kernal_alone)
+        .args(["--fact", "F18"])
+        .assert();
+    assert_eq!(out.get_output().status.code(), Some(2));
+    assert!(
+        stderr_of(&out).contains("give --basic-rom too"),
+        "{}",
+        stderr_of(&out)
+    );
 }

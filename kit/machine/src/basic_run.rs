@@ -17,8 +17,8 @@
 //! `Kernal::basic_ready_ends_run`; on a real KERNAL image the run loop watches CHRIN's
 //! entry). On our BASIC and KERNAL, an error BASIC printed ends it as a `BasicError`.
 
-use crate::boot::{self, poke16};
-use crate::kernal::vars::{DFLTN, MSGFLG, NDX, VARTAB};
+use crate::boot;
+use crate::kernal::vars::{DFLTN, KEYD, MSGFLG, NDX};
 use crate::kernal::AfterReturn;
 use crate::kernal::Trap;
 use crate::machine::Machine;
@@ -38,8 +38,14 @@ pub const COLD_START_VECTOR: u16 = 0xA000;
 pub const CHRIN_ENTRY: u16 = 0xFFCF;
 /// The KERNAL's reset leaves S here (LDX #$FF; TXS) before it enters BASIC.
 const RESET_STACK_POINTER: u8 = 0xFF;
-/// More than BASIC's cold start takes (our BASIC's and Commodore's take under 0.1 s of C64
-/// time): a boot that does not reach READY. within it is stuck.
+/// IGONE: BASIC's vector to the routine that runs the next statement.
+const IGONE: u16 = 0x0308;
+/// The KERNAL's keyboard buffer holds 10 keys (XMAX's value).
+const KEYBOARD_BUFFER_SIZE: usize = 10;
+/// More than power-on to `READY.` takes (Commodore's KERNAL's reset and BASIC's cold start
+/// take about 2.0 M cycles, most of it RAMTAS's memory test; our BASIC's cold start after the
+/// reset done in Rust under 0.1 M), and than a line typed there takes to start: a boot that
+/// does not get there within it is stuck.
 const BOOT_BUDGET: u64 = 20_000_000;
 
 impl Machine {
@@ -51,20 +57,76 @@ impl Machine {
         Self::boot_basic_with_vic(roms, VicModel::Mos6569)
     }
 
-    /// [`Machine::boot_basic`] on a C64 with a `vic` VIC-II.
+    /// [`Machine::boot_basic`] on a C64 with a `vic` VIC-II. The KERNAL's reset is the
+    /// image's own code on a real KERNAL (the CPU's RESET through $FFFC, the real IOINIT,
+    /// RAMTAS, RESTOR and CINT, then its JMP ($A000)); on our KERNAL, whose reset routines
+    /// are traps, it is done in Rust ([`boot::kernal_reset`]) and the CPU starts at BASIC's
+    /// cold start, the cycles of the real reset not spent. From there on both are one path:
+    /// BASIC's cold start on the CPU up to `READY.`.
     pub fn boot_basic_with_vic(roms: Roms, vic: VicModel) -> Result<Machine, StopReason> {
         let mut m = Machine::without_power_on(roms, vic);
-        boot::kernal_reset(&mut m.bus, &mut m.kernal);
-        m.cpu.s = RESET_STACK_POINTER;
-        m.cpu.set_p(m.cpu.p() & !c64kit_cpu::flag::I);
-        m.cpu.pc = u16::from_le_bytes([
-            m.bus.peek(COLD_START_VECTOR),
-            m.bus.peek(COLD_START_VECTOR + 1),
-        ]);
+        if m.bus.roms.trap_kernal {
+            boot::kernal_reset(&mut m.bus, &mut m.kernal);
+            m.cpu.s = RESET_STACK_POINTER;
+            m.cpu.set_p(m.cpu.p() & !c64kit_cpu::flag::I);
+            m.cpu.pc = u16::from_le_bytes([
+                m.bus.peek(COLD_START_VECTOR),
+                m.bus.peek(COLD_START_VECTOR + 1),
+            ]);
+        } else {
+            m.cpu.reset(&mut m.bus);
+        }
         m.run_until_basic_waits(BOOT_BUDGET)?;
         m.kernal.transcript.clear();
         m.kernal.transcript_sets.clear();
         Ok(m)
+    }
+
+    /// A program ending at `program_end` placed in RAM at `READY.`, left as LOAD leaves it
+    /// (VICE's autostart injects a PRG and sets the same pointers): the file parameters, ST
+    /// and the serial bus's traces of a LOAD from drive 8 ([`boot::loaded_from_drive`]),
+    /// TXTTAB at $0801, VARTAB, ARYTAB, STREND and EAL after its end (VICE also sets SAL to
+    /// the start; a real C64's LOAD leaves it 0, as C64/autostart/defaults records).
+    pub(crate) fn autostart_loaded(&mut self, program_end: u16) {
+        boot::loaded_from_drive(&mut self.bus);
+        boot::set_run_pointers(&mut self.bus, program_end);
+    }
+
+    /// Types `line` and RETURN at `READY.` as VICE's autostart does: straight into the
+    /// KERNAL's keyboard buffer (KEYD, NDX), which the screen editor then reads as if typed.
+    /// At most 9 characters (the buffer holds 10).
+    pub(crate) fn type_at_ready(&mut self, line: &str) {
+        let mut keys = line.as_bytes().to_vec();
+        keys.push(b'\r');
+        keys.truncate(KEYBOARD_BUFFER_SIZE);
+        let at = KEYD as usize;
+        self.bus.ram[at..at + keys.len()].copy_from_slice(&keys);
+        self.bus.ram[NDX as usize] = keys.len() as u8;
+    }
+
+    /// Runs the line typed at `READY.` ([`Machine::type_at_ready`]) up to its first
+    /// statement, where BASIC's statement loop goes through IGONE: the run of the program
+    /// starts there. What went through CHROUT before (the RETURN that ends the typed line)
+    /// is the typing's, not the program's, and is left out of the transcript as the boot's
+    /// banner is. The error is why BASIC did not get there.
+    pub(crate) fn run_typed_line(&mut self) -> Result<(), StopReason> {
+        let gone = boot::peek16(&self.bus, IGONE);
+        self.set_breakpoint(gone);
+        let stop = self.run(BOOT_BUDGET);
+        self.clear_breakpoints();
+        match stop {
+            StopReason::Breakpoint { pc } if pc == gone => {
+                self.kernal.transcript.clear();
+                self.kernal.transcript_sets.clear();
+                // The program starts on a clear screen, cursor home, as on our ROMs (and as
+                // the reference transcripts were made): the KERNAL's CLSR, returning to the
+                // statement.
+                self.push_return(gone);
+                self.cpu.pc = Trap::ClearScreen.address();
+                Ok(())
+            }
+            other => Err(other),
+        }
     }
 
     /// Runs until BASIC's main loop asks the keyboard for a line
@@ -95,20 +157,23 @@ impl Machine {
     /// leaves them, then the screen cleared, RUNC and NEWSTT, called as their RTSs chain.
     /// The run ends "returned to BASIC" at `READY.` once the key script is used up.
     pub fn run_basic_program(&mut self, program_end: u16) {
-        poke16(&mut self.bus, VARTAB, program_end);
-        boot::set_load_end(&mut self.bus, program_end);
+        self.autostart_loaded(program_end);
         self.bus.ram[MSGFLG as usize] = 0;
         let runc = self.basic_entry("RUNC", RUNC);
         let newstt = self.basic_entry("NEWSTT", NEWSTT);
         for routine in [newstt, runc] {
-            let [lo, hi] = routine.wrapping_sub(1).to_le_bytes();
-            self.bus.ram[0x100 | self.cpu.s as usize] = hi;
-            self.cpu.s = self.cpu.s.wrapping_sub(1);
-            self.bus.ram[0x100 | self.cpu.s as usize] = lo;
-            self.cpu.s = self.cpu.s.wrapping_sub(1);
+            self.push_return(routine);
         }
         self.cpu.pc = Trap::ClearScreen.address();
         self.cpu.jammed = false;
+    }
+
+    /// Pushes what a JSR would for a return to `routine`: an RTS then goes there.
+    fn push_return(&mut self, routine: u16) {
+        for byte in routine.wrapping_sub(1).to_be_bytes() {
+            self.bus.ram[0x100 | self.cpu.s as usize] = byte;
+            self.cpu.s = self.cpu.s.wrapping_sub(1);
+        }
     }
 
     /// BASIC's main loop back at `READY.` asking for a line with the key script used up

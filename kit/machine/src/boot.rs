@@ -22,6 +22,9 @@ pub const BASIC_START: u16 = 0x0801;
 /// $FA at RUN, the statement loop's return address and SYS's return address ($E146, so RTS
 /// lands on $E147) are on the stack.
 pub const SYS_STACK_POINTER: u8 = 0xF6;
+/// Where a routine SYS called returns to: SYS pushed $E146, so its RTS lands on $E147 (in
+/// Commodore's KERNAL and ours: BASIC's part of it), with S back at [`SYS_STACK_POINTER`] + 2.
+pub const SYS_RETURN: u16 = 0xE147;
 /// SYS's register save area: SAREG, SXREG, SYREG, SPREG (A, X, Y, P on entry and, after
 /// the routine's RTS, on return).
 pub const SYS_REGISTERS: u16 = 0x030C;
@@ -255,7 +258,7 @@ fn basic_cold_start(bus: &mut C64Bus) {
 /// What `LOAD"NAME",8,1` from drive 8 leaves that does not depend on the program: the file
 /// parameters, ST, LOAD's X/Y (BASIC passes TXTTAB), and the serial bus routines' traces in
 /// RAM and the CIAs.
-fn loaded_from_drive(bus: &mut C64Bus) {
+pub(crate) fn loaded_from_drive(bus: &mut C64Bus) {
     bus.ram[LA as usize] = LOAD_LA;
     bus.ram[FA as usize] = DRIVE;
     bus.ram[SA as usize] = LOAD_SA;

@@ -184,6 +184,16 @@ impl InputQueue {
         self.fed
     }
 
+    /// The program asks the KERNAL for a key with the keyboard buffer empty (GETIN, or
+    /// CHRIN about to wait for a line), which releases a `{WAITINPUT}` at the script's front.
+    /// For Commodore's KERNAL, whose own keyboard scan runs every 60th of a second whether
+    /// or not anything asks: its scans do not release a `{WAITINPUT}` (see `C64Bus`).
+    pub fn program_asks(&mut self) {
+        while self.events.front() == Some(&KeyEvent::WaitForPoll) {
+            self.events.pop_front();
+        }
+    }
+
     pub fn is_exhausted(&self) -> bool {
         self.events.is_empty() && self.hold_until.is_none()
     }

@@ -49,6 +49,9 @@ pub struct Machine {
     /// A BASIC program runs on a real KERNAL image, whose CHRIN is no trap: the checking
     /// loop watches CHRIN's entry for BASIC back at `READY.` (see `basic_run`).
     pub(crate) basic_end_watch: bool,
+    /// A routine called on its own ([`Machine::sys`]) on a real KERNAL image, which has
+    /// no return trap: its RTS into BASIC's SYS, with the stack pointer here, ends the run.
+    call_return: Option<u8>,
 }
 
 impl Machine {
@@ -81,6 +84,7 @@ impl Machine {
             trace: None,
             trace_error: None,
             basic_end_watch: false,
+            call_return: None,
         };
         // BASIC back at READY. with the script used up ends a run, as a return to BASIC
         // does: our KERNAL's CHRIN sees it at no cost; on a real KERNAL the run loop
@@ -142,11 +146,15 @@ impl Machine {
 
     /// Calls a routine as BASIC's `SYS` does, with these A, X and Y (through SYS's save
     /// area): its RTS ends the run, which `run` reports as [`StopReason::ReturnedToBasic`]
-    /// ([`Machine::start_at`]). `program_end` sets BASIC's variable pointers.
+    /// (on our KERNAL through [`Machine::start_at`]'s return trap; on a real KERNAL where
+    /// the RTS lands in BASIC's SYS, at the stack depth the call left). `program_end` sets BASIC's variable pointers.
     pub fn sys(&mut self, addr: u16, a: u8, x: u8, y: u8, program_end: u16) {
         let regs = boot::SYS_REGISTERS as usize;
         self.bus.ram[regs..regs + 3].copy_from_slice(&[a, x, y]);
         self.start_at(addr, program_end);
+        // A real KERNAL has no return trap: the RTS into BASIC's SYS ends the call.
+        self.call_return =
+            (!self.bus.roms.trap_kernal).then_some(boot::SYS_STACK_POINTER.wrapping_add(2));
     }
 
     pub fn feed_keys(&mut self, events: impl IntoIterator<Item = KeyEvent>) {
@@ -238,7 +246,8 @@ impl Machine {
     /// Runs until a stop reason, or until the cycle `limit` (`None`).
     fn run_to(&mut self, limit: u64) -> Option<StopReason> {
         loop {
-            let watching = self.any_breakpoint || self.basic_end_watch;
+            let watching =
+                self.any_breakpoint || self.basic_end_watch || self.call_return.is_some();
             // Commodore's KERNAL is watched at addresses its RAM vectors name
             // (`real_kernal`): every instruction is looked at.
             let checked = self.count_instructions
@@ -312,6 +321,9 @@ impl Machine {
         if self.basic_end_watch {
             watch(CHRIN_ENTRY);
         }
+        if self.call_return.is_some() {
+            watch(boot::SYS_RETURN);
+        }
         if self.any_breakpoint {
             // `breakpoints` has a bit per address, 64 addresses a word: 4 words a page.
             for (page, words) in self.breakpoints.chunks(4).enumerate() {
@@ -332,6 +344,15 @@ impl Machine {
             return Some(StopReason::Breakpoint { pc });
         }
         self.at_breakpoint = false;
+        if self
+            .call_return
+            .is_some_and(|s| pc == boot::SYS_RETURN && self.cpu.s == s)
+        {
+            // As our KERNAL's return trap ends a call.
+            self.call_return = None;
+            self.kernal.returned_status = Some(self.bus.ram[crate::kernal::vars::STATUS as usize]);
+            return Some(StopReason::ReturnedToBasic);
+        }
         if self.basic_end_watch && self.basic_program_ended() {
             return Some(self.kernal.ready_stop(&self.bus));
         }

@@ -611,7 +611,10 @@ impl C64Bus {
             self.cia1.port_b_pins()
         };
         let keys = if other != 0xFF {
-            self.input.scan(now, self.ram[NDX as usize] == 0)
+            // Commodore's KERNAL scans the keyboard in every system IRQ, asked or not: a
+            // `{WAITINPUT}` waits for the program to ask it for a key (`real_kernal`).
+            let asks = self.ram[NDX as usize] == 0 && self.roms.trap_kernal;
+            self.input.scan(now, asks)
         } else {
             self.input.matrix(now)
         };

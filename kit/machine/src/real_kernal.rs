@@ -11,7 +11,8 @@
 //! - the entries of GETIN's and CHRIN's vectors (IGETIN $032A, IBASIN $0324) reading the
 //!   keyboard with nothing typed and the script used up: GETIN polled in vain as often as
 //!   the trap KERNAL's `idle_poll_limit` allows, or CHRIN about to wait for a line nobody
-//!   will type, is "input exhausted", as with the trap KERNAL.
+//!   will type, is "input exhausted", as with the trap KERNAL; the same entries with the
+//!   keyboard buffer empty are the program asking for a key, which releases a `{WAITINPUT}`.
 
 use crate::boot::peek16;
 use crate::kernal::vars::{DFLTN, DFLTO, NDX, SCREEN};
@@ -62,13 +63,21 @@ impl Machine {
         let ram = &self.bus.ram;
         let from_keyboard = ram[DFLTN as usize] == 0;
         let nothing_typed = ram[NDX as usize] == 0 && self.bus.input.is_exhausted();
+        let asks = from_keyboard && ram[NDX as usize] == 0;
+        let editor_idle = ram[CRSW as usize] == 0;
         if from_keyboard && pc == peek16(&self.bus, IGETIN) {
+            if asks {
+                self.bus.input.program_asks();
+            }
             return self.kernal.real_getin(!nothing_typed);
+        }
+        if asks && editor_idle && pc == peek16(&self.bus, IBASIN) {
+            self.bus.input.program_asks();
         }
         if from_keyboard
             && nothing_typed
             && pc == peek16(&self.bus, IBASIN)
-            && ram[CRSW as usize] == 0
+            && editor_idle
             && self.kernal.stops_when_input_is_exhausted()
             && !self.basic_waits_for_a_line()
         {

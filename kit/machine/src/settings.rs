@@ -204,7 +204,12 @@ impl Machine {
         );
         // Nothing to load or start: BASIC's READY., if the ROMs have a BASIC.
         let at_ready = program.is_none() && at.is_none() && roms.runs_basic();
+        // Commodore's KERNAL and BASIC: a real C64 is switched on, boots through the
+        // KERNAL's reset to READY. and is given the program as VICE's autostart gives it
+        // (placed as LOAD leaves it, then RUN or SYS typed), so only the ROM's own code runs.
+        let autostart = !roms.trap_kernal && roms.runs_basic();
         let through_basic = match program {
+            _ if autostart => true,
             Some(p) if at.is_none() && p.entry == Entry::Run => runs_basic_first(&roms, p),
             _ => at_ready,
         };
@@ -221,8 +226,38 @@ impl Machine {
         for seg in raw_loads.iter().chain(segments) {
             m.load_raw(seg.address, &seg.bytes);
         }
+        let loaded_end = || {
+            raw_loads
+                .iter()
+                .chain(segments)
+                .map(Segment::end)
+                .fold(BASIC_START, u16::max)
+        };
         // RUN or SYS: BASIC's pointers for the program (VARTAB after its end).
         match (at, program) {
+            // Autostart on Commodore's ROMs: what LOAD leaves, then the command typed at
+            // READY. (BASIC at READY. waits at CHRIN's entry: the keys are read from there).
+            (Some(addr), _) if autostart => {
+                m.autostart_loaded(loaded_end());
+                m.type_at_ready(&format!("SYS{addr}"));
+                m.run_typed_line().map_err(StartError::BasicDidNotStart)?;
+            }
+            (None, Some(p)) if autostart && p.entry == Entry::Run => {
+                let first = p.segments.first().ok_or(StartError::Nothing)?;
+                let prg = Prg {
+                    load_address: first.address,
+                    data: first.bytes.clone(),
+                };
+                // BASIC RUNs whatever is at $0801; only what is no BASIC program is refused.
+                match crate::start::basic_start(&prg, |_| 0) {
+                    Ok(_) | Err(StartError::NoSys(_)) => {}
+                    Err(e) => return Err(e),
+                }
+                m.autostart_loaded(first.end());
+                m.type_at_ready("RUN");
+                m.run_typed_line().map_err(StartError::BasicDidNotStart)?;
+            }
+            (None, Some(_)) if autostart => m.autostart_loaded(loaded_end()),
             (None, Some(p)) if through_basic => {
                 let first = p.segments.first().ok_or(StartError::Nothing)?;
                 if first.address != BASIC_START {
@@ -232,14 +267,7 @@ impl Machine {
                 }
                 m.run_basic_program(first.end());
             }
-            (Some(addr), _) => {
-                let end = raw_loads
-                    .iter()
-                    .chain(segments)
-                    .map(Segment::end)
-                    .fold(BASIC_START, u16::max);
-                m.start_at(addr, end);
-            }
+            (Some(addr), _) => m.start_at(addr, loaded_end()),
             (None, Some(p)) if p.entry == Entry::Run => {
                 let first = p.segments.first().ok_or(StartError::Nothing)?;
                 m.run_loaded_prg(
@@ -463,6 +491,31 @@ mod tests {
         let e = Machine::start(None, settings).err();
         assert_eq!(e, Some(StartError::Nothing));
         assert!(e.unwrap().to_string().starts_with("nothing to start"));
+    }
+
+    #[test]
+    fn a_kernal_image_whose_reset_never_reaches_ready_is_an_error_naming_where() {
+        // A KERNAL image (no traps) whose reset vector points at a JAM.
+        let mut roms = Roms::builtin();
+        roms.trap_kernal = false;
+        roms.kernal.fill(0x02);
+        let at = (c64kit_cpu::RESET_VECTOR - 0xE000) as usize;
+        roms.kernal[at..at + 2].copy_from_slice(&0xE123u16.to_le_bytes());
+        let settings = RunSettings {
+            roms,
+            ..RunSettings::default()
+        };
+        let e = Machine::start(Some(&sys_49152(&[RTS])), settings).err();
+        let Some(StartError::BasicDidNotStart(stop)) = &e else {
+            panic!("{e:?}");
+        };
+        assert!(
+            matches!(stop, StopReason::Jammed { pc: 0xE123, .. }),
+            "{stop:?}"
+        );
+        let text = e.unwrap().to_string();
+        assert!(text.contains("did not get from power-on"), "{text}");
+        assert!(text.contains("$E123"), "{text}");
     }
 
     #[test]

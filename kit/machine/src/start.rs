@@ -27,7 +27,8 @@ pub enum StartError {
     NoSys(NoSys),
     /// No program, no raw bytes and no start address: nothing to start.
     Nothing,
-    /// The BASIC in ROM did not reach `READY.` after its cold start: why the boot stopped.
+    /// The BASIC in ROM did not reach `READY.` after the reset and its cold start, or (on
+    /// Commodore's ROMs) the RUN or SYS typed there did not start: why it stopped.
     BasicDidNotStart(StopReason),
 }
 
@@ -82,7 +83,12 @@ impl fmt::Display for StartError {
                  no BASIC to boot (a KERNAL image without a BASIC image)"
             ),
             StartError::BasicDidNotStart(stop) => {
-                write!(f, "BASIC's cold start did not reach READY.: {stop}")
+                write!(
+                    f,
+                    "the C64 did not get from power-on to the program (the KERNAL's reset, \
+                     BASIC's cold start up to READY. and, on Commodore's ROMs, the RUN or SYS \
+                     typed there): {stop}; are the ROM images a C64's?"
+                )
             }
         }
     }

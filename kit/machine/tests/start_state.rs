@@ -5,8 +5,11 @@
 use c64kit_cpu::Bus;
 use c64kit_machine::boot;
 use c64kit_machine::memory::power_on_ram;
+use c64kit_machine::Roms;
 use c64kit_machine::{Drive, Machine, Prg, Program, RunSettings, StopReason};
 use std::path::PathBuf;
+
+mod common;
 
 /// `0 SYS2064:REM` (SYS's argument followed by a colon) and `code` at $0810.
 fn stub_prg(code: &[u8]) -> Prg {
@@ -296,16 +299,22 @@ const NOT_REPRODUCED: &[(&[usize], &str)] = &[
     ),
 ];
 
-#[test]
-fn vice_autostart_defaults_finds_a_real_c64() {
+/// How C64/autostart/defaults ended, its blocks' wrong bytes (offset, got, reference) and the
+/// wrong addresses of pages 0-3.
+type AutostartDefaults = (StopReason, Vec<(usize, u8, u8)>, Vec<usize>);
+
+/// Runs C64/autostart/defaults on `roms` as its readme asks (LOAD"TEST",8, then RUN); the
+/// stop, the reference blocks' wrong bytes (CPU, VIC-II, CIA 1, CIA 2 with the ports read as
+/// input and as output, $9FF8-$9FFF) and the wrong bytes of pages 0-3 (`$ADDR` each).
+fn run_autostart_defaults(roms: Roms) -> Option<AutostartDefaults> {
     let dir = autostart_defaults();
     let Ok(bytes) = std::fs::read(dir.join("test.prg")) else {
         eprintln!("skipped: {} is not there", dir.display());
-        return;
+        return None;
     };
     let prg = Prg::parse(&bytes, "test.prg").unwrap();
-    // As the readme asks: LOAD"TEST",8, then RUN.
     let settings = RunSettings {
+        roms,
         drive: Drive::read_only(&dir),
         load_name: Some(b"TEST".to_vec()),
         debug_cart: true,
@@ -313,30 +322,62 @@ fn vice_autostart_defaults_finds_a_real_c64() {
     };
     let mut m = Machine::start(Some(&Program::from_prg(&prg)), settings).unwrap();
     let stop = m.run(50_000_000);
-    // The reference's blocks: CPU, VIC-II, CIA 1, CIA 2 (each with the ports read as input
-    // and as output), $9FF8-$9FFF; each a reference and a mask, right after the code.
+    // Each block a reference and a mask, right after the code.
     let buf = &m.bus.ram[CPU_BUF..CPU_BUF + 0x70];
     let refs = &m.bus.ram[CPU_REF..CPU_REF + 0x70];
     let masks = &m.bus.ram[CPU_REF + 0x70..CPU_REF + 0xE0];
-    let mut wrong = Vec::new();
-    for i in 0..0x70 {
-        if (buf[i] ^ refs[i]) & masks[i] != 0 {
-            wrong.push((i, buf[i], refs[i]));
-        }
-    }
+    let wrong = (0..0x70)
+        .filter(|&i| (buf[i] ^ refs[i]) & masks[i] != 0)
+        .map(|i| (i, buf[i], refs[i]))
+        .collect();
+    let pages_wrong = (2..0x400)
+        .filter(|&at| {
+            let (got, want) = (m.bus.ram[PAGES_BUF + at], m.bus.ram[PAGES_REF + at]);
+            (got ^ want) & m.bus.ram[PAGES_MASK + at] != 0
+        })
+        .collect();
+    Some((stop, wrong, pages_wrong))
+}
+
+#[test]
+fn vice_autostart_defaults_finds_a_real_c64() {
+    let Some((stop, wrong, pages_wrong)) = run_autostart_defaults(Roms::builtin()) else {
+        return;
+    };
     // Every block matches, CIA 2's port A read with every line input included: the serial
     // bus feeds CLK and DATA out (PA4, PA5) back inverted into PA6-PA7, so with the outputs
     // floating high both inputs read 0 ($3F).
     assert_eq!(wrong, []);
     // It reports $FF all the same: it also checks the bytes listed in NOT_REPRODUCED.
     assert!(matches!(stop, StopReason::DebugCart { .. }), "{stop:?}");
-    let mut pages_wrong = Vec::new();
-    for at in 2..0x400 {
-        let (got, want) = (m.bus.ram[PAGES_BUF + at], m.bus.ram[PAGES_REF + at]);
-        let skipped = NOT_REPRODUCED.iter().any(|(bytes, _)| bytes.contains(&at));
-        if (got ^ want) & m.bus.ram[PAGES_MASK + at] != 0 && !skipped {
-            pages_wrong.push(format!("${at:04X} = ${got:02X}, not ${want:02X}"));
-        }
-    }
-    assert!(pages_wrong.is_empty(), "{pages_wrong:#?}");
+    let pages_wrong: Vec<usize> = pages_wrong
+        .into_iter()
+        .filter(|at| !NOT_REPRODUCED.iter().any(|(bytes, _)| bytes.contains(at)))
+        .collect();
+    assert!(pages_wrong.is_empty(), "{pages_wrong:#X?}");
+}
+
+/// With Commodore's ROMs the machine boots through the KERNAL's own reset and RUN is typed
+/// at READY. (`Machine::start`'s autostart): the chips as a real C64 has them, and of pages
+/// 0-3 only what the typed lines and the clear screen leave differs (the reference typed
+/// `LOAD"TEST",8` and `RUN`; c64kit types `RUN` alone, LOADs nothing and starts the program
+/// on a clear screen).
+#[test]
+fn vice_autostart_defaults_finds_a_real_c64_through_commodores_reset() {
+    let Some(roms) = common::commodores_roms() else {
+        common::no_roms("C64/autostart/defaults on Commodore's reset");
+        return;
+    };
+    let Some((stop, wrong, pages_wrong)) = run_autostart_defaults(roms) else {
+        return;
+    };
+    assert_eq!(wrong, []);
+    assert!(matches!(stop, StopReason::DebugCart { .. }), "{stop:?}");
+    // Each for a reason: test.prg's own variables and first JSR; BASIC's scratch from the
+    // typed LOAD line (a string temporary, a variable pointer); the cursor (PNT, TBLX, USER:
+    // home on the clear screen, under the reference's LOAD messages there).
+    let typed_lines = [
+        0x20, 0x23, 0x30, 0x49, 0x50, 0xD1, 0xD2, 0xD6, 0xF3, 0xF4, 0x01FE, 0x01FF,
+    ];
+    assert_eq!(pages_wrong, typed_lines, "{pages_wrong:#X?}");
 }
