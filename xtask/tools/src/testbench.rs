@@ -166,7 +166,8 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
         );
     }
     if let Some(path) = &args.report {
-        if let Err(e) = c64kit_files::write_output(path, markdown(&results, &known).as_bytes()) {
+        if let Err(e) = c64kit_files::write_output(path, markdown(&results, set, &known).as_bytes())
+        {
             errln!(
                 "testbench: {}: {}",
                 path.display(),
@@ -343,9 +344,10 @@ fn run_all(
     )
 }
 
-fn markdown(results: &[(Test, Outcome)], known: &BTreeMap<String, String>) -> String {
-    let mut s = String::from(
-        "# VICE test programs on c64kit\n\n| test | x64sc | c64kit | detail |\n|---|---|---|---|\n",
+fn markdown(results: &[(Test, Outcome)], set: RomSet, known: &BTreeMap<String, String>) -> String {
+    let mut s = format!(
+        "# VICE test programs on c64kit ({})\n\n| test | x64sc | c64kit | detail |\n|---|---|---|---|\n",
+        set.describe()
     );
     for (t, o) in results {
         let detail = match known.get(&t.name()) {
