@@ -6,6 +6,11 @@
 //! results (testbench/results/exitcode.tsv and screenshot.tsv); `cargo test` runs the ones
 //! that pass as regression tests. No test program is recognised by name: only the options of
 //! the list (the chip a test needs) and what the program itself is decide how it runs.
+//!
+//! The same tests run on Commodore's ROMs too ([`RomSet::Commodores`], `--roms DIR` or
+//! `C64KIT_ROMS`): the machine built with their KERNAL, BASIC and character ROM, screenshots
+//! held to VICE's rule alone, the results recorded apart (exitcode-roms.tsv,
+//! screenshot-roms.tsv).
 
 // Standard output and error go through c64kit_files::stdio (outln!, errln!), which never
 // panics; println! and eprintln! panic when the reader goes away.
@@ -19,6 +24,7 @@ use c64kit_machine::picture::{HEIGHT, WIDTH};
 use c64kit_machine::pla::Region;
 use c64kit_machine::{load_name_of, Machine, Picture, Prg, Program, RunSettings, StopReason};
 use c64kit_machine::{CiaModel, SidModel, VicModel};
+use c64kit_machine::{RomPaths, Roms};
 use screenshot::{Comparison, Match, Reference};
 use std::path::{Path, PathBuf};
 
@@ -30,10 +36,92 @@ pub fn collection_dir() -> PathBuf {
     beside.join("shared/vice-testprogs")
 }
 
-/// The recorded verdicts of the last full run of a type, committed so a change shows in
-/// review.
-pub fn results_file(kind: Kind) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!("results/{}.tsv", kind.word()))
+/// The recorded verdicts of the last full run of a type on a set of ROMs, committed so a
+/// change shows in review: results/exitcode.tsv, screenshot.tsv (c64kit's own ROMs),
+/// exitcode-roms.tsv, screenshot-roms.tsv (Commodore's).
+pub fn results_file(kind: Kind, set: RomSet) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "results/{}{}.tsv",
+        kind.word(),
+        set.file_suffix()
+    ))
+}
+
+/// The ROMs a run's machine has: the two sets are recorded apart.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RomSet {
+    /// c64kit's own KERNAL, BASIC V2 and character ROM (the default: c64kit ships no
+    /// Commodore ROM). ROM code c64kit does not have makes a test n/a; screenshots may pass
+    /// as `ok-rom`.
+    Own,
+    /// Commodore's KERNAL, BASIC and character ROM ([`CommodoreRoms`]): every screenshot is
+    /// held to VICE's rule, pixel for pixel.
+    Commodores,
+}
+
+impl RomSet {
+    pub const ALL: [RomSet; 2] = [RomSet::Own, RomSet::Commodores];
+
+    /// What the results files' names add: "" or "-roms".
+    pub fn file_suffix(&self) -> &'static str {
+        match self {
+            RomSet::Own => "",
+            RomSet::Commodores => "-roms",
+        }
+    }
+
+    /// For titles: "c64kit's own ROMs", "Commodore's ROMs".
+    pub fn describe(&self) -> &'static str {
+        match self {
+            RomSet::Own => "c64kit's own ROMs",
+            RomSet::Commodores => "Commodore's ROMs",
+        }
+    }
+}
+
+/// The variable that names a folder with Commodore's images (VICE's file names), for the
+/// tests and `cargo xtask testbench` when `--roms` is not given.
+pub const ROMS_VARIABLE: &str = "C64KIT_ROMS";
+
+/// Commodore's KERNAL, BASIC and character ROM images in a folder, under VICE's names
+/// (kernal-901227-03.bin, basic-901226-01.bin, chargen-901225-01.bin), checked once.
+#[derive(Debug, Clone)]
+pub struct CommodoreRoms {
+    pub dir: PathBuf,
+    paths: RomPaths,
+}
+
+impl CommodoreRoms {
+    /// The images in `dir`; the error names the file that is missing or is no such image,
+    /// and what the folder must hold.
+    pub fn in_dir(dir: &Path) -> Result<CommodoreRoms, String> {
+        let roms = CommodoreRoms {
+            dir: dir.to_path_buf(),
+            paths: RomPaths::commodores_in(dir),
+        };
+        roms.roms().map(|_| roms)
+    }
+
+    /// The folder `C64KIT_ROMS` names, if it is set (and not empty).
+    pub fn from_env() -> Option<Result<CommodoreRoms, String>> {
+        let dir = std::env::var_os(ROMS_VARIABLE).filter(|d| !d.is_empty())?;
+        Some(
+            CommodoreRoms::in_dir(Path::new(&dir))
+                .map_err(|e| format!("{ROMS_VARIABLE} ({}): {e}", Path::new(&dir).display())),
+        )
+    }
+
+    /// A machine's ROMs, read from the images (a few KiB: each run reads its own).
+    fn roms(&self) -> Result<Roms, String> {
+        Roms::load(&self.paths).map_err(|e| {
+            format!(
+                "{e} (the folder must hold Commodore's images under VICE's names: {}, {}, {})",
+                c64kit_machine::roms::COMMODORE_KERNAL_IMAGE,
+                c64kit_machine::roms::COMMODORE_BASIC_IMAGE,
+                c64kit_machine::roms::COMMODORE_CHARGEN_IMAGE
+            )
+        })
+    }
 }
 
 /// How a test reports.
@@ -154,7 +242,7 @@ pub enum Verdict {
     /// The test reported what it expects (a pass; for `expect:error` a reported failure).
     Ok,
     /// A screenshot test's picture matches only when character-ROM text may differ (we
-    /// ship no Commodore character ROM): see [`screenshot`].
+    /// ship no Commodore character ROM): see [`screenshot`]. Never on Commodore's ROMs.
     OkRom,
     /// The test reported the other result (a screenshot test: its picture differs).
     Error,
@@ -270,7 +358,7 @@ pub fn sid_model(test: &Test) -> SidModel {
 /// Runs one test as VICE's testbench does: load the PRG, RUN it (its BASIC stub's SYS),
 /// the debug cartridge plugged in, the test's folder as drive 8 (read only), a return to
 /// BASIC idling as BASIC would, until it reports or its cycles pass; a screenshot test's
-/// picture is then compared with its reference.
+/// picture is then compared with its reference. On c64kit's own ROMs.
 pub fn run(test: &Test) -> Outcome {
     run_with(test, false)
 }
@@ -286,6 +374,13 @@ fn not_applicable(why: String) -> Outcome {
 
 /// [`run`], keeping a screenshot test's picture and reference in the outcome if `keep_shot`.
 pub fn run_with(test: &Test, keep_shot: bool) -> Outcome {
+    run_on(test, None, keep_shot)
+}
+
+/// [`run_with`] on Commodore's ROMs when `roms` names them, else on c64kit's own. On
+/// Commodore's, no ROM code is missing (a stop in the ROMs is the test's result) and a
+/// screenshot passes only pixel for pixel (no `ok-rom`).
+pub fn run_on(test: &Test, roms: Option<&CommodoreRoms>, keep_shot: bool) -> Outcome {
     if let Some(why) = unsupported(test) {
         return not_applicable(why);
     }
@@ -307,7 +402,7 @@ pub fn run_with(test: &Test, keep_shot: bool) -> Outcome {
             }
         }
     };
-    let mut m = match start(test, reference.is_some()) {
+    let mut m = match start(test, roms, reference.is_some()) {
         Ok(m) => m,
         Err(why) => return not_applicable(why),
     };
@@ -319,11 +414,18 @@ pub fn run_with(test: &Test, keep_shot: bool) -> Outcome {
         _ => None,
     };
     match (reported, &stop) {
+        // On Commodore's ROMs every routine is there: what stops the run is a part of a C64
+        // c64kit does not model (a 1541's processor for drive code).
+        (None, StopReason::Unimplemented { .. }) if roms.is_some() => {
+            return not_applicable(format!("needs what c64kit does not model: {detail}"))
+        }
         // The program called ROM code c64kit does not have (it ships no Commodore ROM).
         (None, StopReason::Unimplemented { .. }) => {
             return not_applicable(format!("needs the real KERNAL ROM: {detail}"))
         }
-        (None, StopReason::Jammed { pc, .. }) if m.bus.region(*pc) == Region::BasicRom => {
+        (None, StopReason::Jammed { pc, .. })
+            if roms.is_none() && m.bus.region(*pc) == Region::BasicRom =>
+        {
             return not_applicable(format!(
                 "needs Commodore's BASIC ROM code at ${pc:04X} (c64kit's own BASIC has \
                  Commodore's documented entries, not the bytes between them)"
@@ -362,14 +464,16 @@ pub fn run_with(test: &Test, keep_shot: bool) -> Outcome {
         None => format!("the picture shares no pixel with references/{name} once aligned"),
     };
     let (verdict, detail) = match (reported, &comparison) {
-        (Some(0 | 0xFF), Some(c)) => (
-            match c.result() {
-                Match::Exact => Verdict::Ok,
-                Match::ExceptRomText => Verdict::OkRom,
-                Match::Differs => Verdict::Error,
-            },
-            format!("{detail}; {seen}"),
-        ),
+        (Some(0 | 0xFF), Some(c)) => match (c.result(), roms) {
+            (Match::Exact, _) => (Verdict::Ok, format!("{detail}; {seen}")),
+            (Match::ExceptRomText, None) => (Verdict::OkRom, format!("{detail}; {seen}")),
+            // Commodore's character ROM drew the text: nothing to forgive.
+            (Match::ExceptRomText, Some(_)) => (
+                Verdict::Error,
+                format!("{detail}; {seen} (with Commodore's character ROM: an error)"),
+            ),
+            (Match::Differs, _) => (Verdict::Error, format!("{detail}; {seen}")),
+        },
         (Some(0 | 0xFF), None) => (Verdict::Error, format!("{detail}; {seen}")),
         (Some(_), _) => (
             Verdict::Error,
@@ -398,13 +502,18 @@ pub fn run_with(test: &Test, keep_shot: bool) -> Outcome {
     }
 }
 
-/// The machine of VICE's testbench with the program loaded and RUN; the error says why the
-/// test does not apply.
-fn start(test: &Test, picture: bool) -> Result<Machine, String> {
+/// The machine of VICE's testbench with the program loaded and RUN, on Commodore's ROMs if
+/// given; the error says why the test does not apply.
+fn start(test: &Test, roms: Option<&CommodoreRoms>, picture: bool) -> Result<Machine, String> {
+    let roms = match roms {
+        Some(r) => r.roms()?,
+        None => Roms::builtin(),
+    };
     let bytes = c64kit_files::read(&test.path(), Prg::MAX_FILE_SIZE, "a PRG")
         .map_err(|e| format!("cannot read the program: {e}"))?;
     let prg = Prg::parse(&bytes, &test.name()).map_err(|e| format!("not a PRG: {e}"))?;
     let settings = RunSettings {
+        roms,
         cia: cia_model(test),
         sid: sid_model(test),
         vic: vic_model(test),
@@ -510,16 +619,28 @@ pub fn read_results(path: &Path) -> Vec<(String, String, String)> {
 }
 
 /// testbench/known-differences.tsv: the tests x64sc passes and c64kit does not, each with
-/// what we know of why, so the report names every exception and a new failure stands out.
-pub fn known_differences_file() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("known-differences.tsv")
+/// what we know of why, so the report names every exception and a new failure stands out;
+/// known-differences-roms.tsv: those only Commodore's ROMs show (a reason given for our own
+/// ROMs holds on theirs unless this file says otherwise).
+pub fn known_differences_file(set: RomSet) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("known-differences{}.tsv", set.file_suffix()))
 }
 
-/// The known differences: test name (as [`Test::name`]) and reason. A malformed line is an
-/// error naming it.
-pub fn known_differences() -> Result<Vec<(String, String)>, String> {
-    let path = known_differences_file();
-    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+/// The known differences on a set of ROMs: test name (as [`Test::name`]) and reason; on
+/// Commodore's ROMs our own ROMs' followed by theirs (a later line for the same test
+/// overrides, in a map). A malformed line is an error naming it.
+pub fn known_differences(set: RomSet) -> Result<Vec<(String, String)>, String> {
+    let mut known = read_known_differences(&known_differences_file(RomSet::Own))?;
+    if set == RomSet::Commodores {
+        known.extend(read_known_differences(&known_differences_file(set))?);
+    }
+    Ok(known)
+}
+
+/// The lines of one known-differences file.
+pub fn read_known_differences(path: &Path) -> Result<Vec<(String, String)>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut known = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
@@ -542,12 +663,12 @@ pub fn known_differences() -> Result<Vec<(String, String)>, String> {
 }
 
 /// Per area: c64kit's verdicts (as their words: "ok", "ok-rom", "error", "timeout", "n/a")
-/// beside x64sc's, as a Markdown table with a line for all; for screenshot tests both of
-/// c64kit's verdict sets, by VICE's rule (ok) and allowing for the character ROM (ok or
-/// ok-rom). The one place these figures are worked out: the full run prints it, and the
-/// README shows it for the recorded results (tests/summary.rs keeps the two equal).
-pub fn area_table(kind: Kind, verdicts: &[(&Test, &str)]) -> String {
-    let lenient = kind == Kind::Screenshot;
+/// beside x64sc's, as a Markdown table with a line for all; for screenshot tests on our own
+/// ROMs both of c64kit's verdict sets, by VICE's rule (ok) and allowing for the character
+/// ROM (ok or ok-rom). The one place these figures are worked out: the full run prints it,
+/// and the README shows it for the recorded results (tests/summary.rs keeps the two equal).
+pub fn area_table(kind: Kind, set: RomSet, verdicts: &[(&Test, &str)]) -> String {
+    let lenient = kind == Kind::Screenshot && set == RomSet::Own;
     let mut areas: std::collections::BTreeMap<String, Vec<usize>> = Default::default();
     for (t, verdict) in verdicts {
         let x64sc_ok = t.x64sc == "ok";
@@ -599,10 +720,12 @@ pub fn fails_where_x64sc_passes(t: &Test, verdict: &str) -> bool {
     t.x64sc == "ok" && matches!(verdict, "error" | "timeout")
 }
 
-/// [`area_table`] of the recorded results of one type (testbench/results).
-pub fn recorded_area_table(kind: Kind) -> Result<String, String> {
+/// [`area_table`] of the recorded results of one type on one set of ROMs
+/// (testbench/results).
+pub fn recorded_area_table(kind: Kind, set: RomSet) -> Result<String, String> {
     let tests = tests()?;
-    let recorded: std::collections::HashMap<String, String> = read_results(&results_file(kind))
+    let file = results_file(kind, set);
+    let recorded: std::collections::HashMap<String, String> = read_results(&file)
         .into_iter()
         .map(|(name, verdict, _)| (name, verdict))
         .collect();
@@ -612,27 +735,42 @@ pub fn recorded_area_table(kind: Kind) -> Result<String, String> {
             Some(v) => verdicts.push((t, v.as_str())),
             None => {
                 return Err(format!(
-                    "{} has no verdict for {} (a full `cargo xtask testbench` records one)",
-                    results_file(kind).display(),
-                    t.name()
+                    "{} has no verdict for {} (a full `cargo xtask testbench{}` records one)",
+                    file.display(),
+                    t.name(),
+                    match set {
+                        RomSet::Own => "",
+                        RomSet::Commodores => " --roms DIR",
+                    }
                 ))
             }
         }
     }
-    Ok(area_table(kind, &verdicts))
+    Ok(area_table(kind, set, &verdicts))
 }
 
-/// The results file's text for these outcomes (all of one type).
-pub fn results_text(kind: Kind, results: &[(Test, Outcome)]) -> String {
-    let mut s = String::from(match kind {
-        Kind::Exitcode => {
+/// The results file's text for these outcomes (all of one type, on one set of ROMs).
+pub fn results_text(kind: Kind, set: RomSet, results: &[(Test, Outcome)]) -> String {
+    let mut s = String::from(match (kind, set) {
+        (Kind::Exitcode, RomSet::Own) => {
             "# c64kit's verdicts on ../shared/vice-testprogs (cargo xtask testbench rewrites \
              this file after a full run; cargo test re-runs every \"ok\" line)\n"
         }
-        Kind::Screenshot => {
+        (Kind::Screenshot, RomSet::Own) => {
             "# c64kit's verdicts on ../shared/vice-testprogs' screenshot tests (cargo xtask \
              testbench --type screenshot rewrites this file after a full run; cargo test \
              re-runs every \"ok\" and \"ok-rom\" line and holds it to that verdict)\n"
+        }
+        (Kind::Exitcode, RomSet::Commodores) => {
+            "# c64kit's verdicts on ../shared/vice-testprogs with Commodore's KERNAL, BASIC and \
+             character ROM (cargo xtask testbench --roms DIR rewrites this file after a full \
+             run; cargo test with C64KIT_ROMS re-runs every \"ok\" line)\n"
+        }
+        (Kind::Screenshot, RomSet::Commodores) => {
+            "# c64kit's verdicts on ../shared/vice-testprogs' screenshot tests with Commodore's \
+             KERNAL, BASIC and character ROM, every pixel held to VICE's rule (cargo xtask \
+             testbench --roms DIR --type screenshot rewrites this file after a full run; cargo \
+             test with C64KIT_ROMS re-runs every \"ok\" line)\n"
         }
     });
     for (t, o) in results {
@@ -664,8 +802,13 @@ mod tests {
         assert!(keeps("ok-rom", &Verdict::OkRom) && keeps("ok-rom", &Verdict::Ok));
         assert!(!keeps("ok-rom", &Verdict::Error) && !keeps("ok-rom", &Verdict::Timeout));
         assert_eq!(Verdict::OkRom.word(), "ok-rom");
-        assert!(results_file(Kind::Screenshot).ends_with("results/screenshot.tsv"));
-        assert!(results_file(Kind::Exitcode).ends_with("results/exitcode.tsv"));
+        let file = |kind, set| results_file(kind, set);
+        assert!(file(Kind::Screenshot, RomSet::Own).ends_with("results/screenshot.tsv"));
+        assert!(file(Kind::Exitcode, RomSet::Own).ends_with("results/exitcode.tsv"));
+        let roms = file(Kind::Screenshot, RomSet::Commodores);
+        assert!(roms.ends_with("results/screenshot-roms.tsv"));
+        let roms = file(Kind::Exitcode, RomSet::Commodores);
+        assert!(roms.ends_with("results/exitcode-roms.tsv"));
     }
 
     #[test]

@@ -45,7 +45,8 @@ enum Command {
     Fuzz(Passed),
     /// VICE's hardware test programs (../shared/vice-testprogs) on c64kit, per area beside
     /// x64sc's verdicts; records the results in testbench/results/exitcode.tsv and
-    /// screenshot.tsv (xtask-tools, release build).
+    /// screenshot.tsv, or with Commodore's ROMs (`--roms DIR`, default C64KIT_ROMS) in
+    /// exitcode-roms.tsv and screenshot-roms.tsv (xtask-tools, release build).
     #[command(disable_help_flag = true)]
     Testbench(Passed),
     /// Build the live sound plugin (plugins/audio-cpal, outside the workspace: it needs the

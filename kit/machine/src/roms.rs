@@ -33,10 +33,12 @@ pub struct RomPaths {
     pub chargen: Option<std::path::PathBuf>,
 }
 
-/// The file names VICE gives Commodore's BASIC and KERNAL images (its data/C64 folder):
-/// the ones c64kit's tests compare with, from the folder `C64KIT_ROMS` names.
+/// The file names VICE gives Commodore's BASIC, KERNAL and character ROM images (its
+/// data/C64 folder): the ones c64kit's tests compare with, from the folder `C64KIT_ROMS`
+/// names.
 pub const COMMODORE_BASIC_IMAGE: &str = "basic-901226-01.bin";
 pub const COMMODORE_KERNAL_IMAGE: &str = "kernal-901227-03.bin";
+pub const COMMODORE_CHARGEN_IMAGE: &str = "chargen-901225-01.bin";
 
 impl RomPaths {
     /// Commodore's BASIC and KERNAL images in `dir`, under VICE's names (the character ROM
@@ -46,6 +48,14 @@ impl RomPaths {
             basic: Some(dir.join(COMMODORE_BASIC_IMAGE)),
             kernal: Some(dir.join(COMMODORE_KERNAL_IMAGE)),
             chargen: None,
+        }
+    }
+
+    /// All three of Commodore's images in `dir`, under VICE's names: a real C64's ROMs.
+    pub fn commodores_in(dir: &Path) -> RomPaths {
+        RomPaths {
+            chargen: Some(dir.join(COMMODORE_CHARGEN_IMAGE)),
+            ..RomPaths::commodores_basic_and_kernal_in(dir)
         }
     }
 

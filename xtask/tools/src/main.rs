@@ -30,7 +30,8 @@ enum Command {
     Fuzz(fuzz::FuzzArgs),
     /// VICE's hardware test programs (../shared/vice-testprogs) on c64kit, per area beside
     /// x64sc's verdicts; records the results in testbench/results/exitcode.tsv and
-    /// screenshot.tsv.
+    /// screenshot.tsv (on Commodore's ROMs, `--roms DIR` or C64KIT_ROMS: exitcode-roms.tsv
+    /// and screenshot-roms.tsv).
     Testbench(testbench::TestbenchArgs),
 }
 

@@ -1,10 +1,12 @@
 //! `cargo xtask testbench`: VICE's hardware test programs on c64kit, per area beside x64sc's
 //! verdicts, with what changed since the recorded run (testbench/results/exitcode.tsv and
 //! screenshot.tsv, each rewritten after a full run of its type so a regression shows in
-//! review).
+//! review). With Commodore's ROMs (`--roms DIR`, or `C64KIT_ROMS`) the same tests run on a
+//! machine with their KERNAL, BASIC and character ROM, recorded apart (exitcode-roms.tsv,
+//! screenshot-roms.tsv).
 
 use c64kit_files::{errln, outln};
-use c64kit_testbench::{self as bench, Kind, Outcome, Test, Verdict};
+use c64kit_testbench::{self as bench, CommodoreRoms, Kind, Outcome, RomSet, Test, Verdict};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -34,6 +36,28 @@ pub struct TestbenchArgs {
     /// different but character-ROM text, blue not compared) into this folder.
     #[arg(long, value_name = "DIR")]
     save_pictures: Option<PathBuf>,
+    /// Run on Commodore's KERNAL, BASIC and character ROM from this folder (VICE's names:
+    /// kernal-901227-03.bin, basic-901226-01.bin, chargen-901225-01.bin); default: the
+    /// folder C64KIT_ROMS names, if set. Screenshots must then match pixel for pixel, and
+    /// the results are recorded in testbench/results/exitcode-roms.tsv and screenshot-roms.tsv.
+    #[arg(long, value_name = "DIR")]
+    roms: Option<PathBuf>,
+    /// Run on c64kit's own ROMs even when C64KIT_ROMS is set.
+    #[arg(long, conflicts_with = "roms")]
+    own_roms: bool,
+}
+
+/// Commodore's ROMs if `--roms` or `C64KIT_ROMS` names them (and not `--own-roms`).
+fn chosen_roms(args: &TestbenchArgs) -> Result<Option<CommodoreRoms>, String> {
+    if args.own_roms {
+        return Ok(None);
+    }
+    match &args.roms {
+        Some(dir) => CommodoreRoms::in_dir(dir)
+            .map(Some)
+            .map_err(|e| format!("--roms {}: {e}", dir.display())),
+        None => CommodoreRoms::from_env().transpose(),
+    }
 }
 
 pub fn run(args: TestbenchArgs) -> ExitCode {
@@ -82,7 +106,26 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    let known: BTreeMap<String, String> = match bench::known_differences() {
+    let roms = match chosen_roms(&args) {
+        Ok(r) => r,
+        Err(e) => {
+            errln!("testbench: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let set = if roms.is_some() {
+        RomSet::Commodores
+    } else {
+        RomSet::Own
+    };
+    if let Some(r) = &roms {
+        outln!(
+            WHAT,
+            "On Commodore's KERNAL, BASIC and character ROM from {} (results: *-roms.tsv)",
+            r.dir.display()
+        );
+    }
+    let known: BTreeMap<String, String> = match bench::known_differences(set) {
         Ok(k) => k.into_iter().collect(),
         Err(e) => {
             errln!("testbench: {e}");
@@ -90,7 +133,12 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
         }
     };
     let full = args.only.is_none();
-    let (results, save_errors) = run_all(chosen, args.jobs, args.save_pictures.as_deref());
+    let (results, save_errors) = run_all(
+        chosen,
+        roms.as_ref(),
+        args.jobs,
+        args.save_pictures.as_deref(),
+    );
 
     for &kind in &kinds {
         let of_kind: Vec<&(Test, Outcome)> =
@@ -101,9 +149,9 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
         outln!(WHAT, "{} tests:", kind.word());
         let verdicts: Vec<(&Test, &str)> =
             of_kind.iter().map(|(t, o)| (t, o.verdict.word())).collect();
-        outln!(WHAT, "{}", bench::area_table(kind, &verdicts));
-        print_differences(&of_kind, &known);
-        print_changes(kind, &of_kind);
+        outln!(WHAT, "{}", bench::area_table(kind, set, &verdicts));
+        print_differences(set, &of_kind, &known);
+        print_changes(kind, set, &of_kind);
     }
     let mut failed = false;
     for e in &save_errors {
@@ -118,7 +166,8 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
         );
     }
     if let Some(path) = &args.report {
-        if let Err(e) = c64kit_files::write_output(path, markdown(&results, &known).as_bytes()) {
+        if let Err(e) = c64kit_files::write_output(path, markdown(&results, set, &known).as_bytes())
+        {
             errln!(
                 "testbench: {}: {}",
                 path.display(),
@@ -130,13 +179,13 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
     }
     if full {
         for &kind in &kinds {
-            let path = bench::results_file(kind);
+            let path = bench::results_file(kind, set);
             let of_kind: Vec<(Test, Outcome)> = results
                 .iter()
                 .filter(|(t, _)| t.kind == kind)
                 .cloned()
                 .collect();
-            let text = bench::results_text(kind, &of_kind);
+            let text = bench::results_text(kind, set, &of_kind);
             if let Err(e) = c64kit_files::write_output(&path, text.as_bytes()) {
                 errln!(
                     "testbench: {}: {}",
@@ -150,7 +199,7 @@ pub fn run(args: TestbenchArgs) -> ExitCode {
     }
     if args.record && !full {
         for &kind in &kinds {
-            let path = bench::results_file(kind);
+            let path = bench::results_file(kind, set);
             let fresh: BTreeMap<String, String> = results
                 .iter()
                 .filter(|(t, _)| t.kind == kind)
@@ -199,8 +248,8 @@ fn fails_where_x64sc_passes(t: &Test, o: &Outcome) -> bool {
 }
 
 /// Each test x64sc passes and c64kit fails, with the reason testbench/known-differences.tsv
-/// gives, or a call to find one.
-fn print_differences(results: &[&(Test, Outcome)], known: &BTreeMap<String, String>) {
+/// (-roms.tsv on Commodore's ROMs) gives, or a call to find one.
+fn print_differences(set: RomSet, results: &[&(Test, Outcome)], known: &BTreeMap<String, String>) {
     let failing: Vec<&Test> = results
         .iter()
         .filter(|(t, o)| fails_where_x64sc_passes(t, o))
@@ -210,18 +259,23 @@ fn print_differences(results: &[&(Test, Outcome)], known: &BTreeMap<String, Stri
         return;
     }
     outln!(WHAT, "x64sc passes, c64kit does not ({}):", failing.len());
+    let file = bench::known_differences_file(set);
+    let file = file.file_name().unwrap_or_default().to_string_lossy();
     for t in failing {
         let name = t.name();
         match known.get(&name) {
             Some(why) => outln!(WHAT, "  {name}: {why}"),
-            None => outln!(WHAT, "  {name}: NOT EXPLAINED (add it to testbench/known-differences.tsv once understood)"),
+            None => outln!(
+                WHAT,
+                "  {name}: NOT EXPLAINED (add it to testbench/{file} once understood)"
+            ),
         }
     }
 }
 
-/// What changed since the recorded run of this type.
-fn print_changes(kind: Kind, results: &[&(Test, Outcome)]) {
-    let recorded: BTreeMap<String, String> = bench::read_results(&bench::results_file(kind))
+/// What changed since the recorded run of this type on this set of ROMs.
+fn print_changes(kind: Kind, set: RomSet, results: &[&(Test, Outcome)]) {
+    let recorded: BTreeMap<String, String> = bench::read_results(&bench::results_file(kind, set))
         .into_iter()
         .map(|(n, v, _)| (n, v))
         .collect();
@@ -250,6 +304,7 @@ fn print_changes(kind: Kind, results: &[&(Test, Outcome)]) {
 /// are written as soon as it ends (and dropped). Also returns the errors in writing them.
 fn run_all(
     tests: Vec<Test>,
+    roms: Option<&CommodoreRoms>,
     jobs: Option<usize>,
     save: Option<&Path>,
 ) -> (Vec<(Test, Outcome)>, Vec<String>) {
@@ -267,7 +322,7 @@ fn run_all(
                 let Some((i, t)) = queue.lock().unwrap_or_else(|e| e.into_inner()).pop() else {
                     break;
                 };
-                let mut o = bench::run_with(&t, save.is_some());
+                let mut o = bench::run_on(&t, roms, save.is_some());
                 if let Some(dir) = save {
                     if let Err(e) = bench::save_pictures(dir, &t, &o) {
                         errors.lock().unwrap_or_else(|e| e.into_inner()).push(e);
@@ -289,9 +344,10 @@ fn run_all(
     )
 }
 
-fn markdown(results: &[(Test, Outcome)], known: &BTreeMap<String, String>) -> String {
-    let mut s = String::from(
-        "# VICE test programs on c64kit\n\n| test | x64sc | c64kit | detail |\n|---|---|---|---|\n",
+fn markdown(results: &[(Test, Outcome)], set: RomSet, known: &BTreeMap<String, String>) -> String {
+    let mut s = format!(
+        "# VICE test programs on c64kit ({})\n\n| test | x64sc | c64kit | detail |\n|---|---|---|---|\n",
+        set.describe()
     );
     for (t, o) in results {
         let detail = match known.get(&t.name()) {
