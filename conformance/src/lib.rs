@@ -13,6 +13,7 @@
 
 pub mod app;
 pub mod check;
+pub mod host;
 pub mod labels;
 pub mod report;
 pub mod scenario;
@@ -23,7 +24,7 @@ mod suite_files {
 }
 
 use c64kit_basic::NoSys;
-use c64kit_machine::{Entry, Machine, RunSettings, StartError};
+use c64kit_machine::{Entry, Machine, StartError};
 pub use c64kit_machine::{Prg, StopReason};
 use check::{Check, Kind, Verdict};
 use labels::Labels;
@@ -218,6 +219,16 @@ fn is_source(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("cbmprj") || e.eq_ignore_ascii_case("asm"))
 }
 
+/// Whether `path` is a program this crate reads itself (`c64kit test`): a PRG (.prg),
+/// BASIC text (.bas), or assembly (.asm, .cbmprj), whose labels it keeps. Other files (tape
+/// and disk images, formats of loader plugins) are read by the command line's loaders.
+pub fn is_own_format(path: &Path) -> bool {
+    is_source(path)
+        || path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("prg") || e.eq_ignore_ascii_case("bas"))
+}
+
 /// The most BASIC text a `.bas` program may be (as `c64kit tokenize` reads it): a tokenized
 /// program fits in 38,911 bytes of BASIC RAM.
 const BASIC_TEXT_LIMIT: u64 = c64kit_files::MIB;
@@ -225,8 +236,20 @@ const BASIC_TEXT_LIMIT: u64 = c64kit_files::MIB;
 /// A user's program (`c64kit test`), as `c64kit run` loads it: a PRG (RUN), BASIC text
 /// (.bas: tokenized to $0801 and RUN on c64kit's BASIC V2), or a source or project
 /// (.asm, .cbmprj: assembled, its labels kept; RUN when it begins with a BASIC stub's SYS,
-/// else started at its first byte).
-pub fn load_user_program(path: &Path) -> Result<Program, String> {
+/// else started at its first byte); any other file (a tape or disk image, with `entry` the
+/// file in it) by the command line's loaders (`host`), as `c64kit run FILE --entry NAME`.
+pub fn load_user_program(
+    path: &Path,
+    entry: Option<&str>,
+    host: &dyn host::Host,
+) -> Result<Program, String> {
+    if !is_own_format(path) {
+        return Ok(Program {
+            start: host.load(path, entry)?,
+            labels: Labels::default(),
+            load_name: Some(c64kit_machine::load_name_of(path)),
+        });
+    }
     let shown = path.display().to_string();
     let is_bas = path
         .extension()
@@ -496,10 +519,15 @@ pub fn run_scenario(
     let prepared = program.and_then(|program| {
         // RUN with the scenario's keys, or LOAD only for the routines it calls.
         let mut start = program.start.clone();
-        let mut settings = RunSettings {
-            load_name: program.load_name.clone(),
-            ..RunSettings::default()
+        let dir = match &s.origin {
+            Origin::BuiltIn => None,
+            Origin::File { dir, .. } => Some(dir.as_path()),
         };
+        let mut settings = s
+            .setup
+            .run_settings(dir)
+            .map_err(|e| format!("scenario {}: settings: {e}", s.name))?;
+        settings.load_name = program.load_name.clone();
         if runs {
             settings.keys = c64kit_basic::parse_key_script(s.keys.as_deref().unwrap_or(""))
                 .map_err(|e| format!("scenario {}: keys: {e}", s.name))?;

@@ -4,6 +4,7 @@
 //! (`fact`, `claim`, `reference`) are refused in a user's files, and a user's `program` and
 //! `golden` name files relative to the scenario file.
 
+use crate::host::Setup;
 use serde::Deserialize;
 use std::path::{Component, Path, PathBuf};
 
@@ -27,6 +28,10 @@ pub struct Scenario {
     /// project of programs/, built into c64kit. A user's scenario: a file relative to the
     /// scenario file (.prg, .bas, .asm or .cbmprj).
     pub program: String,
+    /// A file inside the program when it is a tape or disk image (.t64, .d64): its name as
+    /// `c64kit run --entry` takes it (`*` and `?` match as LOAD's do).
+    #[serde(default)]
+    pub entry: Option<String>,
     /// The keyboard script (key-script syntax: a newline is RETURN). With keys (even ""),
     /// the program is RUN and typed at until it stops; a scenario with only `call`s and no
     /// keys loads the program without running it, as sim6502 does.
@@ -53,6 +58,13 @@ pub struct Scenario {
     /// whole, informative (a cosmetic change makes it differ; the facts decide).
     #[serde(default)]
     pub reference: Option<String>,
+    /// The run's settings (a user's scenario): the keys of c64kit.toml, read by the
+    /// command line's reader of it (see [`crate::host`]) into `setup`.
+    #[serde(default)]
+    pub settings: Option<toml::Table>,
+    /// What `settings` say (set when the scenario file is read, not a key).
+    #[serde(skip)]
+    pub setup: Setup,
     #[serde(default)]
     pub expect: Vec<Expectation>,
     /// Routine-level checks, after the key script (if any), in order, on the same machine.
@@ -86,6 +98,8 @@ pub enum Origin {
         dir: PathBuf,
         /// The line of its `[[scenario]]` (1-based).
         line: usize,
+        /// The line of each key of its `[scenario.settings]`.
+        settings_lines: Vec<(String, usize)>,
     },
 }
 
@@ -96,6 +110,36 @@ impl Scenario {
             Origin::BuiltIn => String::new(),
             Origin::File { file, line, .. } => format!("{}:{line}", file.display()),
         }
+    }
+
+    /// How an error names a key of the scenario's `[scenario.settings]`:
+    /// `tests/x.toml:7: scenario "ntsc": key `settings.vic``, at the key's line.
+    pub fn settings_key(&self, key: &str) -> String {
+        let Origin::File {
+            file,
+            line,
+            settings_lines,
+            ..
+        } = &self.origin
+        else {
+            return format!("scenario {:?}: key `settings.{key}`", self.name);
+        };
+        // A key of a table under settings ("roms.kernal") is on its table's line at least.
+        let top = key.split(['.', ' ']).next().unwrap_or("");
+        let at = settings_lines
+            .iter()
+            .find(|(k, _)| k == top)
+            .map_or(*line, |(_, l)| *l);
+        let key = if key.is_empty() {
+            "settings".to_string()
+        } else {
+            format!("settings.{key}")
+        };
+        format!(
+            "{}:{at}: scenario {:?}: key `{key}`",
+            file.display(),
+            self.name
+        )
     }
 
     /// The scenario's `program` file (a user's scenario only).
@@ -227,6 +271,13 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<Scenario>, String> {
     let file: File = toml::from_str(text)
         .map_err(|e| format!("{name}: {}", c64kit_files::clip_lines(&e.to_string())))?;
     for s in &file.scenario {
+        if s.settings.is_some() {
+            return Err(format!(
+                "{name}: scenario {:?}: the RYG suite's scenarios run on the C64 as the blog's \
+                 programs did: no settings",
+                s.name
+            ));
+        }
         check_expectations(s).map_err(|(call, i, m)| match call {
             None => format!("{name}: scenario {:?}, expect #{}: {m}", s.name, i + 1),
             Some(c) => format!(
@@ -259,6 +310,9 @@ struct ScenarioSpans {
     program: Span,
     golden: Span,
     keys: Span,
+    entry: Span,
+    max_cycles: Span,
+    settings: Option<toml::Spanned<std::collections::BTreeMap<String, Span>>>,
     #[serde(default)]
     expect: Vec<toml::Spanned<serde::de::IgnoredAny>>,
     #[serde(default)]
@@ -303,6 +357,8 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
         for t in ["u64", "u32", "u8", "usize"] {
             message = message.replace(&format!("expected {t}"), "expected a whole number");
         }
+        // A TOML table ([scenario.settings]) is a map to serde.
+        message = message.replace("expected a map", "expected a table");
         // The line itself, for a value of the wrong type (which the message does not name).
         if let Some(l) = line.filter(|_| message.contains("invalid type")) {
             let source = text.lines().nth(l - 1).unwrap_or("").trim();
@@ -378,6 +434,23 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
                 ),
             ));
         }
+        if s.entry.is_some() && crate::is_own_format(Path::new(&s.program)) {
+            return Err(err(
+                at(&spans.entry),
+                format!(
+                    "key `entry` chooses a file inside a tape or disk image (.t64, .d64), and \
+                     {:?} is one program: leave `entry` out",
+                    s.program
+                ),
+            ));
+        }
+        if s.entry.as_deref().is_some_and(|e| e.trim().is_empty()) {
+            return Err(err(
+                at(&spans.entry),
+                "key `entry` is empty: name a file of the image (c64kit dir IMAGE lists them)"
+                    .into(),
+            ));
+        }
         if let Some(golden) = &s.golden {
             let g = Path::new(golden);
             let leaves = g.is_absolute()
@@ -449,10 +522,32 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
             };
             err(eline.unwrap_or(line), format!("{which}: {m}"))
         })?;
+        let mut settings_lines = Vec::new();
+        if let Some(settings) = &spans.settings {
+            for (key, span) in settings.get_ref() {
+                let l = span
+                    .as_ref()
+                    .map_or(line, |s| line_of(text, s.span().start));
+                settings_lines.push((key.clone(), l));
+            }
+            let in_settings = s
+                .settings
+                .as_ref()
+                .is_some_and(|t| t.contains_key("max_cycles"));
+            if in_settings && spans.max_cycles.is_some() {
+                return Err(err(
+                    at(&spans.max_cycles),
+                    "the budget is given twice, as `max_cycles` and as `settings.max_cycles`: \
+                     give it once"
+                        .into(),
+                ));
+            }
+        }
         s.origin = Origin::File {
             file: path.to_path_buf(),
             dir: dir.clone(),
             line,
+            settings_lines,
         };
         scenarios.push(s);
     }

@@ -331,7 +331,7 @@ fn bad_scenario_files_name_the_file_line_and_key() {
         (
             "[[scenario]]\nname = \"a\"\nprogam = \"hello.prg\"\n",
             &[
-                "hello.toml:3: unknown field `progam`, expected one of `name`, `note`, `program`, `keys`",
+                "hello.toml:3: unknown field `progam`, expected one of `name`, `note`, `program`, `entry`, `keys`",
                 "docs/testing.md",
             ],
         ),
@@ -417,6 +417,58 @@ fn bad_scenario_files_name_the_file_line_and_key() {
         ),
         ("", &["missing field `scenario`", "[[scenario]] tables"]),
         ("[[scenario]\n", &["hello.toml:1: invalid table header"]),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nentry = \"HELLO\"\n",
+            &["hello.toml:4: scenario \"a\": key `entry` chooses a file inside a tape or disk"],
+        ),
+        // A scenario's settings: c64kit.toml's keys, read by its reader, named by line.
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             sid = \"8580\"\nvic = \"6568\"\n",
+            &[
+                "hello.toml:7: scenario \"a\": key `settings.vic`: \"6568\" is not a VIC-II \
+                 model",
+            ],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             colour = 3\n",
+            &["hello.toml:6: scenario \"a\": key `settings.colour`: unknown field `colour`"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             model = \"c64\"\ndisplay = \"png\"\n",
+            &["hello.toml:7: scenario \"a\": key `settings.display`: a scenario has no displays"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             drive_dir = \"nosuch\"\n",
+            &["hello.toml:6: scenario \"a\": key `settings.drive_dir`: tests/nosuch:"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             key_hold = \"2f\"\n\n[scenario.settings.roms]\nchargen = \"nosuch.bin\"\n",
+            &["hello.toml:8: scenario \"a\": key `settings.roms.chargen`: tests/nosuch.bin"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             key_hold = \"2\"\n",
+            &["hello.toml:6: scenario \"a\": key `settings.key_hold`: "],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nmax_cycles = 5000\n\n\
+             [scenario.settings]\nmax_cycles = 6000\n",
+            &["hello.toml:4: scenario \"a\": the budget is given twice"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             exit_status = true\n",
+            &["hello.toml:6: scenario \"a\": key `settings.exit_status`: in a scenario"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nsettings = 3\n",
+            &["hello.toml:4: invalid type: integer `3`, expected a table"],
+        ),
     ];
     for (i, (toml, wanted)) in cases.iter().enumerate() {
         let dir = temp_dir(&format!("test-bad-{i}"));
@@ -547,7 +599,140 @@ fn the_scenario_files_shown_in_the_docs_are_the_examples() {
     shown.sort();
     assert_eq!(
         shown,
-        ["asm.toml", "basic.toml", "exit-status.toml", "prg.toml"],
+        [
+            "asm.toml",
+            "basic.toml",
+            "exit-status.toml",
+            "image.toml",
+            "prg.toml",
+            "settings.toml"
+        ],
         "every example suite is shown"
+    );
+}
+
+/// A scenario's settings make its machine: the budget and the chips it gives are the run's
+/// (the example suite settings.toml checks the model and the drive folder).
+#[test]
+fn scenario_settings_are_the_runs() {
+    let dir = temp_dir("test-settings");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "budget"
+program = "loop.bas"
+keys = ""
+stop = "cycle budget of 200000 cycles reached"
+
+[scenario.settings]
+max_cycles = "$30D40"
+
+# LXA #$FF leaves A = (A | the magic constant) & $FF: with A = 0, the constant.
+[[scenario]]
+name = "cpu-magic"
+program = "lxa.prg"
+keys = ""
+
+[scenario.settings]
+cpu_magic = "$11"
+
+[[scenario.expect]]
+address = 0xC000
+bytes = [0x11]
+"#,
+    );
+    write(&tests, "loop.bas", b"10 GOTO 10\n");
+    // LDA #0, LDX #0, LXA #$FF, STA $C000, RTS.
+    let lxa = [0xA9, 0, 0xA2, 0, 0xAB, 0xFF, 0x8D, 0x00, 0xC0, 0x60];
+    write(&tests, "lxa.prg", &stub_prg(&lxa));
+    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("PASS budget (tests/hello.toml:2): 1 check"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("PASS cpu-magic"), "{stdout}");
+    // Without the setting, the default constant is another.
+    let toml = std::fs::read_to_string(tests.join("hello.toml")).unwrap();
+    std::fs::write(
+        tests.join("hello.toml"),
+        toml.replace("cpu_magic = \"$11\"", "cia = \"6526a\""),
+    )
+    .unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    assert!(
+        stdout_of(&out).contains("FAIL cpu-magic"),
+        "{}",
+        stdout_of(&out)
+    );
+}
+
+/// A T64 tape image holding `prg` as file `name`, in C64S's format: a 64-byte header, one
+/// 32-byte entry, then the file's bytes without their load address.
+fn t64_of(name: &str, prg: &[u8]) -> Vec<u8> {
+    let (load, data) = (u16::from_le_bytes([prg[0], prg[1]]), &prg[2..]);
+    let mut t = vec![0u8; 96];
+    t[..20].copy_from_slice(b"C64S tape image file");
+    t[32..38].copy_from_slice(&[0x01, 0x01, 1, 0, 1, 0]); // version, entries, used
+    t[40..64].fill(b' ');
+    t[64] = 1; // a normal file
+    t[65] = 0x82; // PRG
+    t[66..68].copy_from_slice(&load.to_le_bytes());
+    t[68..70].copy_from_slice(&(load + data.len() as u16).to_le_bytes());
+    t[72..76].copy_from_slice(&96u32.to_le_bytes());
+    t[80..96].fill(b' ');
+    t[80..80 + name.len()].copy_from_slice(name.as_bytes());
+    t.extend_from_slice(data);
+    t
+}
+
+/// A tape or disk image's file is a scenario's program (`entry` names it, as `c64kit run
+/// --entry` does); a name the image does not hold is that scenario's error, naming what it
+/// holds.
+#[test]
+fn a_tape_or_disk_images_file_is_the_program() {
+    let dir = temp_dir("test-images");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "from-tape"
+program = "hello.t64"
+entry = "HEL*"
+keys = "tape\n"
+
+[[scenario.expect]]
+screen_row = 2
+text = "HELLO, TAPE!"
+
+[[scenario]]
+name = "not-on-the-disk"
+program = "../images/disk.d64"
+entry = "NOPE"
+keys = ""
+"#,
+    );
+    let hello = std::fs::read(suites().join("hello.prg")).unwrap();
+    write(&tests, "hello.t64", &t64_of("HELLO", &hello));
+    std::fs::create_dir_all(dir.join("images")).unwrap();
+    std::fs::copy(
+        repo().join("examples/examples.d64"),
+        dir.join("images/disk.d64"),
+    )
+    .unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    assert!(
+        stdout.contains("PASS from-tape (tests/hello.toml:2): 1 check"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().any(
+            |l| l.starts_with("ERROR not-on-the-disk (tests/hello.toml:12): ")
+                && l.contains("no file \"NOPE\" on the disk (it holds: \"HELLO\", \"JOYSTICK\"")
+        ),
+        "{stdout}"
     );
 }
