@@ -556,7 +556,15 @@ pub fn run_scenario(
         let stop = run_until_stop(&mut machine, s.max_cycles, &mut progress);
         outcome.cycles = machine.cycles() - start_cycles;
         outcome.transcript = transcript_of(s, &machine);
-        judge(s, &mut machine, &stop, &program.labels, &mut outcome);
+        let at_rts = matches!(program.start.entry, Entry::At(_));
+        judge(
+            s,
+            &mut machine,
+            &stop,
+            at_rts,
+            &program.labels,
+            &mut outcome,
+        );
         outcome.stop = Some(stop);
     }
     for call in &s.call {
@@ -592,11 +600,19 @@ fn judge(
     s: &Scenario,
     machine: &mut Machine,
     stop: &StopReason,
+    at_rts: bool,
     labels: &Labels,
     outcome: &mut Outcome,
 ) {
     let text = outcome.transcript.clone();
     let screen = machine.screen_text();
+    // RUN's SYS saves the registers a program returns with; one started at an address
+    // stops at its RTS.
+    let registers = if *stop == StopReason::ReturnedToBasic {
+        check::Registers::returned(machine, at_rts)
+    } else {
+        check::Registers::of(machine)
+    };
     if let Some(want) = &s.stop {
         let got = stop.to_string();
         outcome.checks.push(
@@ -629,7 +645,7 @@ fn judge(
             screen: &screen,
             machine,
             cycles: outcome.cycles,
-            registers: None,
+            registers: Some(registers),
             labels,
             suite: outcome.suite,
         };
@@ -716,6 +732,10 @@ fn call_routine(
             e.register
                 .as_ref()
                 .map(|r| format!("register {}", r.to_uppercase()))
+                .or(e
+                    .flag
+                    .as_ref()
+                    .map(|f| format!("flag {}", f.to_uppercase())))
                 .or(e.at.clone().map(|a| format!("memory at {a}")))
                 .unwrap_or_else(|| "result".into())
         });
@@ -764,7 +784,7 @@ fn call_routine(
     }
     outcome.transcript = transcript_of(s, machine);
     let screen = machine.screen_text();
-    let registers = (machine.cpu.a, machine.cpu.x, machine.cpu.y);
+    let registers = check::Registers::of(machine);
     for e in &call.expect {
         let observed = check::Observed {
             text: &outcome.transcript,

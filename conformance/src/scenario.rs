@@ -237,8 +237,13 @@ pub struct Expectation {
     pub cycles_at_least: Option<u64>,
     /// The call must take fewer than this many cycles.
     pub cycles_below: Option<u64>,
-    /// After a call: register "a", "x" or "y" must equal `equals`.
+    /// After the run or a call: register "a", "x", "y", "sp", "p" (the status byte, as PHP
+    /// pushes it) or "pc" must equal `equals`.
     pub register: Option<String>,
+    /// After the run or a call: flag "n", "v", "d", "i", "z" or "c" must be `set` (true) or
+    /// clear (false).
+    pub flag: Option<String>,
+    pub set: Option<bool>,
     /// Screen row (0-24) must read `text` (trailing spaces ignored).
     pub screen_row: Option<usize>,
     pub text: Option<String>,
@@ -583,6 +588,7 @@ impl Expectation {
             self.cycles_at_least.is_some(),
             self.cycles_below.is_some(),
             self.register.is_some(),
+            self.flag.is_some(),
             self.screen_row.is_some(),
             self.screen_contains.is_some(),
         ]
@@ -595,8 +601,8 @@ impl Expectation {
         if self.kinds() != 1 {
             return Err(
                 "give exactly one of line, lines, regex, absent, address (or at), \
-                        cycles_at_most, cycles_at_least, cycles_below, register, screen_row, \
-                        screen_contains"
+                        cycles_at_most, cycles_at_least, cycles_below, register, flag, \
+                        screen_row, screen_contains"
                     .into(),
             );
         }
@@ -615,8 +621,30 @@ impl Expectation {
             return Err("count, text_equals and texts_equal go with regex".into());
         }
         if let Some(r) = &self.register {
-            if !matches!(r.as_str(), "a" | "x" | "y") || self.equals.is_none() {
-                return Err("register is \"a\", \"x\" or \"y\", with equals".into());
+            let Some(bits) = crate::check::register_bits(r) else {
+                return Err(
+                    "register is \"a\", \"x\", \"y\", \"sp\", \"p\" or \"pc\", with equals".into(),
+                );
+            };
+            match self.equals {
+                None => return Err(format!("register {r:?} goes with equals")),
+                Some(v) if v >> bits != 0 => {
+                    return Err(format!(
+                        "register {r:?} holds {bits} bits: equals {v} cannot be (at most {})",
+                        (1u32 << bits) - 1
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        if self.flag.is_some() != self.set.is_some() {
+            return Err("flag and set go together: flag = \"c\", set = true".into());
+        }
+        if let Some(f) = &self.flag {
+            if crate::check::flag_bit(f).is_none() {
+                return Err(format!(
+                    "flag {f:?}: a flag is \"n\", \"v\", \"d\", \"i\", \"z\" or \"c\""
+                ));
             }
         }
         if self.screen_row.is_some() != self.text.is_some() {

@@ -421,6 +421,21 @@ fn bad_scenario_files_name_the_file_line_and_key() {
             "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nentry = \"HELLO\"\n",
             &["hello.toml:4: scenario \"a\": key `entry` chooses a file inside a tape or disk"],
         ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             flag = \"q\"\nset = true\n",
+            &["hello.toml:5: scenario \"a\": expect #1: flag \"q\": a flag is \"n\""],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             flag = \"c\"\n",
+            &["hello.toml:5: scenario \"a\": expect #1: flag and set go together"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             register = \"sp\"\nequals = 256\n",
+            &["hello.toml:5: scenario \"a\": expect #1: register \"sp\" holds 8 bits"],
+        ),
         // A scenario's settings: c64kit.toml's keys, read by its reader, named by line.
         (
             "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
@@ -735,4 +750,90 @@ keys = ""
         ),
         "{stdout}"
     );
+}
+
+/// Registers and flags after a run: as the program left them at its RTS (a program started
+/// at an address), as RUN's SYS saved them (examples/testing/asm.toml), or as they are where
+/// the run stopped; SP and PC after a return to BASIC are BASIC's, not checked.
+#[test]
+fn registers_and_flags_after_the_run() {
+    let dir = temp_dir("test-registers");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "at-rts"
+program = "rts.asm"
+keys = ""
+
+[[scenario.expect]]
+register = "y"
+equals = 7
+
+[[scenario.expect]]
+flag = "c"
+set = true
+
+[[scenario.expect]]
+flag = "z"
+set = false
+
+[[scenario]]
+name = "stopped"
+program = "loop.asm"
+keys = ""
+max_cycles = 10_000
+
+[[scenario.expect]]
+register = "pc"
+equals = 0xC002
+
+[[scenario.expect]]
+register = "x"
+equals = 9
+
+[[scenario.expect]]
+flag = "n"
+set = false
+
+[[scenario]]
+name = "wrong"
+program = "rts.asm"
+keys = ""
+
+[[scenario.expect]]
+register = "a"
+equals = 6
+
+[[scenario.expect]]
+flag = "c"
+set = false
+
+[[scenario.expect]]
+register = "pc"
+equals = 0xC000
+"#,
+    );
+    write(
+        &tests,
+        "rts.asm",
+        b"*=$c000\n lda #5\n ldy #7\n sec\n rts\n",
+    );
+    write(&tests, "loop.asm", b"*=$c000\n ldx #9\n jmp *\n");
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    for line in [
+        "PASS at-rts (tests/hello.toml:2): 3 checks",
+        "PASS stopped (tests/hello.toml:19): 3 checks",
+        "FAIL wrong (tests/hello.toml:37): 2 of 3 checks failed",
+        "    register A: expected $06, measured $05 - DOES NOT HOLD",
+        "    flag C: expected clear, measured set (P = $",
+        "    register PC: expected $C000 - not checked (after a return to BASIC, SP and PC are \
+         BASIC's",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(line)),
+            "no line {line:?} in:\n{stdout}"
+        );
+    }
 }
