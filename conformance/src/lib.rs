@@ -372,6 +372,26 @@ pub struct Outcome {
     pub transcript: String,
     /// A user's scenario: which check compares with its golden file.
     pub golden_check: Option<usize>,
+    /// A user's scenario with `screenshot`: which check compares with its golden picture,
+    /// and the picture the run ended with (what `--update` writes).
+    pub screenshot_check: Option<usize>,
+    pub shot: Option<Shot>,
+}
+
+/// The picture a run ended with: the visible area of its VIC-II, palette indices row by
+/// row.
+#[derive(Debug, Clone)]
+pub struct Shot {
+    pub width: usize,
+    pub height: usize,
+    pub pixels: Vec<u8>,
+}
+
+impl Shot {
+    /// As a PNG in the Pepto palette, as the testbench writes pictures.
+    pub fn png(&self) -> Result<Vec<u8>, String> {
+        c64kit_testbench::screenshot::encode_png(self.width, self.height, &self.pixels)
+    }
 }
 
 impl Outcome {
@@ -503,6 +523,8 @@ pub fn run_scenario(
         suite,
         location: s.location(),
         golden_check: None,
+        screenshot_check: None,
+        shot: None,
         name: s.name.clone(),
         fact: s.fact.clone(),
         claim: s.claim.clone(),
@@ -551,6 +573,11 @@ pub fn run_scenario(
             return outcome;
         }
     };
+    if s.screenshot.is_some() {
+        // Drawn from the start, as VICE's testbench does: the picture at the end is the
+        // one the raster drew (what changed during the frame included).
+        machine.enable_picture();
+    }
     let start_cycles = machine.cycles();
     if runs {
         let stop = run_until_stop(&mut machine, s.max_cycles, &mut progress);
@@ -688,6 +715,67 @@ fn judge(
         }
         (None, _) => {}
     }
+    if let Some(path) = s.screenshot_path() {
+        let file = s.screenshot.clone().unwrap_or_default();
+        outcome.screenshot_check = Some(outcome.checks.len());
+        let c = compare_screenshot(machine, &file, &path, outcome);
+        outcome.checks.push(c);
+    }
+}
+
+/// The picture the run ended with against a golden PNG, by VICE's testbench rule: every
+/// pixel of the area both cover, aligned on the text area, the same Pepto colour.
+fn compare_screenshot(
+    machine: &mut Machine,
+    file: &str,
+    path: &Path,
+    outcome: &mut Outcome,
+) -> Check {
+    use c64kit_plugin_api::palette::NAMES;
+    use c64kit_testbench::screenshot::{compare, Reference};
+    let picture = machine.picture();
+    let (width, height) = picture.visible_size();
+    let shot = Shot {
+        width,
+        height,
+        pixels: picture.pixels()[..width * height].to_vec(),
+    };
+    let mut c = Check::new(Kind::Fact, file, "the same picture").ours();
+    c.what = format!("the screen against {file}");
+    let c = match Reference::load(path) {
+        Err(_) if !path.exists() => c.measured("missing (c64kit test --update writes it)", false),
+        Err(e) => c.measured(e, false),
+        Ok(golden) => match compare(machine.picture(), &golden) {
+            Some(cmp) => match cmp.first {
+                None => c.measured("the same picture", true),
+                Some(d) => {
+                    let (_, _, w, h) = cmp.area;
+                    c.measured(
+                        format!(
+                            "{} of {} pixels differ, the first at ({}, {}): ours {}, the golden \
+                             picture's {}",
+                            check::thousands(cmp.differing as u64),
+                            check::thousands((w * h) as u64),
+                            d.x,
+                            d.y,
+                            NAMES[(d.ours & 15) as usize],
+                            NAMES[(d.reference & 15) as usize]
+                        ),
+                        false,
+                    )
+                }
+            },
+            None => c.measured(
+                format!(
+                    "no pixel in common once aligned ({}x{} against ours {width}x{height})",
+                    golden.width, golden.height
+                ),
+                false,
+            ),
+        },
+    };
+    outcome.shot = Some(shot);
+    c
 }
 
 /// The largest golden file read: a transcript of hours of output is far smaller.
@@ -810,10 +898,18 @@ pub fn update_golden(s: &Scenario, outcome: &Outcome) -> Result<Option<PathBuf>,
         return Ok(None);
     };
     let path = s.golden_path().unwrap_or_else(|| golden_dir().join(file));
+    write_golden(&path, &Ok(outcome.transcript.clone().into_bytes()))?;
+    Ok(Some(path))
+}
+
+/// Writes a golden file (its folder made if need be).
+pub fn write_golden(path: &Path, bytes: &Result<Vec<u8>, String>) -> Result<(), String> {
+    let bytes = bytes
+        .as_ref()
+        .map_err(|e| format!("{}: cannot encode: {e}", path.display()))?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    c64kit_files::write_output(&path, outcome.transcript.as_bytes())
-        .map_err(|e| format!("{}: {}", path.display(), c64kit_files::io_reason(&e)))?;
-    Ok(Some(path))
+    c64kit_files::write_output(path, bytes)
+        .map_err(|e| format!("{}: {}", path.display(), c64kit_files::io_reason(&e)))
 }

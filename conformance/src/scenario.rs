@@ -54,6 +54,11 @@ pub struct Scenario {
     /// scenario file's folder (a user's).
     #[serde(default)]
     pub golden: Option<String>,
+    /// A golden picture (a user's scenario): the screen when the run ends, compared with
+    /// this PNG (relative to the scenario file's folder) by VICE's testbench rule; written
+    /// by `c64kit test --update`.
+    #[serde(default)]
+    pub screenshot: Option<String>,
     /// The published program's transcript (a file of ../shared/ryg/reference): compared
     /// whole, informative (a cosmetic change makes it differ; the facts decide).
     #[serde(default)]
@@ -153,6 +158,14 @@ impl Scenario {
     /// The scenario's golden file (a user's scenario with `golden` only).
     pub fn golden_path(&self) -> Option<PathBuf> {
         match (&self.origin, &self.golden) {
+            (Origin::File { dir, .. }, Some(g)) => Some(dir.join(g)),
+            _ => None,
+        }
+    }
+
+    /// The scenario's golden picture (a user's scenario with `screenshot` only).
+    pub fn screenshot_path(&self) -> Option<PathBuf> {
+        match (&self.origin, &self.screenshot) {
             (Origin::File { dir, .. }, Some(g)) => Some(dir.join(g)),
             _ => None,
         }
@@ -276,10 +289,10 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<Scenario>, String> {
     let file: File = toml::from_str(text)
         .map_err(|e| format!("{name}: {}", c64kit_files::clip_lines(&e.to_string())))?;
     for s in &file.scenario {
-        if s.settings.is_some() {
+        if s.settings.is_some() || s.screenshot.is_some() {
             return Err(format!(
                 "{name}: scenario {:?}: the RYG suite's scenarios run on the C64 as the blog's \
-                 programs did: no settings",
+                 programs did and check published facts: no settings, no screenshot",
                 s.name
             ));
         }
@@ -314,6 +327,7 @@ struct ScenarioSpans {
     reference: Span,
     program: Span,
     golden: Span,
+    screenshot: Span,
     keys: Span,
     entry: Span,
     max_cycles: Span,
@@ -456,46 +470,15 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
                     .into(),
             ));
         }
-        if let Some(golden) = &s.golden {
-            let g = Path::new(golden);
-            let leaves = g.is_absolute()
-                || g.components()
-                    .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
-            let named_dir = if dir.as_os_str().is_empty() {
-                ".".to_string()
-            } else {
-                dir.display().to_string()
-            };
-            let why = if golden.trim().is_empty() {
-                Some("is empty: name the file `--update` writes, e.g. \"golden/NAME.txt\"".into())
-            } else if leaves {
-                Some(format!(
-                    "{golden:?} leaves the scenario file's folder: c64kit test --update \
-                     writes golden files, so they stay in {named_dir} or below it (e.g. \
-                     \"golden/{}.txt\")",
-                    s.name
-                ))
-            } else if g
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+        for (key, file, span, ext) in [
+            ("golden", &s.golden, &spans.golden, "txt"),
+            ("screenshot", &s.screenshot, &spans.screenshot, "png"),
+        ] {
+            if let Some(why) = file
+                .as_deref()
+                .and_then(|f| written_file_problem(f, ext, &s, &dir, path))
             {
-                Some(format!(
-                    "{golden:?} ends in .toml, so it would be read as a scenario file; name \
-                     it .txt"
-                ))
-            } else if dir.join(g) == path {
-                Some(format!(
-                    "{golden:?} is the scenario file: --update would write over it"
-                ))
-            } else if dir.join(g) == dir.join(&s.program) {
-                Some(format!(
-                    "{golden:?} is the program: --update would write the transcript over it"
-                ))
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                return Err(err(at(&spans.golden), format!("key `golden` {why}")));
+                return Err(err(at(span), format!("key `{key}` {why}")));
             }
         }
         if let Some(keys) = &s.keys {
@@ -557,6 +540,58 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
         scenarios.push(s);
     }
     Ok(scenarios)
+}
+
+/// What is wrong with `file`, a file `c64kit test --update` writes (a golden transcript, .txt,
+/// or a golden picture, .png), relative to the scenario file's folder `dir`: None when
+/// nothing is. It must stay in that folder or below it, and be neither a scenario file nor
+/// the scenario file `path` nor the program.
+fn written_file_problem(
+    file: &str,
+    ext: &str,
+    s: &Scenario,
+    dir: &Path,
+    path: &Path,
+) -> Option<String> {
+    let g = Path::new(file);
+    let leaves = g.is_absolute()
+        || g.components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+    let named_dir = if dir.as_os_str().is_empty() {
+        ".".to_string()
+    } else {
+        dir.display().to_string()
+    };
+    let has = |e: &str| g.extension().is_some_and(|x| x.eq_ignore_ascii_case(e));
+    if file.trim().is_empty() {
+        Some(format!(
+            "is empty: name the file `--update` writes, e.g. \"golden/NAME.{ext}\""
+        ))
+    } else if leaves {
+        Some(format!(
+            "{file:?} leaves the scenario file's folder: c64kit test --update writes golden \
+             files, so they stay in {named_dir} or below it (e.g. \"golden/{}.{ext}\")",
+            s.name
+        ))
+    } else if has("toml") {
+        Some(format!(
+            "{file:?} ends in .toml, so it would be read as a scenario file; name it .{ext}"
+        ))
+    } else if ext == "png" && !has("png") {
+        Some(format!(
+            "{file:?}: a golden picture is a PNG file; name it .png"
+        ))
+    } else if dir.join(g) == path {
+        Some(format!(
+            "{file:?} is the scenario file: --update would write over it"
+        ))
+    } else if dir.join(g) == dir.join(&s.program) {
+        Some(format!(
+            "{file:?} is the program: --update would write over it"
+        ))
+    } else {
+        None
+    }
 }
 
 /// Every scenario of these files (name, text), in the files' order then declaration order.

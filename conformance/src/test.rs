@@ -244,10 +244,14 @@ pub fn run(args: &TestArgs, tool: &str, host: &dyn Host) -> ExitCode {
     // A golden file is written by --update: never over a scenario file or a program.
     let mut goldens = Vec::new();
     for s in &scenarios {
-        if let Some(g) = s.golden_path() {
+        for (key, path) in [
+            ("golden", s.golden_path()),
+            ("screenshot", s.screenshot_path()),
+        ] {
+            let Some(g) = path else { continue };
             if let Err(e) = c64kit_files::ensure_not_input(&g, "its golden file", &inputs) {
                 return bad_file(format!(
-                    "{}: scenario {:?}: key `golden`: {e}",
+                    "{}: scenario {:?}: key `{key}`: {e}",
                     s.location(),
                     s.name
                 ));
@@ -276,20 +280,32 @@ pub fn run(args: &TestArgs, tool: &str, host: &dyn Host) -> ExitCode {
     let mut outcomes = app::run_parallel(jobs, args.output.jobs);
     if update {
         for (s, o) in outcomes.iter_mut() {
-            if o.error.is_some() || !o.golden_needs_update() {
+            if o.error.is_some() {
                 continue;
             }
-            match crate::update_golden(s, o) {
+            let written = if o.golden_needs_update() {
+                crate::update_golden(s, o)
+            } else {
+                Ok(None)
+            };
+            match written {
                 Ok(Some(p)) => {
-                    if let Some(c) = o.golden_check.and_then(|i| o.checks.get_mut(i)) {
-                        c.verdict = Verdict::Holds;
-                        c.measured = format!("written by --update (was: {})", c.measured);
-                        c.detail = None;
-                    }
+                    updated(o, o.golden_check);
                     outln!(WHAT, "UPDATED golden file {}", p.display());
                 }
                 Ok(None) => {}
                 Err(e) => return fail(e),
+            }
+            let differs = o
+                .screenshot_check
+                .and_then(|i| o.checks.get(i))
+                .is_some_and(|c| c.verdict != Verdict::Holds);
+            if let (true, Some(path), Some(shot)) = (differs, s.screenshot_path(), &o.shot) {
+                if let Err(e) = crate::write_golden(&path, &shot.png()) {
+                    return fail(e);
+                }
+                updated(o, o.screenshot_check);
+                outln!(WHAT, "UPDATED golden picture {}", path.display());
             }
         }
     }
@@ -302,6 +318,15 @@ pub fn run(args: &TestArgs, tool: &str, host: &dyn Host) -> ExitCode {
     }
     let title = format!("{tool}: {}", shown_paths(args));
     app::finish(&list, &[], &title, max_diff, &reports)
+}
+
+/// A golden file's check after `--update` wrote the file: it holds now, and says so.
+fn updated(o: &mut Outcome, check: Option<usize>) {
+    if let Some(c) = check.and_then(|i| o.checks.get_mut(i)) {
+        c.verdict = Verdict::Holds;
+        c.measured = format!("written by --update (was: {})", c.measured);
+        c.detail = None;
+    }
 }
 
 /// "tests", or the files and folders named.

@@ -436,6 +436,14 @@ fn bad_scenario_files_name_the_file_line_and_key() {
              register = \"sp\"\nequals = 256\n",
             &["hello.toml:5: scenario \"a\": expect #1: register \"sp\" holds 8 bits"],
         ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nscreenshot = \"a.txt\"\n",
+            &["hello.toml:4: scenario \"a\": key `screenshot` \"a.txt\": a golden picture is a PNG"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nscreenshot = \"/tmp/a.png\"\n",
+            &["hello.toml:4: scenario \"a\": key `screenshot` \"/tmp/a.png\" leaves the scenario"],
+        ),
         // A scenario's settings: c64kit.toml's keys, read by its reader, named by line.
         (
             "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
@@ -836,4 +844,72 @@ equals = 0xC000
             "no line {line:?} in:\n{stdout}"
         );
     }
+}
+
+/// A golden picture: missing, the scenario fails and says how to make it; `--update` writes
+/// it (the committed example's, pixel for pixel: runs are exact), then it passes; a run
+/// that draws another screen fails, saying how many pixels differ and where.
+#[test]
+fn golden_pictures_are_compared_by_vices_rule_and_written_by_update() {
+    let dir = temp_dir("test-picture");
+    let suite = dir.join("suite");
+    copy_dir(&suites(), &suite);
+    std::fs::remove_dir_all(suite.join("golden")).unwrap();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "suite/prg.toml"])
+        .assert()
+        .code(1);
+    assert!(
+        stdout_of(&out).contains(
+            "the screen against golden/hello-screen.png: expected the same picture, measured \
+             missing (c64kit test --update writes it) - DOES NOT HOLD"
+        ),
+        "{}",
+        stdout_of(&out)
+    );
+    let out = c64kit()
+        .current_dir(&dir)
+        .env_remove("CI")
+        .args(["test", "--update", "suite/prg.toml"])
+        .assert()
+        .success();
+    assert!(
+        stdout_of(&out).contains("UPDATED golden picture suite/golden/hello-screen.png"),
+        "{}",
+        stdout_of(&out)
+    );
+    let written = std::fs::read(suite.join("golden/hello-screen.png")).unwrap();
+    assert_eq!(
+        written,
+        std::fs::read(suites().join("golden/hello-screen.png")).unwrap()
+    );
+    let (w, h, _, _) = decode_png_bytes(&written);
+    assert_eq!((w, h), (384, 272), "VICE's PAL screenshot area");
+    c64kit()
+        .current_dir(&dir)
+        .args(["test", "suite/prg.toml"])
+        .assert()
+        .success();
+    // Another name typed: another picture.
+    let toml = std::fs::read_to_string(suite.join("prg.toml")).unwrap();
+    std::fs::write(
+        suite.join("prg.toml"),
+        toml.replace("keys = \"world\\n\"", "keys = \"mars\\n\""),
+    )
+    .unwrap();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "suite/prg.toml", "--scenario", "hello-screen"])
+        .assert()
+        .code(1);
+    let stdout = stdout_of(&out);
+    assert!(
+        stdout.lines().any(|l| l.starts_with(
+            "    the screen against golden/hello-screen.png: expected the same picture, \
+             measured "
+        ) && l.contains(" of 104,448 pixels differ, the first at (")
+            && l.ends_with("the golden picture's light blue - DOES NOT HOLD")),
+        "{stdout}"
+    );
 }
