@@ -605,17 +605,14 @@ fn the_scenario_files_shown_in_the_docs_are_the_examples() {
             continue;
         }
         let block: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
-        let Some(name) = block
-            .first()
-            .and_then(|l| l.strip_prefix("# examples/testing/"))
-        else {
+        let Some(name) = block.first().and_then(|l| l.strip_prefix("# examples/")) else {
             continue;
         };
-        let file = std::fs::read_to_string(suites().join(name)).unwrap();
+        let file = std::fs::read_to_string(repo().join("examples").join(name)).unwrap();
         assert_eq!(
             block.join("\n") + "\n",
             file,
-            "docs/testing.md shows examples/testing/{name} otherwise"
+            "docs/testing.md shows examples/{name} otherwise"
         );
         shown.push(name.to_string());
     }
@@ -623,12 +620,14 @@ fn the_scenario_files_shown_in_the_docs_are_the_examples() {
     assert_eq!(
         shown,
         [
-            "asm.toml",
-            "basic.toml",
-            "exit-status.toml",
-            "image.toml",
-            "prg.toml",
-            "settings.toml"
+            "cc65/tests/units.toml",
+            "testing/asm.toml",
+            "testing/basic.toml",
+            "testing/exit-status.toml",
+            "testing/game.toml",
+            "testing/image.toml",
+            "testing/prg.toml",
+            "testing/settings.toml"
         ],
         "every example suite is shown"
     );
@@ -912,4 +911,68 @@ fn golden_pictures_are_compared_by_vices_rule_and_written_by_update() {
             && l.ends_with("the golden picture's light blue - DOES NOT HOLD")),
         "{stdout}"
     );
+}
+
+/// examples/cc65: a C program's unit tests, built with cc65 here (never a committed
+/// binary) and run by `c64kit test` as docs/testing.md shows; a library with a bug makes
+/// main return the number of failed tests, and the scenario fails on its exit status.
+/// Without cl65 the test says it skipped (CI's .ci/run installs cc65).
+#[test]
+fn the_cc65_example_reports_by_exit_status() {
+    if std::process::Command::new("cl65")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("SKIPPED: cc65's cl65 is not installed, so the cc65 example was not built");
+        return;
+    }
+    let dir = temp_dir("test-cc65");
+    copy_dir(&repo().join("examples/cc65"), &dir);
+    let build = || {
+        std::fs::create_dir_all(dir.join("build")).unwrap();
+        let out = std::process::Command::new("cl65")
+            .current_dir(&dir)
+            .args([
+                "-t",
+                "c64",
+                "-O",
+                "-o",
+                "build/units.prg",
+                "units.c",
+                "lib.c",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    build();
+    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("PASS units (tests/units.toml:5): 4 checks"),
+        "{stdout}"
+    );
+    // A bug in gcd: two of its tests fail, and main returns 2.
+    let lib = std::fs::read_to_string(dir.join("lib.c")).unwrap();
+    assert!(lib.contains("t = a % b;"));
+    std::fs::write(dir.join("lib.c"), lib.replace("t = a % b;", "t = a / b;")).unwrap();
+    build();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    for line in [
+        "FAIL units (tests/units.toml:5): 3 of 4 checks failed",
+        "    exit status (ST): expected 0, measured 2 - DOES NOT HOLD",
+        "    text never printed: expected no \"fail:\", measured \"fail:\" printed",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(line)),
+            "no line {line:?} in:\n{stdout}"
+        );
+    }
 }
