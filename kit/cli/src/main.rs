@@ -100,6 +100,11 @@ fn main() -> ExitCode {
 fn command(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Conform(args) => return c64kit_conformance::app::run(&args, "c64kit conform"),
+        Command::Test(_) if cli.global.config.is_some() => Err(c64kit::usage(
+            "--config: c64kit test reads no settings file, so a suite runs the same from any \
+             folder; give each scenario its settings under [scenario.settings] \
+             (docs/testing.md)",
+        )),
         Command::Test(args) => {
             // The loaders of `c64kit run`: the built-in ones and those of --plugin.
             match registry::Registry::new(&config::Config::default(), &cli.global.plugins) {

@@ -553,6 +553,13 @@ fn usage_errors_exit_2_with_advice() {
         .assert()
         .code(2);
     assert_stderr_has(&out, "1 or more");
+    // The settings are each scenario's own: a settings file is refused, not ignored.
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["--config", "c64kit.toml", "test"])
+        .assert()
+        .code(2);
+    assert_stderr_has(&out, "--config: c64kit test reads no settings file");
 }
 
 /// A program that cannot be built is that scenario's failure (exit 1), named; the others
