@@ -550,6 +550,19 @@ pub fn run_scenario(
             .run_settings(dir)
             .map_err(|e| format!("scenario {}: settings: {e}", s.name))?;
         settings.load_name = program.load_name.clone();
+        // A writable drive folder may hold the run's own files: never changed by a program.
+        if let Origin::File { file, .. } = &s.origin {
+            settings.drive.protect(file, "the scenario file");
+        }
+        for (path, what) in [
+            (s.program_path(), "the program"),
+            (s.golden_path(), "a golden file"),
+            (s.screenshot_path(), "a golden picture"),
+        ] {
+            if let Some(p) = path {
+                settings.drive.protect(p, what);
+            }
+        }
         if runs {
             settings.keys = c64kit_basic::parse_key_script(s.keys.as_deref().unwrap_or(""))
                 .map_err(|e| format!("scenario {}: keys: {e}", s.name))?;

@@ -983,3 +983,47 @@ fn the_cc65_example_reports_by_exit_status() {
         );
     }
 }
+
+/// A writable drive folder may hold the run's own files: the scenario file and the program
+/// there are protected, as `c64kit run` protects its inputs (a 1541's 26, WRITE PROTECT ON),
+/// while the program's own new files are written.
+#[test]
+fn a_writable_drive_folder_never_changes_the_suites_files() {
+    let dir = temp_dir("test-drive-protect");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "writes"
+program = "writes.bas"
+keys = ""
+
+[scenario.settings]
+drive_dir = "."
+
+[[scenario.expect]]
+regex = 'SCENARIO (\d+)'
+equals = 26
+
+[[scenario.expect]]
+regex = 'NEW (\d+)'
+equals = 0
+"#,
+    );
+    write(
+        &tests,
+        "writes.bas",
+        b"10 OPEN 15,8,15\n\
+          20 OPEN 2,8,2,\"@0:HELLO.TOML,S,W\":PRINT#2,\"X\":CLOSE 2\n\
+          30 INPUT#15,E,E$,T,S:PRINT \"SCENARIO\";E\n\
+          40 OPEN 2,8,2,\"NEW.TXT,S,W\":PRINT#2,\"X\":CLOSE 2\n\
+          50 INPUT#15,E,E$,T,S:PRINT \"NEW\";E\n\
+          60 CLOSE 15\n",
+    );
+    let before = std::fs::read(tests.join("hello.toml")).unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert_eq!(std::fs::read(tests.join("hello.toml")).unwrap(), before);
+    assert!(tests.join("new.txt").is_file(), "the program's own file");
+}
