@@ -621,6 +621,43 @@ mod tests {
     }
 
     #[test]
+    fn a_table_in_another_file_is_read_by_the_same_rules() {
+        // A scenario's [scenario.settings]: the same keys, paths relative to its folder, and
+        // each error naming the key as the caller says (file and line included).
+        let table: toml::Table =
+            toml::from_str("vic = \"6567r8\"\ndrive_dir = \"disk\"\n[roms]\nkernal = \"k.bin\"\n")
+                .unwrap();
+        let key = |k: &str| format!("t.toml:9: key `settings.{k}`");
+        let c = Config::from_table(table, Path::new("suite"), &key).unwrap();
+        assert_eq!(c.vic_model(), Some(VicModel::Mos6567R8));
+        assert_eq!(c.drive_dir, Some(PathBuf::from("suite/disk")));
+        assert_eq!(c.kernal_rom, Some(PathBuf::from("suite/k.bin")));
+        assert_eq!(c.source, None);
+        for (text, wanted) in [
+            (
+                "sid = \"6582\"",
+                "t.toml:9: key `settings.sid`: \"6582\" is not a SID model",
+            ),
+            (
+                "colour = 1",
+                "t.toml:9: key `settings.colour`: unknown field `colour`",
+            ),
+            (
+                "max_cycles = 0",
+                "t.toml:9: key `settings.max_cycles`: a cycle budget",
+            ),
+        ] {
+            let table: toml::Table = toml::from_str(text).unwrap();
+            let e = Config::from_table(table, Path::new(""), &key).unwrap_err();
+            assert!(format!("{e:#}").starts_with(wanted), "{e:#}");
+        }
+        // The model's chips, unless a chip is named.
+        let c = Config::parse("model = \"c64-ntsc\"\nvic = \"6569\"", Path::new("c.toml")).unwrap();
+        assert_eq!(c.vic_model(), Some(VicModel::Mos6569));
+        assert_eq!(c.cia_model(), Some(CiaModel::Mos6526));
+    }
+
+    #[test]
     fn key_hold_takes_a_time() {
         let c = Config::parse("key_hold = \"5f\"", Path::new("c.toml")).unwrap();
         assert_eq!(c.key_hold, Some(5 * 19_656));
