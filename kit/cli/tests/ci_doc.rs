@@ -33,6 +33,61 @@ fn text(y: &Yaml) -> &str {
         .unwrap_or_else(|| panic!("expected a string, found {y:?}"))
 }
 
+/// Runs a job's `run:` steps in `dir` with `vars` set and the `c64kit` this build made on
+/// PATH, as the runner would; an install step (cargo install of c64kit, apt-get of a tool
+/// that is here already) is checked, not run. Returns the commands run and the files the
+/// upload steps keep.
+fn run_steps(steps: &[Yaml], dir: &Path, vars: &[(String, String)]) -> (Vec<String>, Vec<String>) {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("c64kit"), bin.join("c64kit")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let (mut ran, mut uploads) = (Vec::new(), Vec::new());
+    for step in steps {
+        if let Some(uses) = step["uses"].as_str() {
+            if uses.starts_with("actions/upload-artifact") {
+                uploads.push(text(&step["with"]["path"]).to_string());
+            }
+            if uses.starts_with("mikepenz/action-junit-report") {
+                uploads.push(text(&step["with"]["report_paths"]).to_string());
+            }
+            continue;
+        }
+        let run = text(&step["run"]);
+        if run.starts_with("cargo install") {
+            // Installing needs the network; the package it names must be our binary's.
+            assert!(run.trim_end().ends_with(" c64kit"), "{run}");
+            assert!(run.contains("--git \"$C64KIT_GIT\""), "{run}");
+            continue;
+        }
+        if run.contains("apt-get install") {
+            // Needs root and the network: the tool (cc65) is here already.
+            assert!(run.trim_end().ends_with(" cc65"), "{run}");
+            continue;
+        }
+        let out = std::process::Command::new("bash")
+            .args(["-e", "-c", run])
+            .current_dir(dir)
+            .env("PATH", &path)
+            .envs(vars.iter().map(|(k, v)| (k, v)))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "step {:?} failed:\n{}\n{}",
+            step["name"],
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        ran.push(run.to_string());
+    }
+    (ran, uploads)
+}
+
 #[test]
 fn the_documented_ci_job_runs_and_writes_its_reports() {
     let wf = workflow("conform");
@@ -51,53 +106,12 @@ fn the_documented_ci_job_runs_and_writes_its_reports() {
             std::fs::copy(e.path(), project.parent().unwrap().join(e.file_name())).unwrap();
         }
     }
-    // `c64kit` on PATH: the binary under test.
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("c64kit"), bin.join("c64kit")).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-
-    let mut ran = 0;
-    let mut uploads = Vec::new();
-    for step in steps {
-        if let Some(uses) = step["uses"].as_str() {
-            if uses.starts_with("actions/upload-artifact") {
-                uploads.push(text(&step["with"]["path"]).to_string());
-            }
-            if uses.starts_with("mikepenz/action-junit-report") {
-                uploads.push(text(&step["with"]["report_paths"]).to_string());
-            }
-            continue;
-        }
-        let run = text(&step["run"]);
-        if run.starts_with("cargo install") {
-            // Installing needs the network; the package it names must be our binary's.
-            assert!(run.trim_end().ends_with(" c64kit"), "{run}");
-            assert!(run.contains("--git \"$C64KIT_GIT\""), "{run}");
-            continue;
-        }
-        let mut cmd = std::process::Command::new("bash");
-        cmd.args(["-e", "-c", run])
-            .current_dir(&dir)
-            .env("PATH", &path);
-        for (k, v) in env {
-            cmd.env(text(k), text(v));
-        }
-        let out = cmd.output().unwrap();
-        assert!(
-            out.status.success(),
-            "step {:?} failed:\n{}\n{}",
-            step["name"],
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        ran += 1;
-    }
-    assert_eq!(ran, 2, "the job builds and judges");
+    let vars: Vec<(String, String)> = env
+        .iter()
+        .map(|(k, v)| (text(k).to_string(), text(v).to_string()))
+        .collect();
+    let (ran, uploads) = run_steps(steps, &dir, &vars);
+    assert_eq!(ran.len(), 2, "the job builds and judges: {ran:?}");
     assert!(!uploads.is_empty(), "the job keeps its reports");
     for pattern in uploads {
         match pattern.strip_suffix('*') {
@@ -137,53 +151,8 @@ fn the_documented_test_job_runs_on_the_cc65_example() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples/cc65"),
         &dir,
     );
-    let bin = dir.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin("c64kit"), bin.join("c64kit")).unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
-    let (mut ran, mut uploads) = (Vec::new(), Vec::new());
-    for step in steps {
-        if let Some(uses) = step["uses"].as_str() {
-            if uses.starts_with("actions/upload-artifact") {
-                uploads.push(text(&step["with"]["path"]).to_string());
-            }
-            if uses.starts_with("mikepenz/action-junit-report") {
-                uploads.push(text(&step["with"]["report_paths"]).to_string());
-            }
-            continue;
-        }
-        let run = text(&step["run"]);
-        if run.starts_with("cargo install") {
-            assert!(run.trim_end().ends_with(" c64kit"), "{run}");
-            assert!(run.contains("--git \"$C64KIT_GIT\""), "{run}");
-            continue;
-        }
-        if run.contains("apt-get install") {
-            // Installing needs root and the network: cl65 is here already.
-            assert!(run.trim_end().ends_with(" cc65"), "{run}");
-            continue;
-        }
-        let out = std::process::Command::new("bash")
-            .args(["-e", "-c", run])
-            .current_dir(&dir)
-            .env("PATH", &path)
-            // The job runs under GitHub's CI=true, as c64kit test does here.
-            .env("CI", "true")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "step {:?} failed:\n{}\n{}",
-            step["name"],
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        ran.push(run.to_string());
-    }
+    // The job runs under GitHub's CI=true, as c64kit test does here.
+    let (ran, uploads) = run_steps(steps, &dir, &[("CI".into(), "true".into())]);
     assert_eq!(ran.len(), 2, "the job builds and tests: {ran:?}");
     assert!(ran[1].starts_with("c64kit test"), "{ran:?}");
     assert_eq!(
@@ -198,16 +167,4 @@ fn the_documented_test_job_runs_on_the_cc65_example() {
     let xml = std::fs::read_to_string(dir.join("build/tests.xml")).unwrap();
     assert!(xml.contains(" failures=\"0\""), "{xml}");
     assert!(xml.contains("classname=\"units\""), "{xml}");
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_tree(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }

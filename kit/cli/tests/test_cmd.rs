@@ -55,18 +55,6 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 #[test]
 fn the_example_suites_pass_with_every_report() {
     let dir = temp_dir("test-examples");
@@ -169,7 +157,7 @@ fn the_example_prg_is_hello_asm_assembled() {
 fn update_writes_missing_golden_files_beside_the_scenario_and_nothing_else() {
     let dir = temp_dir("test-update");
     let suite = dir.join("suite");
-    copy_dir(&suites(), &suite);
+    copy_tree(&suites(), &suite);
     std::fs::remove_dir_all(suite.join("golden")).unwrap();
     let before = tree(&dir);
     // Without the golden file, its scenario fails and says how to make it.
@@ -859,7 +847,7 @@ equals = 0xC000
 fn golden_pictures_are_compared_by_vices_rule_and_written_by_update() {
     let dir = temp_dir("test-picture");
     let suite = dir.join("suite");
-    copy_dir(&suites(), &suite);
+    copy_tree(&suites(), &suite);
     std::fs::remove_dir_all(suite.join("golden")).unwrap();
     let out = c64kit()
         .current_dir(&dir)
@@ -935,7 +923,7 @@ fn the_cc65_example_reports_by_exit_status() {
         return;
     }
     let dir = temp_dir("test-cc65");
-    copy_dir(&repo().join("examples/cc65"), &dir);
+    copy_tree(&repo().join("examples/cc65"), &dir);
     let build = || {
         std::fs::create_dir_all(dir.join("build")).unwrap();
         let out = std::process::Command::new("cl65")
