@@ -138,12 +138,7 @@ fn the_documented_test_job_runs_on_the_cc65_example() {
     let steps = wf["jobs"]["test"]["steps"]
         .as_vec()
         .expect("jobs.test.steps");
-    if std::process::Command::new("cl65")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED: cc65's cl65 is not installed, so the test job's build cannot run");
+    if no_cl65("the test job's build cannot run") {
         return;
     }
     let dir = temp_dir("ci-doc-test");

@@ -914,12 +914,7 @@ fn golden_pictures_are_compared_by_vices_rule_and_written_by_update() {
 /// Without cl65 the test says it skipped (CI's .ci/run installs cc65).
 #[test]
 fn the_cc65_example_reports_by_exit_status() {
-    if std::process::Command::new("cl65")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("SKIPPED: cc65's cl65 is not installed, so the cc65 example was not built");
+    if no_cl65("the cc65 example was not built") {
         return;
     }
     let dir = temp_dir("test-cc65");
