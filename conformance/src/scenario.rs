@@ -331,7 +331,9 @@ struct ScenarioSpans {
     keys: Span,
     entry: Span,
     max_cycles: Span,
-    settings: Option<toml::Spanned<std::collections::BTreeMap<String, Span>>>,
+    // Not Spanned itself: a table made only by `[scenario.settings.roms]` has no span of
+    // its own, and toml refuses to give one.
+    settings: Option<std::collections::BTreeMap<String, Span>>,
     #[serde(default)]
     expect: Vec<toml::Spanned<serde::de::IgnoredAny>>,
     #[serde(default)]
@@ -512,7 +514,7 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
         })?;
         let mut settings_lines = Vec::new();
         if let Some(settings) = &spans.settings {
-            for (key, span) in settings.get_ref() {
+            for (key, span) in settings {
                 let l = span
                     .as_ref()
                     .map_or(line, |s| line_of(text, s.span().start));

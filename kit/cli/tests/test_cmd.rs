@@ -462,6 +462,12 @@ fn bad_scenario_files_name_the_file_line_and_key() {
             &["hello.toml:8: scenario \"a\": key `settings.roms.chargen`: tests/nosuch.bin"],
         ),
         (
+            // The settings table made by its sub-table's header alone.
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n\
+             [scenario.settings.roms]\nkernal = \"nosuch.bin\"\nbasic = \"nosuch.bin\"\n",
+            &["hello.toml:5: scenario \"a\": key `settings.roms.basic`: tests/nosuch.bin"],
+        ),
+        (
             "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
              key_hold = \"2\"\n",
             &["hello.toml:6: scenario \"a\": key `settings.key_hold`: "],
@@ -1010,4 +1016,65 @@ equals = 0
     assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
     assert_eq!(std::fs::read(tests.join("hello.toml")).unwrap(), before);
     assert!(tests.join("new.txt").is_file(), "the program's own file");
+}
+
+/// A scenario's ROM images: Commodore's BASIC and KERNAL (from `C64KIT_ROMS`; skipped
+/// without), named under [scenario.settings.roms] as in c64kit.toml. The same program and
+/// checks pass on them as on c64kit's own, and the machine is Commodore's: PEEKs of 16 bytes
+/// spread over the KERNAL ROM add up to what Commodore's image holds, and on c64kit's own
+/// KERNAL they do not.
+#[test]
+fn a_scenarios_roms_are_commodores_when_it_names_them() {
+    let Some(roms) = commodores_roms("c64kit test with [scenario.settings.roms]") else {
+        return;
+    };
+    let dir = temp_dir("test-roms");
+    let kernal = roms.join("kernal-901227-03.bin");
+    let basic = roms.join("basic-901226-01.bin");
+    // The 16 bytes at $E000 + 509 * i of Commodore's KERNAL image, read from the image.
+    let image = std::fs::read(&kernal).unwrap();
+    let rom_sum: u32 = (0..16).map(|i| image[i * 509] as u32).sum();
+    let scenario = |settings: &str| {
+        format!(
+            "[[scenario]]\nname = \"real-roms\"\nprogram = \"sum.bas\"\nkeys = \"10\\n\"\n\
+             stop = \"returned to BASIC\"\n\n[[scenario.expect]]\nregex = 'SUM (\\d+)'\n\
+             equals = 55\n\n[[scenario.expect]]\nregex = 'ROMSUM (\\d+)'\nequals = {rom_sum}\n\
+             {settings}"
+        )
+    };
+    let settings = format!(
+        "\n[scenario.settings.roms]\nbasic = \"{}\"\nkernal = \"{}\"\n",
+        basic.display(),
+        kernal.display()
+    );
+    let tests = suite_with(&dir, &scenario(&settings));
+    write(
+        &tests,
+        "sum.bas",
+        b"10 INPUT N\n20 S=0:FOR I=1 TO N:S=S+I:NEXT\n30 PRINT \"SUM\";S\n\
+          40 C=0:FOR I=0 TO 15:C=C+PEEK(57344+I*509):NEXT:PRINT \"ROMSUM\";C\n",
+    );
+    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(
+        out.get_output().status.code(),
+        Some(0),
+        "{stdout}{}",
+        stderr_of(&out)
+    );
+    assert!(
+        stdout.contains("PASS real-roms (tests/hello.toml:1): 3 checks"),
+        "{stdout}"
+    );
+    // Without the setting, c64kit's own ROMs: the sum of 1..10 holds, the ROM's does not.
+    std::fs::write(tests.join("hello.toml"), scenario("")).unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    assert!(stdout.contains("1 of 3 checks failed"), "{stdout}");
+    assert!(
+        stdout.lines().any(
+            |l| l.starts_with("    /ROMSUM (\\d+)/: expected ") && l.ends_with("DOES NOT HOLD")
+        ),
+        "{stdout}"
+    );
 }
