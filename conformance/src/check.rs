@@ -230,6 +230,90 @@ pub fn c64_seconds(cycles: u64) -> String {
     format!("{:.1} s", cycles as f64 / PAL_HZ as f64)
 }
 
+/// The 6510's registers, as a run or a call left them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Registers {
+    pub a: u8,
+    pub x: u8,
+    pub y: u8,
+    /// The status byte as PHP pushes it (bits 4 and 5 set).
+    pub p: u8,
+    /// The stack pointer and the PC: not known after a return to BASIC.
+    pub sp: Option<u8>,
+    pub pc: Option<u16>,
+}
+
+/// Why SP and PC cannot be checked after a run that returned to BASIC.
+const ONLY_SYS_REGISTERS: &str = "after a return to BASIC, SP and PC are BASIC's; A, X, Y \
+     and P are what the program left";
+
+impl Registers {
+    /// The CPU's registers as they are (a call that returned, a run that stopped).
+    pub fn of(machine: &Machine) -> Registers {
+        let cpu = &machine.cpu;
+        Registers {
+            a: cpu.a,
+            x: cpu.x,
+            y: cpu.y,
+            p: cpu.p(),
+            sp: Some(cpu.s),
+            pc: Some(cpu.pc),
+        }
+    }
+
+    /// What a program left when it returned to BASIC: A, X, Y and P as they are (`at_rts`:
+    /// the run stopped at its RTS, as a program started at an address does), else as
+    /// BASIC's SYS saved them at $030C-$030F (780-783), BASIC having run on since.
+    pub fn returned(machine: &Machine, at_rts: bool) -> Registers {
+        if at_rts {
+            return Registers {
+                sp: None,
+                pc: None,
+                ..Registers::of(machine)
+            };
+        }
+        let at = c64kit_machine::boot::SYS_REGISTERS;
+        let saved = ram_bytes(machine, at, 4);
+        Registers {
+            a: saved[0],
+            x: saved[1],
+            y: saved[2],
+            p: saved[3],
+            sp: None,
+            pc: None,
+        }
+    }
+
+    /// Register `name` ([`register_bits`] names them), if known.
+    fn get(&self, name: &str) -> Option<u16> {
+        match name {
+            "a" => Some(self.a.into()),
+            "x" => Some(self.x.into()),
+            "y" => Some(self.y.into()),
+            "p" => Some(self.p.into()),
+            "sp" => self.sp.map(u16::from),
+            _ => self.pc,
+        }
+    }
+}
+
+/// How wide a register a check may name is: 8 bits, 16 for the PC; None for no register.
+pub fn register_bits(name: &str) -> Option<u32> {
+    match name {
+        "a" | "x" | "y" | "sp" | "p" => Some(8),
+        "pc" => Some(16),
+        _ => None,
+    }
+}
+
+/// A flag's bit in the status byte (the 6502's order: N V - B D I Z C).
+pub fn flag_bit(name: &str) -> Option<u8> {
+    let at = ["c", "z", "i", "d", "", "", "v", "n"]
+        .iter()
+        .position(|f| !f.is_empty() && *f == name)?;
+    Some(1 << at)
+}
+
 /// What a run (or a routine call) left to check.
 pub struct Observed<'a> {
     /// The transcript text.
@@ -239,8 +323,8 @@ pub struct Observed<'a> {
     pub machine: &'a Machine,
     /// Cycles the run took from RUN on, or the call from its JSR to its RTS.
     pub cycles: u64,
-    /// A, X, Y after a routine call.
-    pub registers: Option<(u8, u8, u8)>,
+    /// The CPU's registers when the run (or the call) ended.
+    pub registers: Option<Registers>,
     /// For `at = "label+n"`.
     pub labels: &'a Labels,
     /// Whose expected values these are: the blog's (the RYG suite) or the user's.
@@ -286,15 +370,31 @@ fn check_as_published(e: &Expectation, o: &Observed) -> Check {
             what(format!("register {}", r.to_uppercase())),
             published(format!("${want:02X}")),
         );
-        let Some((a, x, y)) = o.registers else {
-            return c.not_checked("registers are checked after a call only");
+        let Some(regs) = o.registers else {
+            return c.not_checked("no registers: the program did not run");
         };
-        let got = match r.as_str() {
-            "a" => a,
-            "x" => x,
-            _ => y,
+        let Some(got) = regs.get(r) else {
+            return c.not_checked(ONLY_SYS_REGISTERS);
         };
-        return c.measured(format!("${got:02X}"), got as u64 == want);
+        let shown = if r == "pc" {
+            format!("${got:04X}")
+        } else {
+            format!("${got:02X}")
+        };
+        return c.measured(shown, got as u64 == want);
+    }
+    if let (Some(f), Some(want)) = (&e.flag, e.set) {
+        let word = |set: bool| if set { "set" } else { "clear" };
+        let c = Check::new(
+            Kind::Fact,
+            what(format!("flag {}", f.to_uppercase())),
+            published(word(want).to_string()),
+        );
+        let (Some(regs), Some(bit)) = (o.registers, flag_bit(f)) else {
+            return c.not_checked("no registers: the program did not run");
+        };
+        let got = regs.p & bit != 0;
+        return c.measured(format!("{} (P = ${:02X})", word(got), regs.p), got == want);
     }
     if let Some(limit) = e.cycles_below {
         let c = Check::new(

@@ -13,6 +13,7 @@
 
 pub mod app;
 pub mod check;
+pub mod host;
 pub mod labels;
 pub mod report;
 pub mod scenario;
@@ -23,7 +24,7 @@ mod suite_files {
 }
 
 use c64kit_basic::NoSys;
-use c64kit_machine::{Entry, Machine, RomPaths, Roms, RunSettings, StartError};
+use c64kit_machine::{Entry, Machine, RomPaths, Roms, StartError};
 pub use c64kit_machine::{Prg, StopReason};
 use check::{Check, Kind, Verdict};
 use labels::Labels;
@@ -218,6 +219,16 @@ fn is_source(path: &Path) -> bool {
         .is_some_and(|e| e.eq_ignore_ascii_case("cbmprj") || e.eq_ignore_ascii_case("asm"))
 }
 
+/// Whether `path` is a program this crate reads itself (`c64kit test`): a PRG (.prg),
+/// BASIC text (.bas), or assembly (.asm, .cbmprj), whose labels it keeps. Other files (tape
+/// and disk images, formats of loader plugins) are read by the command line's loaders.
+pub fn is_own_format(path: &Path) -> bool {
+    is_source(path)
+        || path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("prg") || e.eq_ignore_ascii_case("bas"))
+}
+
 /// The most BASIC text a `.bas` program may be (as `c64kit tokenize` reads it): a tokenized
 /// program fits in 38,911 bytes of BASIC RAM.
 const BASIC_TEXT_LIMIT: u64 = c64kit_files::MIB;
@@ -225,8 +236,20 @@ const BASIC_TEXT_LIMIT: u64 = c64kit_files::MIB;
 /// A user's program (`c64kit test`), as `c64kit run` loads it: a PRG (RUN), BASIC text
 /// (.bas: tokenized to $0801 and RUN on c64kit's BASIC V2), or a source or project
 /// (.asm, .cbmprj: assembled, its labels kept; RUN when it begins with a BASIC stub's SYS,
-/// else started at its first byte).
-pub fn load_user_program(path: &Path) -> Result<Program, String> {
+/// else started at its first byte); any other file (a tape or disk image, with `entry` the
+/// file in it) by the command line's loaders (`host`), as `c64kit run FILE --entry NAME`.
+pub fn load_user_program(
+    path: &Path,
+    entry: Option<&str>,
+    host: &dyn host::Host,
+) -> Result<Program, String> {
+    if !is_own_format(path) {
+        return Ok(Program {
+            start: host.load(path, entry)?,
+            labels: Labels::default(),
+            load_name: Some(c64kit_machine::load_name_of(path)),
+        });
+    }
     let shown = path.display().to_string();
     let is_bas = path
         .extension()
@@ -349,6 +372,26 @@ pub struct Outcome {
     pub transcript: String,
     /// A user's scenario: which check compares with its golden file.
     pub golden_check: Option<usize>,
+    /// A user's scenario with `screenshot`: which check compares with its golden picture,
+    /// and the picture the run ended with (what `--update` writes).
+    pub screenshot_check: Option<usize>,
+    pub shot: Option<Shot>,
+}
+
+/// The picture a run ended with: the visible area of its VIC-II, palette indices row by
+/// row.
+#[derive(Debug, Clone)]
+pub struct Shot {
+    pub width: usize,
+    pub height: usize,
+    pub pixels: Vec<u8>,
+}
+
+impl Shot {
+    /// As a PNG in the Pepto palette, as the testbench writes pictures.
+    pub fn png(&self) -> Result<Vec<u8>, String> {
+        c64kit_testbench::screenshot::encode_png(self.width, self.height, &self.pixels)
+    }
 }
 
 impl Outcome {
@@ -492,6 +535,8 @@ pub fn run_scenario_on(
         suite,
         location: s.location(),
         golden_check: None,
+        screenshot_check: None,
+        shot: None,
         name: s.name.clone(),
         fact: s.fact.clone(),
         claim: s.claim.clone(),
@@ -508,10 +553,29 @@ pub fn run_scenario_on(
     let prepared = program.and_then(|program| {
         // RUN with the scenario's keys, or LOAD only for the routines it calls.
         let mut start = program.start.clone();
-        let mut settings = RunSettings {
-            load_name: program.load_name.clone(),
-            ..RunSettings::default()
+        let dir = match &s.origin {
+            Origin::BuiltIn => None,
+            Origin::File { dir, .. } => Some(dir.as_path()),
         };
+        let mut settings = s
+            .setup
+            .run_settings(dir)
+            .map_err(|e| format!("scenario {}: settings: {e}", s.name))?;
+        settings.load_name = program.load_name.clone();
+        // A writable drive folder may hold the run's own files: never changed by a program.
+        if let Origin::File { file, .. } = &s.origin {
+            settings.drive.protect(file, "the scenario file");
+        }
+        for (path, what) in [
+            (s.program_path(), "the program"),
+            (s.golden_path(), "a golden file"),
+            (s.screenshot_path(), "a golden picture"),
+        ] {
+            if let Some(p) = path {
+                settings.drive.protect(p, what);
+            }
+        }
+        // `c64kit conform --kernal-rom ...`: the given ROMs replace the scenario's.
         if roms.basic.is_some() || roms.kernal.is_some() || roms.chargen.is_some() {
             settings.roms = Roms::load(roms).map_err(|e| e.to_string())?;
         }
@@ -538,12 +602,25 @@ pub fn run_scenario_on(
             return outcome;
         }
     };
+    if s.screenshot.is_some() {
+        // Drawn from the start, as VICE's testbench does: the picture at the end is the
+        // one the raster drew (what changed during the frame included).
+        machine.enable_picture();
+    }
     let start_cycles = machine.cycles();
     if runs {
         let stop = run_until_stop(&mut machine, s.max_cycles, &mut progress);
         outcome.cycles = machine.cycles() - start_cycles;
         outcome.transcript = transcript_of(s, &machine);
-        judge(s, &mut machine, &stop, &program.labels, &mut outcome);
+        let at_rts = matches!(program.start.entry, Entry::At(_));
+        judge(
+            s,
+            &mut machine,
+            &stop,
+            at_rts,
+            &program.labels,
+            &mut outcome,
+        );
         outcome.stop = Some(stop);
     }
     for call in &s.call {
@@ -579,11 +656,19 @@ fn judge(
     s: &Scenario,
     machine: &mut Machine,
     stop: &StopReason,
+    at_rts: bool,
     labels: &Labels,
     outcome: &mut Outcome,
 ) {
     let text = outcome.transcript.clone();
     let screen = machine.screen_text();
+    // RUN's SYS saves the registers a program returns with; one started at an address
+    // stops at its RTS.
+    let registers = if *stop == StopReason::ReturnedToBasic {
+        check::Registers::returned(machine, at_rts)
+    } else {
+        check::Registers::of(machine)
+    };
     if let Some(want) = &s.stop {
         let got = stop.to_string();
         outcome.checks.push(
@@ -616,7 +701,7 @@ fn judge(
             screen: &screen,
             machine,
             cycles: outcome.cycles,
-            registers: None,
+            registers: Some(registers),
             labels,
             suite: outcome.suite,
         };
@@ -659,6 +744,67 @@ fn judge(
         }
         (None, _) => {}
     }
+    if let Some(path) = s.screenshot_path() {
+        let file = s.screenshot.clone().unwrap_or_default();
+        outcome.screenshot_check = Some(outcome.checks.len());
+        let c = compare_screenshot(machine, &file, &path, outcome);
+        outcome.checks.push(c);
+    }
+}
+
+/// The picture the run ended with against a golden PNG, by VICE's testbench rule: every
+/// pixel of the area both cover, aligned on the text area, the same Pepto colour.
+fn compare_screenshot(
+    machine: &mut Machine,
+    file: &str,
+    path: &Path,
+    outcome: &mut Outcome,
+) -> Check {
+    use c64kit_plugin_api::palette::NAMES;
+    use c64kit_testbench::screenshot::{compare, Reference};
+    let picture = machine.picture();
+    let (width, height) = picture.visible_size();
+    let shot = Shot {
+        width,
+        height,
+        pixels: picture.pixels()[..width * height].to_vec(),
+    };
+    let mut c = Check::new(Kind::Fact, file, "the same picture").ours();
+    c.what = format!("the screen against {file}");
+    let c = match Reference::load(path) {
+        Err(_) if !path.exists() => c.measured("missing (c64kit test --update writes it)", false),
+        Err(e) => c.measured(e, false),
+        Ok(golden) => match compare(machine.picture(), &golden) {
+            Some(cmp) => match cmp.first {
+                None => c.measured("the same picture", true),
+                Some(d) => {
+                    let (_, _, w, h) = cmp.area;
+                    c.measured(
+                        format!(
+                            "{} of {} pixels differ, the first at ({}, {}): ours {}, the golden \
+                             picture's {}",
+                            check::thousands(cmp.differing as u64),
+                            check::thousands((w * h) as u64),
+                            d.x,
+                            d.y,
+                            NAMES[(d.ours & 15) as usize],
+                            NAMES[(d.reference & 15) as usize]
+                        ),
+                        false,
+                    )
+                }
+            },
+            None => c.measured(
+                format!(
+                    "no pixel in common once aligned ({}x{} against ours {width}x{height})",
+                    golden.width, golden.height
+                ),
+                false,
+            ),
+        },
+    };
+    outcome.shot = Some(shot);
+    c
 }
 
 /// The largest golden file read: a transcript of hours of output is far smaller.
@@ -703,6 +849,10 @@ fn call_routine(
             e.register
                 .as_ref()
                 .map(|r| format!("register {}", r.to_uppercase()))
+                .or(e
+                    .flag
+                    .as_ref()
+                    .map(|f| format!("flag {}", f.to_uppercase())))
                 .or(e.at.clone().map(|a| format!("memory at {a}")))
                 .unwrap_or_else(|| "result".into())
         });
@@ -751,7 +901,7 @@ fn call_routine(
     }
     outcome.transcript = transcript_of(s, machine);
     let screen = machine.screen_text();
-    let registers = (machine.cpu.a, machine.cpu.x, machine.cpu.y);
+    let registers = check::Registers::of(machine);
     for e in &call.expect {
         let observed = check::Observed {
             text: &outcome.transcript,
@@ -777,10 +927,18 @@ pub fn update_golden(s: &Scenario, outcome: &Outcome) -> Result<Option<PathBuf>,
         return Ok(None);
     };
     let path = s.golden_path().unwrap_or_else(|| golden_dir().join(file));
+    write_golden(&path, &Ok(outcome.transcript.clone().into_bytes()))?;
+    Ok(Some(path))
+}
+
+/// Writes a golden file (its folder made if need be).
+pub fn write_golden(path: &Path, bytes: &Result<Vec<u8>, String>) -> Result<(), String> {
+    let bytes = bytes
+        .as_ref()
+        .map_err(|e| format!("{}: cannot encode: {e}", path.display()))?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
-    c64kit_files::write_output(&path, outcome.transcript.as_bytes())
-        .map_err(|e| format!("{}: {}", path.display(), c64kit_files::io_reason(&e)))?;
-    Ok(Some(path))
+    c64kit_files::write_output(path, bytes)
+        .map_err(|e| format!("{}: {}", path.display(), c64kit_files::io_reason(&e)))
 }

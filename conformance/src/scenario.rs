@@ -4,6 +4,7 @@
 //! (`fact`, `claim`, `reference`) are refused in a user's files, and a user's `program` and
 //! `golden` name files relative to the scenario file.
 
+use crate::host::Setup;
 use serde::Deserialize;
 use std::path::{Component, Path, PathBuf};
 
@@ -27,6 +28,10 @@ pub struct Scenario {
     /// project of programs/, built into c64kit. A user's scenario: a file relative to the
     /// scenario file (.prg, .bas, .asm or .cbmprj).
     pub program: String,
+    /// A file inside the program when it is a tape or disk image (.t64, .d64): its name as
+    /// `c64kit run --entry` takes it (`*` and `?` match as LOAD's do).
+    #[serde(default)]
+    pub entry: Option<String>,
     /// The keyboard script (key-script syntax: a newline is RETURN). With keys (even ""),
     /// the program is RUN and typed at until it stops; a scenario with only `call`s and no
     /// keys loads the program without running it, as sim6502 does.
@@ -49,10 +54,22 @@ pub struct Scenario {
     /// scenario file's folder (a user's).
     #[serde(default)]
     pub golden: Option<String>,
+    /// A golden picture (a user's scenario): the screen when the run ends, compared with
+    /// this PNG (relative to the scenario file's folder) by VICE's testbench rule; written
+    /// by `c64kit test --update`.
+    #[serde(default)]
+    pub screenshot: Option<String>,
     /// The published program's transcript (a file of ../shared/ryg/reference): compared
     /// whole, informative (a cosmetic change makes it differ; the facts decide).
     #[serde(default)]
     pub reference: Option<String>,
+    /// The run's settings (a user's scenario): the keys of c64kit.toml, read by the
+    /// command line's reader of it (see [`crate::host`]) into `setup`.
+    #[serde(default)]
+    pub settings: Option<toml::Table>,
+    /// What `settings` say (set when the scenario file is read, not a key).
+    #[serde(skip)]
+    pub setup: Setup,
     #[serde(default)]
     pub expect: Vec<Expectation>,
     /// Routine-level checks, after the key script (if any), in order, on the same machine.
@@ -86,6 +103,8 @@ pub enum Origin {
         dir: PathBuf,
         /// The line of its `[[scenario]]` (1-based).
         line: usize,
+        /// The line of each key of its `[scenario.settings]`.
+        settings_lines: Vec<(String, usize)>,
     },
 }
 
@@ -96,6 +115,36 @@ impl Scenario {
             Origin::BuiltIn => String::new(),
             Origin::File { file, line, .. } => format!("{}:{line}", file.display()),
         }
+    }
+
+    /// How an error names a key of the scenario's `[scenario.settings]`:
+    /// `tests/x.toml:7: scenario "ntsc": key `settings.vic``, at the key's line.
+    pub fn settings_key(&self, key: &str) -> String {
+        let Origin::File {
+            file,
+            line,
+            settings_lines,
+            ..
+        } = &self.origin
+        else {
+            return format!("scenario {:?}: key `settings.{key}`", self.name);
+        };
+        // A key of a table under settings ("roms.kernal") is on its table's line at least.
+        let top = key.split(['.', ' ']).next().unwrap_or("");
+        let at = settings_lines
+            .iter()
+            .find(|(k, _)| k == top)
+            .map_or(*line, |(_, l)| *l);
+        let key = if key.is_empty() {
+            "settings".to_string()
+        } else {
+            format!("settings.{key}")
+        };
+        format!(
+            "{}:{at}: scenario {:?}: key `{key}`",
+            file.display(),
+            self.name
+        )
     }
 
     /// The scenario's `program` file (a user's scenario only).
@@ -109,6 +158,14 @@ impl Scenario {
     /// The scenario's golden file (a user's scenario with `golden` only).
     pub fn golden_path(&self) -> Option<PathBuf> {
         match (&self.origin, &self.golden) {
+            (Origin::File { dir, .. }, Some(g)) => Some(dir.join(g)),
+            _ => None,
+        }
+    }
+
+    /// The scenario's golden picture (a user's scenario with `screenshot` only).
+    pub fn screenshot_path(&self) -> Option<PathBuf> {
+        match (&self.origin, &self.screenshot) {
             (Origin::File { dir, .. }, Some(g)) => Some(dir.join(g)),
             _ => None,
         }
@@ -193,8 +250,13 @@ pub struct Expectation {
     pub cycles_at_least: Option<u64>,
     /// The call must take fewer than this many cycles.
     pub cycles_below: Option<u64>,
-    /// After a call: register "a", "x" or "y" must equal `equals`.
+    /// After the run or a call: register "a", "x", "y", "sp", "p" (the status byte, as PHP
+    /// pushes it) or "pc" must equal `equals`.
     pub register: Option<String>,
+    /// After the run or a call: flag "n", "v", "d", "i", "z" or "c" must be `set` (true) or
+    /// clear (false).
+    pub flag: Option<String>,
+    pub set: Option<bool>,
     /// Screen row (0-24) must read `text` (trailing spaces ignored).
     pub screen_row: Option<usize>,
     pub text: Option<String>,
@@ -227,6 +289,13 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<Scenario>, String> {
     let file: File = toml::from_str(text)
         .map_err(|e| format!("{name}: {}", c64kit_files::clip_lines(&e.to_string())))?;
     for s in &file.scenario {
+        if s.settings.is_some() || s.screenshot.is_some() {
+            return Err(format!(
+                "{name}: scenario {:?}: the RYG suite's scenarios run on the C64 as the blog's \
+                 programs did and check published facts: no settings, no screenshot",
+                s.name
+            ));
+        }
         check_expectations(s).map_err(|(call, i, m)| match call {
             None => format!("{name}: scenario {:?}, expect #{}: {m}", s.name, i + 1),
             Some(c) => format!(
@@ -258,7 +327,13 @@ struct ScenarioSpans {
     reference: Span,
     program: Span,
     golden: Span,
+    screenshot: Span,
     keys: Span,
+    entry: Span,
+    max_cycles: Span,
+    // Not Spanned itself: a table made only by `[scenario.settings.roms]` has no span of
+    // its own, and toml refuses to give one.
+    settings: Option<std::collections::BTreeMap<String, Span>>,
     #[serde(default)]
     expect: Vec<toml::Spanned<serde::de::IgnoredAny>>,
     #[serde(default)]
@@ -303,6 +378,8 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
         for t in ["u64", "u32", "u8", "usize"] {
             message = message.replace(&format!("expected {t}"), "expected a whole number");
         }
+        // A TOML table ([scenario.settings]) is a map to serde.
+        message = message.replace("expected a map", "expected a table");
         // The line itself, for a value of the wrong type (which the message does not name).
         if let Some(l) = line.filter(|_| message.contains("invalid type")) {
             let source = text.lines().nth(l - 1).unwrap_or("").trim();
@@ -378,46 +455,32 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
                 ),
             ));
         }
-        if let Some(golden) = &s.golden {
-            let g = Path::new(golden);
-            let leaves = g.is_absolute()
-                || g.components()
-                    .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
-            let named_dir = if dir.as_os_str().is_empty() {
-                ".".to_string()
-            } else {
-                dir.display().to_string()
-            };
-            let why = if golden.trim().is_empty() {
-                Some("is empty: name the file `--update` writes, e.g. \"golden/NAME.txt\"".into())
-            } else if leaves {
-                Some(format!(
-                    "{golden:?} leaves the scenario file's folder: c64kit test --update \
-                     writes golden files, so they stay in {named_dir} or below it (e.g. \
-                     \"golden/{}.txt\")",
-                    s.name
-                ))
-            } else if g
-                .extension()
-                .is_some_and(|e| e.eq_ignore_ascii_case("toml"))
+        if s.entry.is_some() && crate::is_own_format(Path::new(&s.program)) {
+            return Err(err(
+                at(&spans.entry),
+                format!(
+                    "key `entry` chooses a file inside a tape or disk image (.t64, .d64), and \
+                     {:?} is one program: leave `entry` out",
+                    s.program
+                ),
+            ));
+        }
+        if s.entry.as_deref().is_some_and(|e| e.trim().is_empty()) {
+            return Err(err(
+                at(&spans.entry),
+                "key `entry` is empty: name a file of the image (c64kit dir IMAGE lists them)"
+                    .into(),
+            ));
+        }
+        for (key, file, span, ext) in [
+            ("golden", &s.golden, &spans.golden, "txt"),
+            ("screenshot", &s.screenshot, &spans.screenshot, "png"),
+        ] {
+            if let Some(why) = file
+                .as_deref()
+                .and_then(|f| written_file_problem(f, ext, &s, &dir, path))
             {
-                Some(format!(
-                    "{golden:?} ends in .toml, so it would be read as a scenario file; name \
-                     it .txt"
-                ))
-            } else if dir.join(g) == path {
-                Some(format!(
-                    "{golden:?} is the scenario file: --update would write over it"
-                ))
-            } else if dir.join(g) == dir.join(&s.program) {
-                Some(format!(
-                    "{golden:?} is the program: --update would write the transcript over it"
-                ))
-            } else {
-                None
-            };
-            if let Some(why) = why {
-                return Err(err(at(&spans.golden), format!("key `golden` {why}")));
+                return Err(err(at(span), format!("key `{key}` {why}")));
             }
         }
         if let Some(keys) = &s.keys {
@@ -449,14 +512,88 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
             };
             err(eline.unwrap_or(line), format!("{which}: {m}"))
         })?;
+        let mut settings_lines = Vec::new();
+        if let Some(settings) = &spans.settings {
+            for (key, span) in settings {
+                let l = span
+                    .as_ref()
+                    .map_or(line, |s| line_of(text, s.span().start));
+                settings_lines.push((key.clone(), l));
+            }
+            let in_settings = s
+                .settings
+                .as_ref()
+                .is_some_and(|t| t.contains_key("max_cycles"));
+            if in_settings && spans.max_cycles.is_some() {
+                return Err(err(
+                    at(&spans.max_cycles),
+                    "the budget is given twice, as `max_cycles` and as `settings.max_cycles`: \
+                     give it once"
+                        .into(),
+                ));
+            }
+        }
         s.origin = Origin::File {
             file: path.to_path_buf(),
             dir: dir.clone(),
             line,
+            settings_lines,
         };
         scenarios.push(s);
     }
     Ok(scenarios)
+}
+
+/// What is wrong with `file`, a file `c64kit test --update` writes (a golden transcript, .txt,
+/// or a golden picture, .png), relative to the scenario file's folder `dir`: None when
+/// nothing is. It must stay in that folder or below it, and be neither a scenario file nor
+/// the scenario file `path` nor the program.
+fn written_file_problem(
+    file: &str,
+    ext: &str,
+    s: &Scenario,
+    dir: &Path,
+    path: &Path,
+) -> Option<String> {
+    let g = Path::new(file);
+    let leaves = g.is_absolute()
+        || g.components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+    let named_dir = if dir.as_os_str().is_empty() {
+        ".".to_string()
+    } else {
+        dir.display().to_string()
+    };
+    let has = |e: &str| g.extension().is_some_and(|x| x.eq_ignore_ascii_case(e));
+    if file.trim().is_empty() {
+        Some(format!(
+            "is empty: name the file `--update` writes, e.g. \"golden/NAME.{ext}\""
+        ))
+    } else if leaves {
+        Some(format!(
+            "{file:?} leaves the scenario file's folder: c64kit test --update writes golden \
+             files, so they stay in {named_dir} or below it (e.g. \"golden/{}.{ext}\")",
+            s.name
+        ))
+    } else if has("toml") {
+        Some(format!(
+            "{file:?} ends in .toml, so it would be read as a scenario file; name it .{ext}"
+        ))
+    } else if ext == "png" && !has("png") {
+        Some(format!(
+            "{file:?}: a golden picture is a PNG file; name it .png"
+        ))
+    } else if dir.join(g) == path {
+        Some(format!(
+            "{file:?} is the scenario file: --update would write over it"
+        ))
+    } else if dir.join(g) == dir.join(&s.program) {
+        Some(format!(
+            "{file:?} is the program: --update would write over it"
+        ))
+    } else {
+        None
+    }
 }
 
 /// Every scenario of these files (name, text), in the files' order then declaration order.
@@ -488,6 +625,7 @@ impl Expectation {
             self.cycles_at_least.is_some(),
             self.cycles_below.is_some(),
             self.register.is_some(),
+            self.flag.is_some(),
             self.screen_row.is_some(),
             self.screen_contains.is_some(),
         ]
@@ -500,8 +638,8 @@ impl Expectation {
         if self.kinds() != 1 {
             return Err(
                 "give exactly one of line, lines, regex, absent, address (or at), \
-                        cycles_at_most, cycles_at_least, cycles_below, register, screen_row, \
-                        screen_contains"
+                        cycles_at_most, cycles_at_least, cycles_below, register, flag, \
+                        screen_row, screen_contains"
                     .into(),
             );
         }
@@ -520,8 +658,30 @@ impl Expectation {
             return Err("count, text_equals and texts_equal go with regex".into());
         }
         if let Some(r) = &self.register {
-            if !matches!(r.as_str(), "a" | "x" | "y") || self.equals.is_none() {
-                return Err("register is \"a\", \"x\" or \"y\", with equals".into());
+            let Some(bits) = crate::check::register_bits(r) else {
+                return Err(
+                    "register is \"a\", \"x\", \"y\", \"sp\", \"p\" or \"pc\", with equals".into(),
+                );
+            };
+            match self.equals {
+                None => return Err(format!("register {r:?} goes with equals")),
+                Some(v) if v >> bits != 0 => {
+                    return Err(format!(
+                        "register {r:?} holds {bits} bits: equals {v} cannot be (at most {})",
+                        (1u32 << bits) - 1
+                    ))
+                }
+                Some(_) => {}
+            }
+        }
+        if self.flag.is_some() != self.set.is_some() {
+            return Err("flag and set go together: flag = \"c\", set = true".into());
+        }
+        if let Some(f) = &self.flag {
+            if crate::check::flag_bit(f).is_none() {
+                return Err(format!(
+                    "flag {f:?}: a flag is \"n\", \"v\", \"d\", \"i\", \"z\" or \"c\""
+                ));
             }
         }
         if self.screen_row.is_some() != self.text.is_some() {

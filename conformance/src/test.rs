@@ -7,8 +7,9 @@
 
 use crate::app::{self, fail, usage};
 use crate::check::{c64_seconds, thousands, Verdict};
+use crate::host::Host;
 use crate::report::{self, Standing};
-use crate::{Outcome, Program, Scenario};
+use crate::{Origin, Outcome, Program, Scenario};
 use c64kit_files::{errln, outln};
 use std::collections::HashMap;
 use std::io::IsTerminal;
@@ -124,12 +125,18 @@ fn scenario_files(args: &TestArgs) -> Result<Vec<PathBuf>, String> {
 
 /// Reads and checks every scenario of `files`: names unique over the run, programs that
 /// exist.
-fn read_scenarios(files: &[PathBuf]) -> Result<Vec<Scenario>, String> {
+fn read_scenarios(files: &[PathBuf], host: &dyn Host) -> Result<Vec<Scenario>, String> {
     let mut all: Vec<Scenario> = Vec::new();
     for file in files {
         let text = c64kit_files::read_text(file, SCENARIO_FILE_LIMIT, "a scenario file")
             .map_err(|e| e.to_string())?;
-        for s in crate::scenario::parse_file(&text, file)? {
+        for mut s in crate::scenario::parse_file(&text, file)? {
+            if let (Some(table), Origin::File { dir, .. }) = (&s.settings, &s.origin) {
+                s.setup = host.settings(table, dir, &|key| s.settings_key(key))?;
+                if let Some(budget) = s.setup.max_cycles {
+                    s.max_cycles = budget;
+                }
+            }
             if let Some(first) = all.iter().find(|o| o.name == s.name) {
                 return Err(format!(
                     "{}: scenario name {:?} is used twice (first at {}): give each scenario \
@@ -163,8 +170,8 @@ fn check_program_exists(s: &Scenario) -> Result<PathBuf, String> {
         "does not exist"
     };
     Err(format!(
-        "{}: scenario {:?}: key `program`: {} {why} (program names a .prg, .bas, .asm or \
-         .cbmprj file relative to the scenario file's folder; here: {dir})",
+        "{}: scenario {:?}: key `program`: {} {why} (program names a .prg, .bas, .asm, \
+         .cbmprj, .t64 or .d64 file relative to the scenario file's folder; here: {dir})",
         s.location(),
         s.name,
         path.display()
@@ -177,8 +184,9 @@ fn bad_file(message: impl std::fmt::Display) -> ExitCode {
     ExitCode::from(c64kit_files::stdio::USAGE_EXIT_CODE)
 }
 
-/// Runs the command; `tool` names it in the reports' title ("c64kit test").
-pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
+/// Runs the command; `tool` names it in the reports' title ("c64kit test"); `host` reads
+/// scenarios' settings as c64kit.toml is read.
+pub fn run(args: &TestArgs, tool: &str, host: &dyn Host) -> ExitCode {
     let update = match crate::golden_update_requested() {
         Ok(u) => u || args.update,
         Err(e) => return usage(e),
@@ -194,7 +202,7 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
         Ok(f) => f,
         Err(e) => return usage(e),
     };
-    let scenarios = match read_scenarios(&files) {
+    let scenarios = match read_scenarios(&files, host) {
         Ok(s) => s,
         Err(e) => return bad_file(e),
     };
@@ -220,6 +228,13 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
         match check_program_exists(s) {
             Ok(p) => {
                 inputs.push((p.clone(), "a program".into()));
+                let roms = &s.setup.roms;
+                for rom in [&roms.basic, &roms.kernal, &roms.chargen]
+                    .into_iter()
+                    .flatten()
+                {
+                    inputs.push((rom.clone(), "a ROM image".into()));
+                }
                 paths.push(p);
             }
             Err(e) => return bad_file(e),
@@ -228,10 +243,14 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
     // A golden file is written by --update: never over a scenario file or a program.
     let mut goldens = Vec::new();
     for s in &scenarios {
-        if let Some(g) = s.golden_path() {
+        for (key, path) in [
+            ("golden", s.golden_path()),
+            ("screenshot", s.screenshot_path()),
+        ] {
+            let Some(g) = path else { continue };
             if let Err(e) = c64kit_files::ensure_not_input(&g, "its golden file", &inputs) {
                 return bad_file(format!(
-                    "{}: scenario {:?}: key `golden`: {e}",
+                    "{}: scenario {:?}: key `{key}`: {e}",
                     s.location(),
                     s.name
                 ));
@@ -245,14 +264,14 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
         return fail(e);
     }
     // Each program is built once, however many scenarios run it.
-    let mut built: HashMap<PathBuf, Result<Program, String>> = HashMap::new();
+    let mut built: HashMap<(PathBuf, Option<String>), Result<Program, String>> = HashMap::new();
     let jobs: Vec<(Scenario, Result<Program, String>)> = scenarios
         .into_iter()
         .zip(paths)
         .map(|(s, path)| {
             let p = built
-                .entry(path.clone())
-                .or_insert_with(|| crate::load_user_program(&path))
+                .entry((path.clone(), s.entry.clone()))
+                .or_insert_with(|| crate::load_user_program(&path, s.entry.as_deref(), host))
                 .clone();
             (s, p)
         })
@@ -260,20 +279,32 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
     let mut outcomes = app::run_parallel(jobs, args.output.jobs);
     if update {
         for (s, o) in outcomes.iter_mut() {
-            if o.error.is_some() || !o.golden_needs_update() {
+            if o.error.is_some() {
                 continue;
             }
-            match crate::update_golden(s, o) {
+            let written = if o.golden_needs_update() {
+                crate::update_golden(s, o)
+            } else {
+                Ok(None)
+            };
+            match written {
                 Ok(Some(p)) => {
-                    if let Some(c) = o.golden_check.and_then(|i| o.checks.get_mut(i)) {
-                        c.verdict = Verdict::Holds;
-                        c.measured = format!("written by --update (was: {})", c.measured);
-                        c.detail = None;
-                    }
+                    updated(o, o.golden_check);
                     outln!(WHAT, "UPDATED golden file {}", p.display());
                 }
                 Ok(None) => {}
                 Err(e) => return fail(e),
+            }
+            let differs = o
+                .screenshot_check
+                .and_then(|i| o.checks.get(i))
+                .is_some_and(|c| c.verdict != Verdict::Holds);
+            if let (true, Some(path), Some(shot)) = (differs, s.screenshot_path(), &o.shot) {
+                if let Err(e) = crate::write_golden(&path, &shot.png()) {
+                    return fail(e);
+                }
+                updated(o, o.screenshot_check);
+                outln!(WHAT, "UPDATED golden picture {}", path.display());
             }
         }
     }
@@ -286,6 +317,15 @@ pub fn run(args: &TestArgs, tool: &str) -> ExitCode {
     }
     let title = format!("{tool}: {}", shown_paths(args));
     app::finish(&list, &[], &title, max_diff, &reports)
+}
+
+/// A golden file's check after `--update` wrote the file: it holds now, and says so.
+fn updated(o: &mut Outcome, check: Option<usize>) {
+    if let Some(c) = check.and_then(|i| o.checks.get_mut(i)) {
+        c.verdict = Verdict::Holds;
+        c.measured = format!("written by --update (was: {})", c.measured);
+        c.detail = None;
+    }
 }
 
 /// "tests", or the files and folders named.

@@ -129,6 +129,15 @@ pub fn parse_c64_model(s: &str) -> Result<C64Model> {
     )
 }
 
+/// What a return to BASIC does, as `--after-return` and `after_return` name it: "wait"
+/// idles, "return" (anything else) ends the run.
+pub fn after_return_mode(name: &str) -> c64kit_machine::kernal::AfterReturn {
+    match name {
+        "wait" => c64kit_machine::kernal::AfterReturn::Wait,
+        _ => c64kit_machine::kernal::AfterReturn::Return,
+    }
+}
+
 /// The file name looked for in the current folder.
 pub const FILE_NAME: &str = "c64kit.toml";
 
@@ -269,33 +278,64 @@ impl Config {
             anyhow::anyhow!("{shown}: {}", c64kit_files::clip_lines(&e.to_string()))
         })?;
         let dir = path.parent().unwrap_or(Path::new(""));
+        let mut config = Config::from_raw(raw, dir, &|key| format!("{shown}: {key}"))?;
+        config.source = Some(path.to_path_buf());
+        Ok(config)
+    }
+
+    /// The same keys given as a table inside another file (a `c64kit test` scenario's
+    /// `[scenario.settings]`), read as [`Config::parse`] reads c64kit.toml: relative paths
+    /// are relative to `dir`, and `key("vic")` names a key in errors (with the file and the
+    /// line it is on).
+    pub fn from_table(
+        table: toml::Table,
+        dir: &Path,
+        key: &dyn Fn(&str) -> String,
+    ) -> Result<Config> {
+        let raw = Raw::deserialize(toml::Value::Table(table)).map_err(|e| {
+            let message = c64kit_files::clip_lines(e.message().trim_end());
+            // serde names an unknown key in its message; the others are named by toml.
+            let named = message
+                .strip_prefix("unknown field `")
+                .and_then(|m| m.split_once('`'))
+                .map(|(k, _)| k.to_string());
+            match named {
+                Some(k) => anyhow::anyhow!("{}: {message}", key(&k)),
+                None => anyhow::anyhow!("{}: {message}", key("")),
+            }
+        })?;
+        Config::from_raw(raw, dir, key)
+    }
+
+    fn from_raw(raw: Raw, dir: &Path, key: &dyn Fn(&str) -> String) -> Result<Config> {
         let rel = |p: PathBuf| if p.is_absolute() { p } else { dir.join(p) };
         let max_cycles = match raw.max_cycles {
             None => None,
             Some(toml::Value::Integer(n)) => Some(
                 crate::parse_budget(&n.to_string())
-                    .map_err(|e| anyhow::anyhow!("{shown}: max_cycles: {e}"))?,
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", key("max_cycles")))?,
             ),
             Some(toml::Value::String(s)) => Some(
-                crate::parse_budget(&s).map_err(|e| anyhow::anyhow!("{shown}: max_cycles: {e}"))?,
+                crate::parse_budget(&s)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", key("max_cycles")))?,
             ),
-            Some(other) => bail!("{shown}: max_cycles: expected a number, not {other}"),
+            Some(other) => bail!("{}: expected a number, not {other}", key("max_cycles")),
         };
         let audio_rate = match raw.audio_rate {
             None => None,
             Some(toml::Value::Integer(n)) => Some(
                 parse_audio_rate(&n.to_string())
-                    .map_err(|e| anyhow::anyhow!("{shown}: audio_rate: {e}"))?,
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", key("audio_rate")))?,
             ),
             Some(toml::Value::String(s)) => Some(
-                parse_audio_rate(&s).map_err(|e| anyhow::anyhow!("{shown}: audio_rate: {e}"))?,
+                parse_audio_rate(&s).map_err(|e| anyhow::anyhow!("{}: {e}", key("audio_rate")))?,
             ),
-            Some(other) => bail!("{shown}: audio_rate: expected a number, not {other}"),
+            Some(other) => bail!("{}: expected a number, not {other}", key("audio_rate")),
         };
         let mut options = BTreeMap::new();
         for (plugin, table) in raw.plugin {
             let mut list = Vec::new();
-            for (key, value) in table {
+            for (name, value) in table {
                 let values = match value {
                     toml::Value::Array(items) => items,
                     v => vec![v],
@@ -307,17 +347,23 @@ impl Config {
                         toml::Value::Boolean(b) => b.to_string(),
                         toml::Value::Float(f) => f.to_string(),
                         other => bail!(
-                            "{shown}: [plugin.{plugin}] {key}: expected text, a number or \
-                             true/false, not {other}"
+                            "{}: expected text, a number or true/false, not {other}",
+                            key(&format!("[plugin.{plugin}] {name}"))
                         ),
                     };
-                    list.push((key.clone(), text));
+                    list.push((name.clone(), text));
                 }
             }
             options.insert(plugin, list);
         }
+        fn named<'a>(
+            key: &'a dyn Fn(&str) -> String,
+            k: &'a str,
+        ) -> impl Fn(anyhow::Error) -> anyhow::Error + 'a {
+            move |e| anyhow::anyhow!("{}: {e}", key(k))
+        }
         Ok(Config {
-            source: Some(path.to_path_buf()),
+            source: None,
             plugins: raw.plugins.into_iter().map(rel).collect(),
             display: raw.display.map(OneOrMany::into_vec),
             audio: raw.audio.map(OneOrMany::into_vec),
@@ -328,32 +374,33 @@ impl Config {
                 .cpu_magic
                 .map(|m| crate::parse_cpu_magic(&m))
                 .transpose()
-                .map_err(|e| anyhow::anyhow!("{shown}: cpu_magic: {e}"))?,
+                .map_err(named(key, "cpu_magic"))?,
             cia: raw
                 .cia
                 .map(|m| parse_cia_model(&m))
                 .transpose()
-                .map_err(|e| anyhow::anyhow!("{shown}: cia: {e}"))?,
+                .map_err(named(key, "cia"))?,
             sid: raw
                 .sid
                 .map(|m| parse_sid_model(&m))
                 .transpose()
-                .map_err(|e| anyhow::anyhow!("{shown}: sid: {e}"))?,
+                .map_err(named(key, "sid"))?,
             vic: raw
                 .vic
                 .map(|m| parse_vic_model(&m))
                 .transpose()
-                .map_err(|e| anyhow::anyhow!("{shown}: vic: {e}"))?,
+                .map_err(named(key, "vic"))?,
             model: raw
                 .model
                 .map(|m| parse_c64_model(&m))
                 .transpose()
-                .map_err(|e| anyhow::anyhow!("{shown}: model: {e}"))?,
+                .map_err(named(key, "model"))?,
             after_return: match raw.after_return.as_deref() {
                 None => None,
                 Some(v @ ("return" | "wait")) => Some(v.to_string()),
                 Some(other) => bail!(
-                    "{shown}: after_return: {:?} is not \"return\" or \"wait\"",
+                    "{}: {:?} is not \"return\" or \"wait\"",
+                    key("after_return"),
                     c64kit_files::quote(other)
                 ),
             },
@@ -362,12 +409,100 @@ impl Config {
                 .key_hold
                 .map(|t| c64kit_basic::parse_hold(&t).map(c64kit_machine::input::hold_cycles))
                 .transpose()
-                .map_err(|e| anyhow::anyhow!("{shown}: key_hold: {e}"))?,
+                .map_err(|e| anyhow::anyhow!("{}: {e}", key("key_hold")))?,
             basic_rom: raw.roms.basic.map(rel),
             kernal_rom: raw.roms.kernal.map(rel),
             chargen_rom: raw.roms.chargen.map(rel),
             options,
         })
+    }
+
+    /// A `c64kit test` scenario's `[scenario.settings]`: the keys of c64kit.toml that make
+    /// the machine (ROMs, chip models, drive folder, key hold, budget...), read by
+    /// [`Config::from_table`]; the ones for displays, sound and plugins are refused, since a
+    /// scenario's checks see the machine itself. The ROM images and the drive folder must be
+    /// there. `key` names a key in errors (file, line and key).
+    pub fn scenario_setup(
+        table: &toml::Table,
+        dir: &Path,
+        key: &dyn Fn(&str) -> String,
+    ) -> std::result::Result<c64kit_conformance::host::Setup, String> {
+        let c = Config::from_table(table.clone(), dir, key).map_err(|e| format!("{e:#}"))?;
+        let refused = [
+            ("plugins", !c.plugins.is_empty()),
+            ("display", c.display.is_some()),
+            ("audio", c.audio.is_some()),
+            ("audio_rate", c.audio_rate.is_some()),
+            ("plugin", !c.options.is_empty()),
+        ];
+        if let Some((k, _)) = refused.iter().find(|(_, given)| *given) {
+            return Err(format!(
+                "{}: a scenario has no displays, sound or plugins (its checks read the \
+                 machine's screen, memory and transcript); run the program with c64kit run \
+                 for those",
+                key(k)
+            ));
+        }
+        if c.exit_status.is_some() {
+            return Err(format!(
+                "{}: in a scenario, `exit_status = N` (not under settings) is the status the \
+                 program must return to BASIC with",
+                key("exit_status")
+            ));
+        }
+        if let Some(d) = &c.drive_dir {
+            c64kit_machine::drive::check_folder(d)
+                .map_err(|why| format!("{}: {}: {why}", key("drive_dir"), d.display()))?;
+        }
+        let roms = c64kit_machine::RomPaths {
+            basic: c.basic_rom.clone(),
+            kernal: c.kernal_rom.clone(),
+            chargen: c.chargen_rom.clone(),
+        };
+        if let Err(e) = c64kit_machine::Roms::load(&roms) {
+            let path = match &e {
+                c64kit_machine::roms::RomError::Read(f) => f.path.clone(),
+                c64kit_machine::roms::RomError::Size { path, .. } => PathBuf::from(path),
+            };
+            let which = [
+                (&roms.basic, "roms.basic"),
+                (&roms.kernal, "roms.kernal"),
+                (&roms.chargen, "roms.chargen"),
+            ]
+            .into_iter()
+            .find(|(p, _)| p.as_ref() == Some(&path))
+            .map_or("roms", |(_, k)| k);
+            return Err(format!("{}: {e}", key(which)));
+        }
+        if let Some(why) = roms.unpaired() {
+            return Err(format!("{}: {why}", key("roms")));
+        }
+        Ok(c64kit_conformance::host::Setup {
+            cia: c.cia_model(),
+            sid: c.sid_model(),
+            vic: c.vic_model(),
+            roms,
+            drive_dir: c.drive_dir,
+            key_hold: c.key_hold,
+            cpu_magic: c.cpu_magic,
+            after_return: c.after_return.as_deref().map(after_return_mode),
+            max_cycles: c.max_cycles,
+        })
+    }
+
+    /// The CIAs: `cia`, else the `model`'s.
+    pub fn cia_model(&self) -> Option<CiaModel> {
+        self.cia.or(self.model.map(|m| m.cia))
+    }
+
+    /// The SID: `sid`, else the `model`'s.
+    pub fn sid_model(&self) -> Option<SidModel> {
+        self.sid.or(self.model.map(|m| m.sid))
+    }
+
+    /// The VIC-II: `vic`, else the `model`'s.
+    pub fn vic_model(&self) -> Option<VicModel> {
+        self.vic.or(self.model.map(|m| m.vic))
     }
 
     /// The options the config gives plugin `name`.
@@ -483,6 +618,43 @@ mod tests {
             format!("{e:#}").contains("sample rate 1000 Hz: must be 8000 to 192000 Hz"),
             "{e:#}"
         );
+    }
+
+    #[test]
+    fn a_table_in_another_file_is_read_by_the_same_rules() {
+        // A scenario's [scenario.settings]: the same keys, paths relative to its folder, and
+        // each error naming the key as the caller says (file and line included).
+        let table: toml::Table =
+            toml::from_str("vic = \"6567r8\"\ndrive_dir = \"disk\"\n[roms]\nkernal = \"k.bin\"\n")
+                .unwrap();
+        let key = |k: &str| format!("t.toml:9: key `settings.{k}`");
+        let c = Config::from_table(table, Path::new("suite"), &key).unwrap();
+        assert_eq!(c.vic_model(), Some(VicModel::Mos6567R8));
+        assert_eq!(c.drive_dir, Some(PathBuf::from("suite/disk")));
+        assert_eq!(c.kernal_rom, Some(PathBuf::from("suite/k.bin")));
+        assert_eq!(c.source, None);
+        for (text, wanted) in [
+            (
+                "sid = \"6582\"",
+                "t.toml:9: key `settings.sid`: \"6582\" is not a SID model",
+            ),
+            (
+                "colour = 1",
+                "t.toml:9: key `settings.colour`: unknown field `colour`",
+            ),
+            (
+                "max_cycles = 0",
+                "t.toml:9: key `settings.max_cycles`: a cycle budget",
+            ),
+        ] {
+            let table: toml::Table = toml::from_str(text).unwrap();
+            let e = Config::from_table(table, Path::new(""), &key).unwrap_err();
+            assert!(format!("{e:#}").starts_with(wanted), "{e:#}");
+        }
+        // The model's chips, unless a chip is named.
+        let c = Config::parse("model = \"c64-ntsc\"\nvic = \"6569\"", Path::new("c.toml")).unwrap();
+        assert_eq!(c.vic_model(), Some(VicModel::Mos6569));
+        assert_eq!(c.cia_model(), Some(CiaModel::Mos6526));
     }
 
     #[test]

@@ -11,6 +11,7 @@ mod registry;
 mod run;
 mod session;
 mod sound;
+mod test_host;
 mod trace_file;
 
 use anyhow::{bail, Result};
@@ -99,7 +100,21 @@ fn main() -> ExitCode {
 fn command(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Conform(args) => return c64kit_conformance::app::run(&args, "c64kit conform"),
-        Command::Test(args) => return c64kit_conformance::test::run(&args, "c64kit test"),
+        Command::Test(_) if cli.global.config.is_some() => Err(c64kit::usage(
+            "--config: c64kit test reads no settings file, so a suite runs the same from any \
+             folder; give each scenario its settings under [scenario.settings] \
+             (docs/testing.md)",
+        )),
+        Command::Test(args) => {
+            // The loaders of `c64kit run`: the built-in ones and those of --plugin.
+            match registry::Registry::new(&config::Config::default(), &cli.global.plugins) {
+                Ok(registry) => {
+                    let host = test_host::TestHost { registry };
+                    return c64kit_conformance::test::run(&args, "c64kit test", &host);
+                }
+                Err(e) => Err(e),
+            }
+        }
         Command::Run(args) => run::run(args, &cli.global, run::Mode::Run, false),
         Command::Play(args) => run::run(args.run, &cli.global, run::Mode::Play, args.joy_keys),
         Command::Plugins => plugins(&cli.global).map(|_| 0),

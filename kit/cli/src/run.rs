@@ -467,12 +467,14 @@ fn open_audio(
 }
 
 /// Reads `file` and turns it into a program with the loader that fits (or `--loader`).
-/// `entry` (`--entry`) names a file inside a tape or disk image.
+/// `entry` (`--entry`) names a file inside a tape or disk image; `entry_key` is how a
+/// message names it (`--entry`, or a scenario's key).
 pub fn load_program(
     registry: &Registry,
     file: &Path,
     forced: Option<&str>,
     entry: Option<&str>,
+    entry_key: &str,
     options: &dyn Fn(&str) -> Vec<(String, String)>,
 ) -> Result<(Program, String)> {
     let shown = file.display().to_string();
@@ -485,8 +487,8 @@ pub fn load_program(
         // Only a loader with a directory (a tape or disk image) has files to choose from.
         if let Ok(None) = loader.directory(&shown, &bytes) {
             bail!(
-                "--entry {}: {shown} is read by the {} loader as one program; --entry chooses \
-                 a file inside a tape or disk image (.t64, .d64)",
+                "{entry_key} {}: {shown} is read by the {} loader as one program; \
+                 {entry_key} chooses a file inside a tape or disk image (.t64, .d64)",
                 c64kit_files::quote(entry),
                 loader.name
             );
@@ -531,6 +533,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
             file,
             args.loader.as_deref(),
             args.entry.as_deref(),
+            "--entry",
             &loader_options,
         )
     };
@@ -612,18 +615,15 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         roms,
         cia: (args.cia)
             .or(args.model.map(|m| m.cia))
-            .or(config.cia)
-            .or(config.model.map(|m| m.cia))
+            .or(config.cia_model())
             .unwrap_or_default(),
         sid: (args.sid)
             .or(args.model.map(|m| m.sid))
-            .or(config.sid)
-            .or(config.model.map(|m| m.sid))
+            .or(config.sid_model())
             .unwrap_or_default(),
         vic: (args.vic)
             .or(args.model.map(|m| m.vic))
-            .or(config.vic)
-            .or(config.model.map(|m| m.vic))
+            .or(config.vic_model())
             .unwrap_or_default(),
         drive: drive_8,
         raw_loads,
@@ -724,7 +724,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
 }
 
 /// What a loader made of a file, as the machine takes a program.
-fn machine_program(program: Program) -> c64kit_machine::Program {
+pub fn machine_program(program: Program) -> c64kit_machine::Program {
     c64kit_machine::Program {
         segments: program
             .segments
@@ -749,11 +749,7 @@ fn after_return(args: &RunArgs, config: &Config, mode: Mode) -> AfterReturn {
         .as_deref()
         .or(config.after_return.as_deref())
         .unwrap_or(if mode == Mode::Play { "wait" } else { "return" });
-    if after_return == "wait" {
-        AfterReturn::Wait
-    } else {
-        AfterReturn::Return
-    }
+    c64kit::config::after_return_mode(after_return)
 }
 
 /// A ROM image that cannot be used, named by the option or setting that gave it.

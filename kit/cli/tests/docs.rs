@@ -190,18 +190,6 @@ fn matches(shown: &str, actual: &str) -> bool {
     true
 }
 
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_tree(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 /// The workspace's package names and xtask's commands, for the `cargo` lines.
 struct Workspace {
     packages: Vec<String>,
@@ -356,8 +344,8 @@ fn every_documented_command_runs_as_written() {
             .to_string();
         let text = std::fs::read_to_string(&doc).unwrap();
         let dir = common::temp_dir(&format!("docs-{}", name.replace('/', "-")));
-        copy_tree(&repo().join("examples"), &dir.join("examples"));
-        copy_tree(&repo().join("programs"), &dir.join("programs"));
+        common::copy_tree(&repo().join("examples"), &dir.join("examples"));
+        common::copy_tree(&repo().join("programs"), &dir.join("programs"));
         for e in examples(&text) {
             let at = format!("{name}:{}", e.line);
             let first = e.command.split_whitespace().next().unwrap_or("");

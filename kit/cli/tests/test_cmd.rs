@@ -55,18 +55,6 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
     out
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 #[test]
 fn the_example_suites_pass_with_every_report() {
     let dir = temp_dir("test-examples");
@@ -169,7 +157,7 @@ fn the_example_prg_is_hello_asm_assembled() {
 fn update_writes_missing_golden_files_beside_the_scenario_and_nothing_else() {
     let dir = temp_dir("test-update");
     let suite = dir.join("suite");
-    copy_dir(&suites(), &suite);
+    copy_tree(&suites(), &suite);
     std::fs::remove_dir_all(suite.join("golden")).unwrap();
     let before = tree(&dir);
     // Without the golden file, its scenario fails and says how to make it.
@@ -331,7 +319,7 @@ fn bad_scenario_files_name_the_file_line_and_key() {
         (
             "[[scenario]]\nname = \"a\"\nprogam = \"hello.prg\"\n",
             &[
-                "hello.toml:3: unknown field `progam`, expected one of `name`, `note`, `program`, `keys`",
+                "hello.toml:3: unknown field `progam`, expected one of `name`, `note`, `program`, `entry`, `keys`",
                 "docs/testing.md",
             ],
         ),
@@ -417,6 +405,87 @@ fn bad_scenario_files_name_the_file_line_and_key() {
         ),
         ("", &["missing field `scenario`", "[[scenario]] tables"]),
         ("[[scenario]\n", &["hello.toml:1: invalid table header"]),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nentry = \"HELLO\"\n",
+            &["hello.toml:4: scenario \"a\": key `entry` chooses a file inside a tape or disk"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             flag = \"q\"\nset = true\n",
+            &["hello.toml:5: scenario \"a\": expect #1: flag \"q\": a flag is \"n\""],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             flag = \"c\"\n",
+            &["hello.toml:5: scenario \"a\": expect #1: flag and set go together"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             register = \"sp\"\nequals = 256\n",
+            &["hello.toml:5: scenario \"a\": expect #1: register \"sp\" holds 8 bits"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nscreenshot = \"a.txt\"\n",
+            &["hello.toml:4: scenario \"a\": key `screenshot` \"a.txt\": a golden picture is a PNG"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nscreenshot = \"/tmp/a.png\"\n",
+            &["hello.toml:4: scenario \"a\": key `screenshot` \"/tmp/a.png\" leaves the scenario"],
+        ),
+        // A scenario's settings: c64kit.toml's keys, read by its reader, named by line.
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             sid = \"8580\"\nvic = \"6568\"\n",
+            &[
+                "hello.toml:7: scenario \"a\": key `settings.vic`: \"6568\" is not a VIC-II \
+                 model",
+            ],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             colour = 3\n",
+            &["hello.toml:6: scenario \"a\": key `settings.colour`: unknown field `colour`"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             model = \"c64\"\ndisplay = \"png\"\n",
+            &["hello.toml:7: scenario \"a\": key `settings.display`: a scenario has no displays"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             drive_dir = \"nosuch\"\n",
+            &["hello.toml:6: scenario \"a\": key `settings.drive_dir`: tests/nosuch:"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             key_hold = \"2f\"\n\n[scenario.settings.roms]\nchargen = \"nosuch.bin\"\n",
+            &["hello.toml:8: scenario \"a\": key `settings.roms.chargen`: tests/nosuch.bin"],
+        ),
+        (
+            // The settings table made by its sub-table's header alone.
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n\
+             [scenario.settings.roms]\nkernal = \"nosuch.bin\"\nbasic = \"nosuch.bin\"\n",
+            &["hello.toml:5: scenario \"a\": key `settings.roms.basic`: tests/nosuch.bin"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             key_hold = \"2\"\n",
+            &["hello.toml:6: scenario \"a\": key `settings.key_hold`: "],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nmax_cycles = 5000\n\n\
+             [scenario.settings]\nmax_cycles = 6000\n",
+            &["hello.toml:4: scenario \"a\": the budget is given twice"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[scenario.settings]\n\
+             exit_status = true\n",
+            &["hello.toml:6: scenario \"a\": key `settings.exit_status`: in a scenario"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nsettings = 3\n",
+            &["hello.toml:4: invalid type: integer `3`, expected a table"],
+        ),
     ];
     for (i, (toml, wanted)) in cases.iter().enumerate() {
         let dir = temp_dir(&format!("test-bad-{i}"));
@@ -478,6 +547,13 @@ fn usage_errors_exit_2_with_advice() {
         .assert()
         .code(2);
     assert_stderr_has(&out, "1 or more");
+    // The settings are each scenario's own: a settings file is refused, not ignored.
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["--config", "c64kit.toml", "test"])
+        .assert()
+        .code(2);
+    assert_stderr_has(&out, "--config: c64kit test reads no settings file");
 }
 
 /// A program that cannot be built is that scenario's failure (exit 1), named; the others
@@ -530,24 +606,475 @@ fn the_scenario_files_shown_in_the_docs_are_the_examples() {
             continue;
         }
         let block: Vec<&str> = lines.by_ref().take_while(|l| l.trim() != "```").collect();
-        let Some(name) = block
-            .first()
-            .and_then(|l| l.strip_prefix("# examples/testing/"))
-        else {
+        let Some(name) = block.first().and_then(|l| l.strip_prefix("# examples/")) else {
             continue;
         };
-        let file = std::fs::read_to_string(suites().join(name)).unwrap();
+        let file = std::fs::read_to_string(repo().join("examples").join(name)).unwrap();
         assert_eq!(
             block.join("\n") + "\n",
             file,
-            "docs/testing.md shows examples/testing/{name} otherwise"
+            "docs/testing.md shows examples/{name} otherwise"
         );
         shown.push(name.to_string());
     }
     shown.sort();
     assert_eq!(
         shown,
-        ["asm.toml", "basic.toml", "exit-status.toml", "prg.toml"],
+        [
+            "cc65/tests/units.toml",
+            "testing/asm.toml",
+            "testing/basic.toml",
+            "testing/exit-status.toml",
+            "testing/game.toml",
+            "testing/image.toml",
+            "testing/prg.toml",
+            "testing/settings.toml"
+        ],
         "every example suite is shown"
+    );
+}
+
+/// A scenario's settings make its machine: the budget and the chips it gives are the run's
+/// (the example suite settings.toml checks the model and the drive folder).
+#[test]
+fn scenario_settings_are_the_runs() {
+    let dir = temp_dir("test-settings");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "budget"
+program = "loop.bas"
+keys = ""
+stop = "cycle budget of 200000 cycles reached"
+
+[scenario.settings]
+max_cycles = "$30D40"
+
+# LXA #$FF leaves A = (A | the magic constant) & $FF: with A = 0, the constant.
+[[scenario]]
+name = "cpu-magic"
+program = "lxa.prg"
+keys = ""
+
+[scenario.settings]
+cpu_magic = "$11"
+
+[[scenario.expect]]
+address = 0xC000
+bytes = [0x11]
+"#,
+    );
+    write(&tests, "loop.bas", b"10 GOTO 10\n");
+    // LDA #0, LDX #0, LXA #$FF, STA $C000, RTS.
+    let lxa = [0xA9, 0, 0xA2, 0, 0xAB, 0xFF, 0x8D, 0x00, 0xC0, 0x60];
+    write(&tests, "lxa.prg", &stub_prg(&lxa));
+    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("PASS budget (tests/hello.toml:2): 1 check"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("PASS cpu-magic"), "{stdout}");
+    // Without the setting, the default constant is another.
+    let toml = std::fs::read_to_string(tests.join("hello.toml")).unwrap();
+    std::fs::write(
+        tests.join("hello.toml"),
+        toml.replace("cpu_magic = \"$11\"", "cia = \"6526a\""),
+    )
+    .unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    assert!(
+        stdout_of(&out).contains("FAIL cpu-magic"),
+        "{}",
+        stdout_of(&out)
+    );
+}
+
+/// A T64 tape image holding `prg` as file `name`, in C64S's format: a 64-byte header, one
+/// 32-byte entry, then the file's bytes without their load address.
+fn t64_of(name: &str, prg: &[u8]) -> Vec<u8> {
+    let (load, data) = (u16::from_le_bytes([prg[0], prg[1]]), &prg[2..]);
+    let mut t = vec![0u8; 96];
+    t[..20].copy_from_slice(b"C64S tape image file");
+    t[32..38].copy_from_slice(&[0x01, 0x01, 1, 0, 1, 0]); // version, entries, used
+    t[40..64].fill(b' ');
+    t[64] = 1; // a normal file
+    t[65] = 0x82; // PRG
+    t[66..68].copy_from_slice(&load.to_le_bytes());
+    t[68..70].copy_from_slice(&(load + data.len() as u16).to_le_bytes());
+    t[72..76].copy_from_slice(&96u32.to_le_bytes());
+    t[80..96].fill(b' ');
+    t[80..80 + name.len()].copy_from_slice(name.as_bytes());
+    t.extend_from_slice(data);
+    t
+}
+
+/// A tape or disk image's file is a scenario's program (`entry` names it, as `c64kit run
+/// --entry` does); a name the image does not hold is that scenario's error, naming what it
+/// holds.
+#[test]
+fn a_tape_or_disk_images_file_is_the_program() {
+    let dir = temp_dir("test-images");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "from-tape"
+program = "hello.t64"
+entry = "HEL*"
+keys = "tape\n"
+
+[[scenario.expect]]
+screen_row = 2
+text = "HELLO, TAPE!"
+
+[[scenario]]
+name = "not-on-the-disk"
+program = "../images/disk.d64"
+entry = "NOPE"
+keys = ""
+"#,
+    );
+    let hello = std::fs::read(suites().join("hello.prg")).unwrap();
+    write(&tests, "hello.t64", &t64_of("HELLO", &hello));
+    std::fs::create_dir_all(dir.join("images")).unwrap();
+    std::fs::copy(
+        repo().join("examples/examples.d64"),
+        dir.join("images/disk.d64"),
+    )
+    .unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    assert!(
+        stdout.contains("PASS from-tape (tests/hello.toml:2): 1 check"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.lines().any(
+            |l| l.starts_with("ERROR not-on-the-disk (tests/hello.toml:12): ")
+                && l.contains("no file \"NOPE\" on the disk (it holds: \"HELLO\", \"JOYSTICK\"")
+        ),
+        "{stdout}"
+    );
+}
+
+/// Registers and flags after a run: as the program left them at its RTS (a program started
+/// at an address), as RUN's SYS saved them (examples/testing/asm.toml), or as they are where
+/// the run stopped; SP and PC after a return to BASIC are BASIC's, not checked.
+#[test]
+fn registers_and_flags_after_the_run() {
+    let dir = temp_dir("test-registers");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "at-rts"
+program = "rts.asm"
+keys = ""
+
+[[scenario.expect]]
+register = "y"
+equals = 7
+
+[[scenario.expect]]
+flag = "c"
+set = true
+
+[[scenario.expect]]
+flag = "z"
+set = false
+
+[[scenario]]
+name = "stopped"
+program = "loop.asm"
+keys = ""
+max_cycles = 10_000
+
+[[scenario.expect]]
+register = "pc"
+equals = 0xC002
+
+[[scenario.expect]]
+register = "x"
+equals = 9
+
+[[scenario.expect]]
+flag = "n"
+set = false
+
+[[scenario]]
+name = "wrong"
+program = "rts.asm"
+keys = ""
+
+[[scenario.expect]]
+register = "a"
+equals = 6
+
+[[scenario.expect]]
+flag = "c"
+set = false
+
+[[scenario.expect]]
+register = "pc"
+equals = 0xC000
+"#,
+    );
+    write(
+        &tests,
+        "rts.asm",
+        b"*=$c000\n lda #5\n ldy #7\n sec\n rts\n",
+    );
+    write(&tests, "loop.asm", b"*=$c000\n ldx #9\n jmp *\n");
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    for line in [
+        "PASS at-rts (tests/hello.toml:2): 3 checks",
+        "PASS stopped (tests/hello.toml:19): 3 checks",
+        "FAIL wrong (tests/hello.toml:37): 2 of 3 checks failed",
+        "    register A: expected $06, measured $05 - DOES NOT HOLD",
+        "    flag C: expected clear, measured set (P = $",
+        "    register PC: expected $C000 - not checked (after a return to BASIC, SP and PC are \
+         BASIC's",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(line)),
+            "no line {line:?} in:\n{stdout}"
+        );
+    }
+}
+
+/// A golden picture: missing, the scenario fails and says how to make it; `--update` writes
+/// it (the committed example's, pixel for pixel: runs are exact), then it passes; a run
+/// that draws another screen fails, saying how many pixels differ and where.
+#[test]
+fn golden_pictures_are_compared_by_vices_rule_and_written_by_update() {
+    let dir = temp_dir("test-picture");
+    let suite = dir.join("suite");
+    copy_tree(&suites(), &suite);
+    std::fs::remove_dir_all(suite.join("golden")).unwrap();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "suite/prg.toml"])
+        .assert()
+        .code(1);
+    assert!(
+        stdout_of(&out).contains(
+            "the screen against golden/hello-screen.png: expected the same picture, measured \
+             missing (c64kit test --update writes it) - DOES NOT HOLD"
+        ),
+        "{}",
+        stdout_of(&out)
+    );
+    let out = c64kit()
+        .current_dir(&dir)
+        .env_remove("CI")
+        .args(["test", "--update", "suite/prg.toml"])
+        .assert()
+        .success();
+    assert!(
+        stdout_of(&out).contains("UPDATED golden picture suite/golden/hello-screen.png"),
+        "{}",
+        stdout_of(&out)
+    );
+    let written = std::fs::read(suite.join("golden/hello-screen.png")).unwrap();
+    assert_eq!(
+        written,
+        std::fs::read(suites().join("golden/hello-screen.png")).unwrap()
+    );
+    let (w, h, _, _) = decode_png_bytes(&written);
+    assert_eq!((w, h), (384, 272), "VICE's PAL screenshot area");
+    c64kit()
+        .current_dir(&dir)
+        .args(["test", "suite/prg.toml"])
+        .assert()
+        .success();
+    // Another name typed: another picture.
+    let toml = std::fs::read_to_string(suite.join("prg.toml")).unwrap();
+    std::fs::write(
+        suite.join("prg.toml"),
+        toml.replace("keys = \"world\\n\"", "keys = \"mars\\n\""),
+    )
+    .unwrap();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "suite/prg.toml", "--scenario", "hello-screen"])
+        .assert()
+        .code(1);
+    let stdout = stdout_of(&out);
+    assert!(
+        stdout.lines().any(|l| l.starts_with(
+            "    the screen against golden/hello-screen.png: expected the same picture, \
+             measured "
+        ) && l.contains(" of 104,448 pixels differ, the first at (")
+            && l.ends_with("the golden picture's light blue - DOES NOT HOLD")),
+        "{stdout}"
+    );
+}
+
+/// examples/cc65: a C program's unit tests, built with cc65 here (never a committed
+/// binary) and run by `c64kit test` as docs/testing.md shows; a library with a bug makes
+/// main return the number of failed tests, and the scenario fails on its exit status.
+/// Without cl65 the test says it skipped (CI's .ci/run installs cc65).
+#[test]
+fn the_cc65_example_reports_by_exit_status() {
+    if no_cl65("the cc65 example was not built") {
+        return;
+    }
+    let dir = temp_dir("test-cc65");
+    copy_tree(&repo().join("examples/cc65"), &dir);
+    let build = || {
+        std::fs::create_dir_all(dir.join("build")).unwrap();
+        let out = std::process::Command::new("cl65")
+            .current_dir(&dir)
+            .args([
+                "-t",
+                "c64",
+                "-O",
+                "-o",
+                "build/units.prg",
+                "units.c",
+                "lib.c",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    build();
+    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("PASS units (tests/units.toml:5): 4 checks"),
+        "{stdout}"
+    );
+    // A bug in gcd: two of its tests fail, and main returns 2.
+    let lib = std::fs::read_to_string(dir.join("lib.c")).unwrap();
+    assert!(lib.contains("t = a % b;"));
+    std::fs::write(dir.join("lib.c"), lib.replace("t = a % b;", "t = a / b;")).unwrap();
+    build();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    for line in [
+        "FAIL units (tests/units.toml:5): 3 of 4 checks failed",
+        "    exit status (ST): expected 0, measured 2 - DOES NOT HOLD",
+        "    /(\\d+) tests, 0 failed/: expected 7, measured not found in the transcript",
+        "    text never printed: expected no \"fail:\", measured \"fail:\" printed",
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.starts_with(line)),
+            "no line {line:?} in:\n{stdout}"
+        );
+    }
+}
+
+/// A writable drive folder may hold the run's own files: the scenario file and the program
+/// there are protected, as `c64kit run` protects its inputs (a 1541's 26, WRITE PROTECT ON),
+/// while the program's own new files are written.
+#[test]
+fn a_writable_drive_folder_never_changes_the_suites_files() {
+    let dir = temp_dir("test-drive-protect");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "writes"
+program = "writes.bas"
+keys = ""
+
+[scenario.settings]
+drive_dir = "."
+
+[[scenario.expect]]
+regex = 'SCENARIO (\d+)'
+equals = 26
+
+[[scenario.expect]]
+regex = 'NEW (\d+)'
+equals = 0
+"#,
+    );
+    write(
+        &tests,
+        "writes.bas",
+        b"10 OPEN 15,8,15\n\
+          20 OPEN 2,8,2,\"@0:HELLO.TOML,S,W\":PRINT#2,\"X\":CLOSE 2\n\
+          30 INPUT#15,E,E$,T,S:PRINT \"SCENARIO\";E\n\
+          40 OPEN 2,8,2,\"NEW.TXT,S,W\":PRINT#2,\"X\":CLOSE 2\n\
+          50 INPUT#15,E,E$,T,S:PRINT \"NEW\";E\n\
+          60 CLOSE 15\n",
+    );
+    let before = std::fs::read(tests.join("hello.toml")).unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert_eq!(std::fs::read(tests.join("hello.toml")).unwrap(), before);
+    assert!(tests.join("new.txt").is_file(), "the program's own file");
+}
+
+/// A scenario's ROM images: Commodore's BASIC and KERNAL (from `C64KIT_ROMS`; skipped
+/// without), named under [scenario.settings.roms] as in c64kit.toml. The same program and
+/// checks pass on them as on c64kit's own, and the machine is Commodore's: PEEKs of 16 bytes
+/// spread over the KERNAL ROM add up to what Commodore's image holds, and on c64kit's own
+/// KERNAL they do not.
+#[test]
+fn a_scenarios_roms_are_commodores_when_it_names_them() {
+    let Some(roms) = commodores_roms("c64kit test with [scenario.settings.roms]") else {
+        return;
+    };
+    let dir = temp_dir("test-roms");
+    let kernal = roms.join("kernal-901227-03.bin");
+    let basic = roms.join("basic-901226-01.bin");
+    // The 16 bytes at $E000 + 509 * i of Commodore's KERNAL image, read from the image.
+    let image = std::fs::read(&kernal).unwrap();
+    let rom_sum: u32 = (0..16).map(|i| image[i * 509] as u32).sum();
+    let scenario = |settings: &str| {
+        format!(
+            "[[scenario]]\nname = \"real-roms\"\nprogram = \"sum.bas\"\nkeys = \"10\\n\"\n\
+             stop = \"returned to BASIC\"\n\n[[scenario.expect]]\nregex = 'SUM (\\d+)'\n\
+             equals = 55\n\n[[scenario.expect]]\nregex = 'ROMSUM (\\d+)'\nequals = {rom_sum}\n\
+             {settings}"
+        )
+    };
+    let settings = format!(
+        "\n[scenario.settings.roms]\nbasic = \"{}\"\nkernal = \"{}\"\n",
+        basic.display(),
+        kernal.display()
+    );
+    let tests = suite_with(&dir, &scenario(&settings));
+    write(
+        &tests,
+        "sum.bas",
+        b"10 INPUT N\n20 S=0:FOR I=1 TO N:S=S+I:NEXT\n30 PRINT \"SUM\";S\n\
+          40 C=0:FOR I=0 TO 15:C=C+PEEK(57344+I*509):NEXT:PRINT \"ROMSUM\";C\n",
+    );
+    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(
+        out.get_output().status.code(),
+        Some(0),
+        "{stdout}{}",
+        stderr_of(&out)
+    );
+    assert!(
+        stdout.contains("PASS real-roms (tests/hello.toml:1): 3 checks"),
+        "{stdout}"
+    );
+    // Without the setting, c64kit's own ROMs: the sum of 1..10 holds, the ROM's does not.
+    std::fs::write(tests.join("hello.toml"), scenario("")).unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    assert!(stdout.contains("1 of 3 checks failed"), "{stdout}");
+    assert!(
+        stdout.lines().any(
+            |l| l.starts_with("    /ROMSUM (\\d+)/: expected ") && l.ends_with("DOES NOT HOLD")
+        ),
+        "{stdout}"
     );
 }

@@ -12,8 +12,9 @@
 //! - py65 in a throw-away virtual environment (xtask/bench/py65_run.py), smaller workload only.
 //!
 //! Apart from those: I/O-heavy loops on the full C64, our sprite game (programs/sprites)
-//! with the VIC-II drawing its picture every frame, and a small player program with the
-//! SID's sound synthesised (three voices, the filter swept).
+//! with the VIC-II drawing its picture every frame, a small player program with the SID's
+//! sound synthesised (three voices, the filter swept), and `c64kit test` on a suite of 50
+//! scenarios of a few million cycles each (the release binary, as a user runs it).
 //!
 //! The flat harnesses handle CHROUT/GETIN by looking at the PC, so their instruction counts
 //! differ a little from the C64's (no IRQ handler, no `JMP ($0326)` in the jump table); each
@@ -72,6 +73,10 @@ pub struct BenchArgs {
     /// a fat-LTO bench build and about a minute of measuring).
     #[arg(long)]
     criterion: bool,
+    /// Only time `c64kit test` on the suite of 50 scenarios (the other workloads take
+    /// minutes).
+    #[arg(long)]
+    test_suite_only: bool,
 }
 
 /// What the bench found, as it prints it: kept for `--write`, which makes the page of
@@ -175,6 +180,18 @@ pub fn run(args: BenchArgs) -> ExitCode {
         }
     }
     say!("cargo xtask bench: {}", machine_load());
+    if args.test_suite_only {
+        return match test_suite(args.runs) {
+            Ok(text) => {
+                say!("\n{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                errln!("bench: c64kit test: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let mut failed = false;
     let mut results: Vec<(Workload, Vec<Row>)> = Vec::new();
     for w in workloads(args.py65_depth) {
@@ -214,6 +231,13 @@ pub fn run(args: BenchArgs) -> ExitCode {
         Ok(text) => say!("\n{text}"),
         Err(e) => {
             errln!("bench: the sprite game: {e}");
+            failed = true;
+        }
+    }
+    match test_suite(args.runs) {
+        Ok(text) => say!("\n{text}"),
+        Err(e) => {
+            errln!("bench: c64kit test: {e}");
             failed = true;
         }
     }
@@ -1048,6 +1072,139 @@ fn sprite_game(runs: u32) -> Result<String, String> {
         if x >= 100.0 { "met" } else { "NOT met" },
         times_real(x)
     ))
+}
+
+/// The scenarios of the `c64kit test` suite: a BASIC program summing 1..N for a typed N,
+/// each scenario another N, so each runs a few million cycles (about 3,700 a step).
+const SUITE_SCENARIOS: u64 = 50;
+const SUITE_FIRST_N: u64 = 500;
+const SUITE_N_STEP: u64 = 10;
+
+/// `c64kit test` on a suite of 50 scenarios, as a user runs it once it is built: the
+/// release binary on a scenario file written under target/, all at once (as many as there
+/// are cores) and one at a time. Each scenario checks the sum the program printed; the
+/// C64 cycles are the sum of the scenarios' own.
+fn test_suite(runs: u32) -> Result<String, String> {
+    let dir = xtask::target_dir().join("bench/test-suite");
+    std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let program = "10 INPUT N\n20 S=0:FOR I=1 TO N:S=S+I:NEXT\n30 PRINT \"SUM\";S\n";
+    let mut toml = String::from(
+        "# Written by cargo xtask bench: 50 scenarios of a few million cycles each.\n",
+    );
+    for i in 0..SUITE_SCENARIOS {
+        let n = SUITE_FIRST_N + i * SUITE_N_STEP;
+        toml.push_str(&format!(
+            "\n[[scenario]]\nname = \"sum-{n}\"\nprogram = \"sum.bas\"\nkeys = \"{n}\\n\"\n\
+             stop = \"returned to BASIC\"\n\n[[scenario.expect]]\nregex = 'SUM (\\d+)'\n\
+             equals = {}\n",
+            n * (n + 1) / 2
+        ));
+    }
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        c64kit_files::write_output(&path, text.as_bytes())
+            .map_err(|e| format!("{}: {}", path.display(), c64kit_files::io_reason(&e)))
+    };
+    write("sum.bas", program)?;
+    write("suite.toml", &toml)?;
+    outln!(WHAT, "\nc64kit test: cargo build --release -p c64kit ...");
+    let built = Command::new(cargo())
+        .args(["build", "--release", "--quiet", "-p", "c64kit"])
+        .current_dir(workspace_root())
+        .status()
+        .map_err(|e| format!("cannot start cargo: {e}"))?;
+    if !built.success() {
+        return Err(format!("building c64kit failed ({built})"));
+    }
+    let bin = xtask::target_dir().join("release/c64kit");
+    let time = |jobs: Option<&str>| -> Result<(Vec<Duration>, Vec<Duration>, u64), String> {
+        let (mut times, mut cpu) = (Vec::new(), Vec::new());
+        let mut cycles = 0;
+        for _ in 0..runs {
+            let cpu_before = children_cpu();
+            let mut cmd = Command::new(&bin);
+            cmd.arg("test").arg(dir.join("suite.toml"));
+            if let Some(j) = jobs {
+                cmd.args(["--jobs", j]);
+            }
+            let t = Instant::now();
+            let out = cmd
+                .stdin(Stdio::null())
+                .output()
+                .map_err(|e| format!("cannot start {}: {e}", bin.display()))?;
+            times.push(t.elapsed());
+            if let (Some(a), Some(b)) = (cpu_before, children_cpu()) {
+                cpu.push(b.saturating_sub(a));
+            }
+            let text = String::from_utf8_lossy(&out.stdout);
+            if !out.status.success() || !text.contains("50 scenarios: all pass") {
+                return Err(format!("the suite did not pass ({}):\n{text}", out.status));
+            }
+            // "PASS sum-500 (...): 2 checks, 1.9 s of C64 time (1,876,543 cycles)"
+            cycles = text
+                .lines()
+                .filter_map(|l| l.rsplit_once(" (")?.1.strip_suffix(" cycles)"))
+                .filter_map(|n| n.replace(',', "").parse::<u64>().ok())
+                .sum();
+        }
+        times.sort();
+        cpu.sort();
+        Ok((times, cpu, cycles))
+    };
+    let (parallel, parallel_cpu, cycles) = time(None)?;
+    let (serial, serial_cpu, _) = time(Some("1"))?;
+    let median = |t: &[Duration]| t[t.len() / 2].as_secs_f64();
+    let cpu = |t: &[Duration]| {
+        if t.is_empty() {
+            "CPU time not known".to_string()
+        } else {
+            format!("{} CPU time", secs(median(t)))
+        }
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let first = SUITE_FIRST_N;
+    let last = SUITE_FIRST_N + (SUITE_SCENARIOS - 1) * SUITE_N_STEP;
+    Ok(format!(
+        "c64kit test, a suite of {SUITE_SCENARIOS} scenarios (a BASIC program summing 1..N, \
+         N = {first}..{last}: {} C64 cycles in all, {} a scenario on average; the release \
+         binary, median of {runs}, process start and BASIC tokenizing included):\n\
+         - all at once (--jobs {cores}, the cores): {} wall time ({}-{}), {}, {} C64 \
+         cycles/s of wall time\n\
+         - one at a time (--jobs 1): {} wall time ({}-{}), {}, {} C64 cycles/s of wall \
+         time\n\
+         - well under a second once built: {}",
+        si(cycles as f64, ""),
+        si(cycles as f64 / SUITE_SCENARIOS as f64, ""),
+        secs(median(&parallel)),
+        secs(parallel[0].as_secs_f64()),
+        secs(parallel[parallel.len() - 1].as_secs_f64()),
+        cpu(&parallel_cpu),
+        si(cycles as f64 / median(&parallel), ""),
+        secs(median(&serial)),
+        secs(serial[0].as_secs_f64()),
+        secs(serial[serial.len() - 1].as_secs_f64()),
+        cpu(&serial_cpu),
+        si(cycles as f64 / median(&serial), ""),
+        if median(&parallel) < 0.5 {
+            "met (under half a second)"
+        } else if median(&parallel) < 1.0 {
+            "under a second, not well under"
+        } else {
+            "NOT met"
+        }
+    ))
+}
+
+/// The CPU time (user and system) of this process's finished children, from Linux's
+/// /proc/self/stat (cutime and cstime, in the kernel's USER_HZ ticks: 100 a second); None
+/// elsewhere. On a loaded machine it says what the work cost where wall time cannot.
+fn children_cpu() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The fields after the command name, which is in parentheses: state is field 3.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks = |field: usize| fields.get(field - 3)?.parse::<u64>().ok();
+    let (cutime, cstime) = (ticks(16)?, ticks(17)?);
+    Some(Duration::from_millis((cutime + cstime) * 10))
 }
 
 /// Times `cargo xtask conform` as a subprocess (its release build already made: we are it).

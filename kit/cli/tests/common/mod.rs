@@ -90,6 +90,32 @@ pub fn library(crate_name: &str) -> PathBuf {
     );
 }
 
+/// Whether cc65's `cl65` is missing; if so, says that the test skipped `what` (CI's .ci/run
+/// installs cc65).
+pub fn no_cl65(what: &str) -> bool {
+    let missing = std::process::Command::new("cl65")
+        .arg("--version")
+        .output()
+        .is_err();
+    if missing {
+        eprintln!("SKIPPED: cc65's cl65 is not installed, so {what}");
+    }
+    missing
+}
+
+/// Copies the folder `from` to `to`, subfolders included.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_tree(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
 /// A fresh folder for one test's files, named after the test.
 pub fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("c64kit-tests-{}-{name}", std::process::id()));
