@@ -390,7 +390,7 @@ pub struct Shot {
 impl Shot {
     /// As a PNG in the Pepto palette, as the testbench writes pictures.
     pub fn png(&self) -> Result<Vec<u8>, String> {
-        c64kit_testbench::screenshot::encode_png(self.width, self.height, &self.pixels)
+        c64kit_screenshot::encode_png(self.width, self.height, &self.pixels)
     }
 }
 
@@ -761,7 +761,7 @@ fn compare_screenshot(
     outcome: &mut Outcome,
 ) -> Check {
     use c64kit_plugin_api::palette::NAMES;
-    use c64kit_testbench::screenshot::{compare, Reference};
+    use c64kit_screenshot::{compare, Reference};
     let picture = machine.picture();
     let (width, height) = picture.visible_size();
     let shot = Shot {

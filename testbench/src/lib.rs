@@ -16,7 +16,8 @@
 // panics; println! and eprintln! panic when the reader goes away.
 #![warn(clippy::print_stdout, clippy::print_stderr)]
 
-pub mod screenshot;
+/// Screenshot tests' rule, shared with `c64kit test`'s golden pictures.
+pub use c64kit_screenshot as screenshot;
 
 use c64kit_machine::drive::Drive;
 use c64kit_machine::kernal::AfterReturn;
