@@ -21,6 +21,7 @@ struct Lent {
     rom_readable: u16,
     writable: u16,
     write_floor: u16,
+    write_guard: Option<u8>,
     watched: [u64; 4],
     quiet_until: u64,
     irq: bool,
@@ -34,6 +35,7 @@ struct Lending {
     rom_readable: u16,
     writable: u16,
     write_floor: u16,
+    write_guard: Option<u8>,
     watched: [u64; 4],
 }
 
@@ -43,6 +45,7 @@ impl Lending {
         rom_readable: 0,
         writable: 0xFFFF,
         write_floor: 0,
+        write_guard: None,
         watched: [0; 4],
     };
 
@@ -70,6 +73,7 @@ impl Lent {
             rom_readable: 0,
             writable: 0xFFFF,
             write_floor: 0,
+            write_guard: None,
             watched: [0; 4],
             quiet_until: u64::MAX,
             irq: false,
@@ -87,6 +91,7 @@ impl Lent {
         self.rom_readable = l.rom_readable;
         self.writable = l.writable;
         self.write_floor = l.write_floor;
+        self.write_guard = l.write_guard;
         self.watched = l.watched;
         self.cycles = 0;
         let addresses = case.initial.ram.iter().map(|&(a, _)| a);
@@ -133,6 +138,7 @@ impl Bus for Lent {
             rom_readable: self.rom_readable,
             writable: self.writable,
             write_floor: self.write_floor,
+            write_guard: self.write_guard,
             watched: self.watched,
             cycles: &mut self.cycles,
             quiet_until: self.quiet_until,
@@ -193,7 +199,9 @@ fn touches_withheld(case: &Case, lent: &Lent) -> bool {
         || case.cycles.iter().any(|(addr, _, kind)| {
             let bit = 1 << (addr >> 12);
             if kind == "write" {
-                lent.writable & bit == 0 || *addr < lent.write_floor
+                lent.writable & bit == 0
+                    || *addr < lent.write_floor
+                    || lent.write_guard == Some((addr >> 8) as u8)
             } else {
                 (lent.readable | lent.rom_readable) & bit == 0
             }
@@ -284,6 +292,19 @@ fn lendings(case: &Case) -> Vec<Lending> {
             ..Lending::rom_in(r)
         });
     }
+    // Each page written above the stack guarded (its writes left to the bus).
+    let written: BTreeSet<u16> = case
+        .cycles
+        .iter()
+        .filter(|(a, _, kind)| kind == "write" && *a >= 0x200)
+        .map(|(a, _, _)| a >> 8)
+        .collect();
+    for page in written {
+        all.push(Lending {
+            write_guard: Some(page as u8),
+            ..Lending::EVERYTHING
+        });
+    }
     let page = case.initial.pc >> 8;
     for watched in [page, page ^ 1] {
         let mut lending = Lending::EVERYTHING;
@@ -315,8 +336,14 @@ fn run_folder(sub: &str, expect_files: usize) {
                 if let Err(e) = check(&case, op, l, &mut lent) {
                     failures.push(format!(
                         "{} (readable {:016b}, ROM {:016b}, writable {:016b}, floor {}, \
-                         watched {:016X?}): {e}",
-                        case.name, l.readable, l.rom_readable, l.writable, l.write_floor, l.watched
+                         guard {:02X?}, watched {:016X?}): {e}",
+                        case.name,
+                        l.readable,
+                        l.rom_readable,
+                        l.writable,
+                        l.write_floor,
+                        l.write_guard,
+                        l.watched
                     ));
                 }
             }

@@ -238,11 +238,10 @@ impl Machine {
     /// Runs until a stop reason, or until the cycle `limit` (`None`).
     fn run_to(&mut self, limit: u64) -> Option<StopReason> {
         loop {
-            let watching = self.any_breakpoint || self.basic_end_watch;
-            // Commodore's KERNAL is watched at addresses its RAM vectors name
-            // (`real_kernal`): every instruction is looked at.
+            // Commodore's KERNAL is watched at addresses its RAM vectors name (`real_kernal`).
+            let real_kernal = !self.bus.roms.trap_kernal;
+            let watching = self.any_breakpoint || self.basic_end_watch || real_kernal;
             let checked = self.count_instructions
-                || !self.bus.roms.trap_kernal
                 || self.trace.is_some()
                 || (!self.direct_path && (watching || self.stop_on_stuck_loop));
             if checked {
@@ -257,14 +256,18 @@ impl Machine {
                 // The hot loop: straight on RAM and ROM while the bus allows, else one exact
                 // step. The direct path leaves every jump to itself to the exact step, so a
                 // stuck loop is seen there; and every instruction in a watched page (a
-                // breakpoint's, CHRIN's entry for the end of a BASIC program), so the
-                // checks `run_checked` makes before each instruction are made here before
-                // those.
+                // breakpoint's, CHRIN's entry for the end of a BASIC program, the entries the
+                // real KERNAL's vectors name), so the checks `run_checked` makes before each
+                // instruction are made here before those. The vectors' writes are exact steps
+                // too: after one, the pages their targets are in are watched.
+                let mut targets = real_kernal.then(|| self.real_kernal_targets());
                 self.bus.watch_pages(if watching {
                     self.watched_pages()
                 } else {
                     [0; 4]
                 });
+                self.bus
+                    .guard_writes(real_kernal.then_some(crate::real_kernal::VECTOR_PAGE));
                 loop {
                     let before = self.bus.now;
                     self.cpu.run_direct(&mut self.bus, limit);
@@ -286,6 +289,13 @@ impl Machine {
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                         return Some(StopReason::StuckLoop { pc });
                     }
+                    if let Some(targets) = targets.as_mut() {
+                        let now = self.real_kernal_targets();
+                        if *targets != now {
+                            *targets = now;
+                            self.bus.watch_pages(self.watched_pages());
+                        }
+                    }
                     // I/O is never lent to the direct path: the write was this step's.
                     if self.bus.debug_cart_value.is_some() {
                         break;
@@ -304,13 +314,17 @@ impl Machine {
         }
     }
 
-    /// The pages of the breakpoints and of the entry the BASIC end watch looks at, for the
-    /// direct path to leave to `stop_before` (see `C64Bus::watch_pages`).
+    /// The pages of the breakpoints, of the entry the BASIC end watch looks at and of those
+    /// the real KERNAL's watch looks at, for the direct path to leave to `stop_before` (see
+    /// `C64Bus::watch_pages`).
     fn watched_pages(&self) -> [u64; 4] {
         let mut pages = [0u64; 4];
         let mut watch = |addr: u16| pages[addr as usize >> 14] |= 1 << ((addr >> 8) & 63);
         if self.basic_end_watch {
             watch(CHRIN_ENTRY);
+        }
+        if !self.bus.roms.trap_kernal {
+            self.real_kernal_targets().into_iter().for_each(&mut watch);
         }
         if self.any_breakpoint {
             // `breakpoints` has a bit per address, 64 addresses a word: 4 words a page.

@@ -162,6 +162,9 @@ pub struct C64Bus {
     /// Pages the run loop watches (a bit per page, see `DirectMemory::watched`): the direct
     /// path starts no instruction there.
     watched: [u64; 4],
+    /// A page whose writes the direct path leaves to the bus (`DirectMemory::write_guard`),
+    /// so that the run loop sees each one.
+    write_guard: Option<u8>,
     /// Bit r set: writes to region r are plain RAM writes (not I/O, not a hole), and the
     /// VIC-II need not see them first (not in `vic_watch`).
     ram_writable: u16,
@@ -239,6 +242,7 @@ impl C64Bus {
             ram_readable: 0,
             rom_readable: 0,
             watched: [0; 4],
+            write_guard: None,
             ram_writable: 0,
             pla_writable: 0,
             vic_watch: 0,
@@ -547,6 +551,12 @@ impl C64Bus {
     /// bit p % 64 of word p / 64), so the run loop sees each one before it runs.
     pub(crate) fn watch_pages(&mut self, pages: [u64; 4]) {
         self.watched = pages;
+    }
+
+    /// From now on the direct path makes no write to this page (`None`: none guarded): each
+    /// one is an exact step, after which the run loop can look at the page.
+    pub(crate) fn guard_writes(&mut self, page: Option<u8>) {
+        self.write_guard = page;
     }
 
     fn io_read(&mut self, addr: u16) -> u8 {
@@ -916,6 +926,7 @@ impl Bus for C64Bus {
             rom_readable: self.rom_readable,
             writable: self.ram_writable,
             write_floor: 2,
+            write_guard: self.write_guard,
             watched: self.watched,
             cycles: &mut self.now,
             quiet_until,

@@ -1,5 +1,6 @@
 //! What c64kit watches while Commodore's KERNAL image runs (no traps there): the run loop
-//! looks at each instruction's address (`Machine::run_checked`) for
+//! looks at the instructions at these addresses (`Machine::stop_before`; on the direct path
+//! every instruction in their pages, see `Machine::watched_pages`) for
 //! - the entry of the routine CHROUT's vector IBSOUT ($0326) points at, reached through the
 //!   jump table's `JMP ($0326)` or by a program's own `JMP ($0326)`: with the output on the
 //!   screen, A is the transcript's next byte, as the trap KERNAL's CHROUT records it;
@@ -12,6 +13,10 @@
 //!   keyboard with nothing typed and the script used up: GETIN polled in vain as often as
 //!   the trap KERNAL's `idle_poll_limit` allows, or CHRIN about to wait for a line nobody
 //!   will type, is "input exhausted", as with the trap KERNAL.
+//!
+//! The vectors live in RAM page 3 and programs change them: the direct path leaves every
+//! write to that page to an exact step (`C64Bus::guard_writes`), after which the run loop
+//! watches the pages the vectors name then (`Machine::real_kernal_targets`).
 
 use crate::boot::peek16;
 use crate::kernal::vars::{DFLTN, DFLTO, NDX, SCREEN};
@@ -19,6 +24,8 @@ use crate::machine::Machine;
 use crate::stop::StopReason;
 use c64kit_screen::addr::CRSW;
 
+/// The page of the RAM vectors below (the direct path's writes to it are watched).
+pub(crate) const VECTOR_PAGE: u8 = 0x03;
 /// IBSOUT: CHROUT's RAM vector.
 const IBSOUT: u16 = 0x0326;
 /// IBASIN: CHRIN's RAM vector.
@@ -34,6 +41,13 @@ const ERROR_MESSAGES: u16 = 0xA328;
 const LAST_ERROR: u8 = 30;
 
 impl Machine {
+    /// The addresses `watch_real_kernal` looks at, as the RAM vectors name them now.
+    pub(crate) fn real_kernal_targets(&self) -> [u16; 5] {
+        let [chrout, error, getin, chrin] =
+            [IBSOUT, IERROR, IGETIN, IBASIN].map(|vector| peek16(&self.bus, vector));
+        [chrout, error, getin, chrin, crate::basic_run::CHRIN_ENTRY]
+    }
+
     /// At an instruction's address, before it runs: records what the real KERNAL's CHROUT
     /// is about to print and the error BASIC is about to report; says when a wait for a key
     /// can never end.

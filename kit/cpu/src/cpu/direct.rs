@@ -49,6 +49,8 @@ struct Shared<'a> {
     /// `DirectMemory::watched`.
     watched: [u64; 4],
     floor: u16,
+    /// `DirectMemory::write_guard`'s page ($100: none).
+    guard: u16,
     irq_held: bool,
     // The registers that change rarely live here, not in arguments.
     s: u8,
@@ -207,7 +209,7 @@ fn handler<const OP: u8, const ROM: bool>(
     y: u8,
 ) {
     let pc = st as u16;
-    let (masks, floor, irq_held) = (sh.masks, sh.floor, sh.irq_held);
+    let (masks, floor, guard, irq_held) = (sh.masks, sh.floor, sh.guard, sh.irq_held);
     let (s, vf, df, iflag) = (sh.s, sh.vf, sh.df, sh.iflag);
     let mut c = Cpu {
         pc,
@@ -236,7 +238,7 @@ fn handler<const OP: u8, const ROM: bool>(
     }
     macro_rules! writable {
         ($a:expr) => {
-            (masks >> (16 + ($a >> 12))) & 1 != 0 && $a >= floor
+            (masks >> (16 + ($a >> 12))) & 1 != 0 && $a >= floor && ($a >> 8) != guard
         };
     }
     macro_rules! word {
@@ -684,6 +686,7 @@ impl Cpu {
             rom_readable,
             writable,
             write_floor,
+            write_guard,
             watched,
             cycles,
             quiet_until,
@@ -735,6 +738,7 @@ impl Cpu {
             rom_fetch_end: self.fetch_ends.rom,
             watched,
             floor: write_floor,
+            guard: write_guard.map_or(0x100, u16::from),
             irq_held: irq,
             s: self.s,
             vf: self.vf,
