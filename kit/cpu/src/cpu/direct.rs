@@ -51,6 +51,8 @@ struct Shared<'a> {
     floor: u16,
     /// `DirectMemory::write_guard`'s page ($100: none).
     guard: u16,
+    /// Writes from here up need no look at `floor` or `guard` (one compare on the hot path).
+    checks_end: u16,
     irq_held: bool,
     // The registers that change rarely live here, not in arguments.
     s: u8,
@@ -209,7 +211,8 @@ fn handler<const OP: u8, const ROM: bool>(
     y: u8,
 ) {
     let pc = st as u16;
-    let (masks, floor, guard, irq_held) = (sh.masks, sh.floor, sh.guard, sh.irq_held);
+    let (masks, floor, irq_held) = (sh.masks, sh.floor, sh.irq_held);
+    let (guard, checks_end) = (sh.guard, sh.checks_end);
     let (s, vf, df, iflag) = (sh.s, sh.vf, sh.df, sh.iflag);
     let mut c = Cpu {
         pc,
@@ -238,7 +241,8 @@ fn handler<const OP: u8, const ROM: bool>(
     }
     macro_rules! writable {
         ($a:expr) => {
-            (masks >> (16 + ($a >> 12))) & 1 != 0 && $a >= floor && ($a >> 8) != guard
+            (masks >> (16 + ($a >> 12))) & 1 != 0
+                && ($a >= checks_end || ($a >= floor && ($a >> 8) != guard))
         };
     }
     macro_rules! word {
@@ -739,6 +743,9 @@ impl Cpu {
             watched,
             floor: write_floor,
             guard: write_guard.map_or(0x100, u16::from),
+            checks_end: write_guard.map_or(write_floor, |page| {
+                write_floor.max((u16::from(page) << 8).saturating_add(0x100))
+            }),
             irq_held: irq,
             s: self.s,
             vf: self.vf,
