@@ -52,7 +52,7 @@ struct Shared<'a> {
     /// `DirectMemory::write_guard`'s page ($100: none).
     guard: u16,
     /// Writes from here up need no look at `floor` or `guard` (one compare on the hot path).
-    checks_end: u16,
+    checks_end: u32,
     irq_held: bool,
     // The registers that change rarely live here, not in arguments.
     s: u8,
@@ -242,7 +242,7 @@ fn handler<const OP: u8, const ROM: bool>(
     macro_rules! writable {
         ($a:expr) => {
             (masks >> (16 + ($a >> 12))) & 1 != 0
-                && ($a >= checks_end || ($a >= floor && ($a >> 8) != guard))
+                && (u32::from($a) >= checks_end || ($a >= floor && ($a >> 8) != guard))
         };
     }
     macro_rules! word {
@@ -743,8 +743,8 @@ impl Cpu {
             watched,
             floor: write_floor,
             guard: write_guard.map_or(0x100, u16::from),
-            checks_end: write_guard.map_or(write_floor, |page| {
-                write_floor.max((u16::from(page) << 8).saturating_add(0x100))
+            checks_end: write_guard.map_or(u32::from(write_floor), |page| {
+                u32::from(write_floor).max((u32::from(page) + 1) << 8)
             }),
             irq_held: irq,
             s: self.s,
