@@ -118,16 +118,18 @@ fn fetch_ends(lent: u16) -> [u16; 16] {
 /// calls between two exact steps, which mostly see the same banking, do not make them again.
 #[derive(Clone, Copy)]
 pub(super) struct FetchEnds {
-    /// The regions lent as RAM, as ROM and with a watched page (16 bits each) they were made
-    /// for; `u64::MAX`: none yet.
-    key: u64,
+    /// The regions lent as RAM and as ROM (16 bits each) and the watched pages they were
+    /// made for; `u32::MAX`: none yet.
+    key: u32,
+    watched: [u64; 4],
     ram: [u16; 16],
     rom: [u16; 16],
 }
 
 impl FetchEnds {
     pub(super) const NONE: FetchEnds = FetchEnds {
-        key: u64::MAX,
+        key: u32::MAX,
+        watched: [0; 4],
         ram: [0; 16],
         rom: [0; 16],
     };
@@ -716,17 +718,16 @@ impl Cpu {
             Some(rom) => (rom, rom_readable & !readable),
             None => (&NO_ROM, 0),
         };
-        let mut watched_regions = 0u16;
-        if watched != [0; 4] {
+        let key = readable as u32 | (rom_readable as u32) << 16;
+        if self.fetch_ends.key != key || self.fetch_ends.watched != watched {
+            let mut watched_regions = 0u16;
             for r in 0..16 {
                 let pages = watched[r / 4] >> (16 * (r % 4)) & 0xFFFF;
                 watched_regions |= ((pages != 0) as u16) << r;
             }
-        }
-        let key = readable as u64 | (rom_readable as u64) << 16 | (watched_regions as u64) << 32;
-        if self.fetch_ends.key != key {
             self.fetch_ends = FetchEnds {
                 key,
+                watched,
                 ram: fetch_ends(readable & !watched_regions),
                 rom: fetch_ends(rom_readable & !watched_regions),
             };
