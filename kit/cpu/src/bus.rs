@@ -91,6 +91,9 @@ pub struct DirectMemory<'a> {
     /// [`crate::Cpu::step`], where the caller can look at it first (breakpoints, an entry
     /// point watched). Their bytes are still read as operands and data.
     pub watched: [u64; 4],
+    /// In the watched pages, only the instructions at these addresses go through `step`
+    /// (the others run directly); `None`: every one there.
+    pub watched_at: Option<&'a [u16]>,
     /// The bus's cycle counter: the CPU adds the cycles it ran directly.
     pub cycles: &'a mut u64,
     /// The interrupt inputs stay as they are at every poll before this cycle.
@@ -156,6 +159,7 @@ impl Bus for FlatRam {
             write_floor: 0,
             write_guard: None,
             watched: [0; 4],
+            watched_at: None,
             cycles: &mut self.cycles,
             quiet_until: u64::MAX,
             irq: false,

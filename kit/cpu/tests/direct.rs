@@ -23,6 +23,7 @@ struct Lent {
     write_floor: u16,
     write_guard: Option<u8>,
     watched: [u64; 4],
+    watched_at: Option<u16>,
     quiet_until: u64,
     irq: bool,
 }
@@ -37,6 +38,8 @@ struct Lending {
     write_floor: u16,
     write_guard: Option<u8>,
     watched: [u64; 4],
+    /// The one address watched in the watched pages (`None`: all of them).
+    watched_at: Option<u16>,
 }
 
 impl Lending {
@@ -47,6 +50,7 @@ impl Lending {
         write_floor: 0,
         write_guard: None,
         watched: [0; 4],
+        watched_at: None,
     };
 
     /// Region `r` is ROM for reads (lent as such), RAM for writes.
@@ -75,6 +79,7 @@ impl Lent {
             write_floor: 0,
             write_guard: None,
             watched: [0; 4],
+            watched_at: None,
             quiet_until: u64::MAX,
             irq: false,
         }
@@ -93,6 +98,7 @@ impl Lent {
         self.write_floor = l.write_floor;
         self.write_guard = l.write_guard;
         self.watched = l.watched;
+        self.watched_at = l.watched_at;
         self.cycles = 0;
         let addresses = case.initial.ram.iter().map(|&(a, _)| a);
         for a in addresses.chain(case.cycles.iter().map(|(a, _, _)| *a)) {
@@ -140,6 +146,7 @@ impl Bus for Lent {
             write_floor: self.write_floor,
             write_guard: self.write_guard,
             watched: self.watched,
+            watched_at: self.watched_at.as_ref().map(std::slice::from_ref),
             cycles: &mut self.cycles,
             quiet_until: self.quiet_until,
             irq: self.irq,
@@ -195,7 +202,8 @@ fn exact_on(case: &Case, l: Lending, lent: &mut Lent) -> ([u16; 6], Vec<u8>, u64
 /// watched page?
 fn touches_withheld(case: &Case, lent: &Lent) -> bool {
     let pc = case.initial.pc;
-    lent.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
+    (lent.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
+        && lent.watched_at.is_none_or(|at| at == pc))
         || case.cycles.iter().any(|(addr, _, kind)| {
             let bit = 1 << (addr >> 12);
             if kind == "write" {
@@ -311,6 +319,15 @@ fn lendings(case: &Case) -> Vec<Lending> {
         lending.watch(watched);
         all.push(lending);
     }
+    // The page it starts in watched at its address only, then at another address only.
+    for at in [case.initial.pc, case.initial.pc ^ 1] {
+        let mut lending = Lending {
+            watched_at: Some(at),
+            ..Lending::EVERYTHING
+        };
+        lending.watch(page);
+        all.push(lending);
+    }
     all
 }
 
@@ -336,14 +353,15 @@ fn run_folder(sub: &str, expect_files: usize) {
                 if let Err(e) = check(&case, op, l, &mut lent) {
                     failures.push(format!(
                         "{} (readable {:016b}, ROM {:016b}, writable {:016b}, floor {}, \
-                         guard {:02X?}, watched {:016X?}): {e}",
+                         guard {:02X?}, watched {:016X?} at {:04X?}): {e}",
                         case.name,
                         l.readable,
                         l.rom_readable,
                         l.writable,
                         l.write_floor,
                         l.write_guard,
-                        l.watched
+                        l.watched,
+                        l.watched_at
                     ));
                 }
             }

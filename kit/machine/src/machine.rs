@@ -261,11 +261,11 @@ impl Machine {
                 // instruction are made here before those. The vectors' writes are exact steps
                 // too: after one, the pages their targets are in are watched.
                 let mut targets = real_kernal.then(|| self.real_kernal_targets());
-                self.bus.watch_pages(if watching {
-                    self.watched_pages()
+                if watching {
+                    self.watch_pages();
                 } else {
-                    [0; 4]
-                });
+                    self.bus.watch_pages([0; 4], None);
+                }
                 self.bus
                     .guard_writes(real_kernal.then_some(crate::real_kernal::VECTOR_PAGE));
                 loop {
@@ -293,7 +293,7 @@ impl Machine {
                         let now = self.real_kernal_targets();
                         if *targets != now {
                             *targets = now;
-                            self.bus.watch_pages(self.watched_pages());
+                            self.watch_pages();
                         }
                     }
                     // I/O is never lent to the direct path: the write was this step's.
@@ -314,17 +314,19 @@ impl Machine {
         }
     }
 
-    /// The pages of the breakpoints, of the entry the BASIC end watch looks at and of those
-    /// the real KERNAL's watch looks at, for the direct path to leave to `stop_before` (see
-    /// `C64Bus::watch_pages`).
-    fn watched_pages(&self) -> [u64; 4] {
+    /// Watches the pages of the breakpoints, of the entry the BASIC end watch looks at and of
+    /// those the real KERNAL's watch looks at, for the direct path to leave to `stop_before`
+    /// (see `C64Bus::watch_pages`): without breakpoints, only those entries in the pages.
+    fn watch_pages(&mut self) {
         let mut pages = [0u64; 4];
+        let mut at = [CHRIN_ENTRY; 6];
         let mut watch = |addr: u16| pages[addr as usize >> 14] |= 1 << ((addr >> 8) & 63);
         if self.basic_end_watch {
             watch(CHRIN_ENTRY);
         }
         if !self.bus.roms.trap_kernal {
-            self.real_kernal_targets().into_iter().for_each(&mut watch);
+            at[1..].copy_from_slice(&self.real_kernal_targets());
+            at.into_iter().for_each(&mut watch);
         }
         if self.any_breakpoint {
             // `breakpoints` has a bit per address, 64 addresses a word: 4 words a page.
@@ -334,7 +336,8 @@ impl Machine {
                 }
             }
         }
-        pages
+        let exact = (!self.any_breakpoint).then_some(&at[..]);
+        self.bus.watch_pages(pages, exact);
     }
 
     /// What stops a run before the instruction at `pc` (the CPU is there): a breakpoint not

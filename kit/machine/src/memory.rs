@@ -184,6 +184,10 @@ pub struct C64Bus {
     /// Pages the run loop watches (a bit per page, see `DirectMemory::watched`): the direct
     /// path starts no instruction there.
     watched: [u64; 4],
+    /// In the watched pages, the only addresses the run loop looks at (`watch_exact`), the
+    /// others running directly (`DirectMemory::watched_at`).
+    watched_at: Vec<u16>,
+    watch_exact: bool,
     /// A page whose writes the direct path leaves to the bus (`DirectMemory::write_guard`),
     /// so that the run loop sees each one.
     write_guard: Option<u8>,
@@ -266,6 +270,8 @@ impl C64Bus {
             ram_readable: 0,
             rom_readable: 0,
             watched: [0; 4],
+            watched_at: Vec::new(),
+            watch_exact: false,
             write_guard: None,
             ram_writable: 0,
             pla_writable: 0,
@@ -668,9 +674,13 @@ impl C64Bus {
     }
 
     /// From now on the direct path starts no instruction in these pages (a bit per page:
-    /// bit p % 64 of word p / 64), so the run loop sees each one before it runs.
-    pub(crate) fn watch_pages(&mut self, pages: [u64; 4]) {
+    /// bit p % 64 of word p / 64), or only none at the addresses `at` lists, so the run loop
+    /// sees each one before it runs.
+    pub(crate) fn watch_pages(&mut self, pages: [u64; 4], at: Option<&[u16]>) {
         self.watched = pages;
+        self.watch_exact = at.is_some();
+        self.watched_at.clear();
+        self.watched_at.extend_from_slice(at.unwrap_or_default());
     }
 
     /// From now on the direct path makes no write to this page (`None`: none guarded): each
@@ -1050,6 +1060,7 @@ impl Bus for C64Bus {
             write_floor: 2,
             write_guard: self.write_guard,
             watched: self.watched,
+            watched_at: self.watch_exact.then_some(&self.watched_at[..]),
             cycles: &mut self.now,
             quiet_until,
             irq: self.lines.irq,

@@ -1,6 +1,6 @@
 //! What c64kit watches while Commodore's KERNAL image runs (no traps there): the run loop
-//! looks at the instructions at these addresses (`Machine::stop_before`; on the direct path
-//! every instruction in their pages, see `Machine::watched_pages`) for
+//! looks at the instructions at these addresses (`Machine::stop_before`, to which the direct
+//! path leaves them: `Machine::watch_pages`) for
 //! - the entry of the routine CHROUT's vector IBSOUT ($0326) points at, reached through the
 //!   jump table's `JMP ($0326)` or by a program's own `JMP ($0326)`: with the output on the
 //!   screen, A is the transcript's next byte, as the trap KERNAL's CHROUT records it;

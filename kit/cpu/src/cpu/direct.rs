@@ -48,6 +48,8 @@ struct Shared<'a> {
     rom_fetch_end: [u16; 16],
     /// `DirectMemory::watched`.
     watched: [u64; 4],
+    /// `DirectMemory::watched_at`.
+    watched_at: Option<&'a [u16]>,
     floor: u16,
     /// `DirectMemory::write_guard`'s page ($100: none).
     guard: u16,
@@ -165,7 +167,8 @@ fn dispatch<const ROM: bool>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8
 
 /// The next instruction as `dispatch` could not run it: from the other kind of memory (code
 /// in RAM calling ROM and back), or in a region with a watched page (run unless it starts
-/// in the watched page itself), or the chain ends here.
+/// in the watched page itself, at a watched address if the bus names them), or the chain
+/// ends here.
 #[inline(never)]
 fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     let pc = st as u16;
@@ -180,7 +183,8 @@ fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
             return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
         // The fetch limits leave out regions with a watched page: those go by the page.
-        let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0;
+        let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
+            && sh.watched_at.is_none_or(|at| at.contains(&pc));
         if !watched {
             if pc < fetch_end(sh.masks as u16, r) {
                 let op = sh.ram[pc as usize];
@@ -694,6 +698,7 @@ impl Cpu {
             write_floor,
             write_guard,
             watched,
+            watched_at,
             cycles,
             quiet_until,
             irq,
@@ -742,6 +747,7 @@ impl Cpu {
             ram_fetch_end: self.fetch_ends.ram,
             rom_fetch_end: self.fetch_ends.rom,
             watched,
+            watched_at,
             floor: write_floor,
             guard: write_guard.map_or(0x100, u16::from),
             checks_end: write_guard.map_or(u32::from(write_floor), |page| {
