@@ -53,6 +53,10 @@ impl Machine {
     /// can never end.
     pub(crate) fn watch_real_kernal(&mut self) -> Option<StopReason> {
         let pc = self.cpu.pc;
+        // Most instructions the exact path steps are none of these (I/O, interrupts).
+        if !self.real_kernal_targets().contains(&pc) {
+            return None;
+        }
         // An interrupt taken here runs the entry again after its RTI: one byte, one record.
         let runs_now = !self.cpu.takes_interrupt_next();
         if runs_now && pc == peek16(&self.bus, IBSOUT) && self.bus.ram[DFLTO as usize] == SCREEN {
