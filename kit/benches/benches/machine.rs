@@ -1,8 +1,9 @@
 //! Speed over the full C64 bus (instructions per second cycle by cycle; cycles per second of
 //! `Machine::run` with the direct path): PLA banking, I/O dispatch and the CIA 1 system IRQ
-//! (with its KERNAL trap) live, on a mixed loop.
+//! (with its KERNAL trap) live, on a mixed loop; and with `C64KIT_ROMS` naming a folder with
+//! Commodore's images, the same loop with their KERNAL's interrupt code running.
 
-use c64kit_machine::{Machine, StopReason};
+use c64kit_machine::{Machine, RomPaths, Roms, StopReason};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 /// Fill a page through (zp),Y, sum it with ADC abs,X, call a subroutine; forever.
@@ -50,6 +51,27 @@ fn bench_machine(c: &mut Criterion) {
             assert!(matches!(stop, StopReason::CycleBudget { .. }), "{stop}");
         });
     });
+    // Commodore's KERNAL: its interrupt runs as code (and writes the port 60 times a
+    // second), CHROUT and the other entries are watched, not trapped.
+    match std::env::var_os("C64KIT_ROMS") {
+        Some(dir) => {
+            let paths = RomPaths::commodores_basic_and_kernal_in(std::path::Path::new(&dir));
+            group.bench_function("c64_mixed_4M_cycles_commodores_kernal", |b| {
+                let roms = Roms::load(&paths).unwrap_or_else(|e| panic!("C64KIT_ROMS: {e}"));
+                let mut m = Machine::new(roms);
+                m.load_raw(0xC000, PROGRAM);
+                m.start_at(0xC000, 0x0801);
+                b.iter(|| {
+                    let stop = m.run(CYCLES);
+                    assert!(matches!(stop, StopReason::CycleBudget { .. }), "{stop}");
+                });
+            });
+        }
+        None => eprintln!(
+            "machine_run/c64_mixed_4M_cycles_commodores_kernal: skipped (C64KIT_ROMS names no \
+             folder with Commodore's ROM images)"
+        ),
+    }
     group.finish();
 }
 

@@ -82,11 +82,18 @@ pub struct DirectMemory<'a> {
     /// Writes below this address always go through the bus (the 6510's own port at
     /// $0000/$0001).
     pub write_floor: u16,
+    /// A page whose writes always go through the bus (`None`: none), so that its user sees
+    /// each one (RAM vectors whose targets it watches). Not the zero page or the stack,
+    /// which the CPU always writes itself when lent.
+    pub write_guard: Option<u8>,
     /// Pages the bus's user watches (bit p % 64 of word p / 64 for $pp00-$ppFF): the CPU
     /// starts no instruction there, so each one that starts there goes through
     /// [`crate::Cpu::step`], where the caller can look at it first (breakpoints, an entry
     /// point watched). Their bytes are still read as operands and data.
     pub watched: [u64; 4],
+    /// In the watched pages, only the instructions at these addresses go through `step`
+    /// (the others run directly); `None`: every one there.
+    pub watched_at: Option<&'a [u16]>,
     /// The bus's cycle counter: the CPU adds the cycles it ran directly.
     pub cycles: &'a mut u64,
     /// The interrupt inputs stay as they are at every poll before this cycle.
@@ -150,7 +157,9 @@ impl Bus for FlatRam {
             rom_readable: 0,
             writable: 0xFFFF,
             write_floor: 0,
+            write_guard: None,
             watched: [0; 4],
+            watched_at: None,
             cycles: &mut self.cycles,
             quiet_until: u64::MAX,
             irq: false,

@@ -21,7 +21,9 @@ struct Lent {
     rom_readable: u16,
     writable: u16,
     write_floor: u16,
+    write_guard: Option<u8>,
     watched: [u64; 4],
+    watched_at: Option<u16>,
     quiet_until: u64,
     irq: bool,
 }
@@ -34,7 +36,10 @@ struct Lending {
     rom_readable: u16,
     writable: u16,
     write_floor: u16,
+    write_guard: Option<u8>,
     watched: [u64; 4],
+    /// The one address watched in the watched pages (`None`: all of them).
+    watched_at: Option<u16>,
 }
 
 impl Lending {
@@ -43,7 +48,9 @@ impl Lending {
         rom_readable: 0,
         writable: 0xFFFF,
         write_floor: 0,
+        write_guard: None,
         watched: [0; 4],
+        watched_at: None,
     };
 
     /// Region `r` is ROM for reads (lent as such), RAM for writes.
@@ -70,7 +77,9 @@ impl Lent {
             rom_readable: 0,
             writable: 0xFFFF,
             write_floor: 0,
+            write_guard: None,
             watched: [0; 4],
+            watched_at: None,
             quiet_until: u64::MAX,
             irq: false,
         }
@@ -87,7 +96,9 @@ impl Lent {
         self.rom_readable = l.rom_readable;
         self.writable = l.writable;
         self.write_floor = l.write_floor;
+        self.write_guard = l.write_guard;
         self.watched = l.watched;
+        self.watched_at = l.watched_at;
         self.cycles = 0;
         let addresses = case.initial.ram.iter().map(|&(a, _)| a);
         for a in addresses.chain(case.cycles.iter().map(|(a, _, _)| *a)) {
@@ -133,7 +144,9 @@ impl Bus for Lent {
             rom_readable: self.rom_readable,
             writable: self.writable,
             write_floor: self.write_floor,
+            write_guard: self.write_guard,
             watched: self.watched,
+            watched_at: self.watched_at.as_ref().map(std::slice::from_ref),
             cycles: &mut self.cycles,
             quiet_until: self.quiet_until,
             irq: self.irq,
@@ -189,11 +202,14 @@ fn exact_on(case: &Case, l: Lending, lent: &mut Lent) -> ([u16; 6], Vec<u8>, u64
 /// watched page?
 fn touches_withheld(case: &Case, lent: &Lent) -> bool {
     let pc = case.initial.pc;
-    lent.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
+    (lent.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
+        && lent.watched_at.is_none_or(|at| at == pc))
         || case.cycles.iter().any(|(addr, _, kind)| {
             let bit = 1 << (addr >> 12);
             if kind == "write" {
-                lent.writable & bit == 0 || *addr < lent.write_floor
+                lent.writable & bit == 0
+                    || *addr < lent.write_floor
+                    || lent.write_guard == Some((addr >> 8) as u8)
             } else {
                 (lent.readable | lent.rom_readable) & bit == 0
             }
@@ -284,10 +300,32 @@ fn lendings(case: &Case) -> Vec<Lending> {
             ..Lending::rom_in(r)
         });
     }
+    // Each page written above the stack guarded (its writes left to the bus).
+    let written: BTreeSet<u16> = case
+        .cycles
+        .iter()
+        .filter(|(a, _, kind)| kind == "write" && *a >= 0x200)
+        .map(|(a, _, _)| a >> 8)
+        .collect();
+    for page in written {
+        all.push(Lending {
+            write_guard: Some(page as u8),
+            ..Lending::EVERYTHING
+        });
+    }
     let page = case.initial.pc >> 8;
     for watched in [page, page ^ 1] {
         let mut lending = Lending::EVERYTHING;
         lending.watch(watched);
+        all.push(lending);
+    }
+    // The page it starts in watched at its address only, then at another address only.
+    for at in [case.initial.pc, case.initial.pc ^ 1] {
+        let mut lending = Lending {
+            watched_at: Some(at),
+            ..Lending::EVERYTHING
+        };
+        lending.watch(page);
         all.push(lending);
     }
     all
@@ -315,8 +353,15 @@ fn run_folder(sub: &str, expect_files: usize) {
                 if let Err(e) = check(&case, op, l, &mut lent) {
                     failures.push(format!(
                         "{} (readable {:016b}, ROM {:016b}, writable {:016b}, floor {}, \
-                         watched {:016X?}): {e}",
-                        case.name, l.readable, l.rom_readable, l.writable, l.write_floor, l.watched
+                         guard {:02X?}, watched {:016X?} at {:04X?}): {e}",
+                        case.name,
+                        l.readable,
+                        l.rom_readable,
+                        l.writable,
+                        l.write_floor,
+                        l.write_guard,
+                        l.watched,
+                        l.watched_at
                     ));
                 }
             }

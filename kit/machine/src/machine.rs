@@ -246,12 +246,13 @@ impl Machine {
     /// Runs until a stop reason, or until the cycle `limit` (`None`).
     fn run_to(&mut self, limit: u64) -> Option<StopReason> {
         loop {
-            let watching =
-                self.any_breakpoint || self.basic_end_watch || self.call_return.is_some();
-            // Commodore's KERNAL is watched at addresses its RAM vectors name
-            // (`real_kernal`): every instruction is looked at.
+            // Commodore's KERNAL is watched at addresses its RAM vectors name (`real_kernal`).
+            let real_kernal = !self.bus.roms.trap_kernal;
+            let watching = self.any_breakpoint
+                || self.basic_end_watch
+                || self.call_return.is_some()
+                || real_kernal;
             let checked = self.count_instructions
-                || !self.bus.roms.trap_kernal
                 || self.trace.is_some()
                 || (!self.direct_path && (watching || self.stop_on_stuck_loop));
             if checked {
@@ -266,14 +267,18 @@ impl Machine {
                 // The hot loop: straight on RAM and ROM while the bus allows, else one exact
                 // step. The direct path leaves every jump to itself to the exact step, so a
                 // stuck loop is seen there; and every instruction in a watched page (a
-                // breakpoint's, CHRIN's entry for the end of a BASIC program), so the
-                // checks `run_checked` makes before each instruction are made here before
-                // those.
-                self.bus.watch_pages(if watching {
-                    self.watched_pages()
+                // breakpoint's, CHRIN's entry for the end of a BASIC program, the entries the
+                // real KERNAL's vectors name), so the checks `run_checked` makes before each
+                // instruction are made here before those. The vectors' writes are exact steps
+                // too: after one, the pages their targets are in are watched.
+                let mut targets = real_kernal.then(|| self.real_kernal_targets());
+                if watching {
+                    self.watch_pages();
                 } else {
-                    [0; 4]
-                });
+                    self.bus.watch_pages([0; 4], None);
+                }
+                self.bus
+                    .guard_writes(real_kernal.then_some(crate::real_kernal::VECTOR_PAGE));
                 loop {
                     let before = self.bus.now;
                     self.cpu.run_direct(&mut self.bus, limit);
@@ -295,6 +300,13 @@ impl Machine {
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                         return Some(StopReason::StuckLoop { pc });
                     }
+                    if let Some(targets) = targets.as_mut() {
+                        let now = self.real_kernal_targets();
+                        if *targets != now {
+                            *targets = now;
+                            self.watch_pages();
+                        }
+                    }
                     // I/O is never lent to the direct path: the write was this step's.
                     if self.bus.debug_cart_value.is_some() {
                         break;
@@ -313,15 +325,23 @@ impl Machine {
         }
     }
 
-    /// The pages of the breakpoints and of the entry the BASIC end watch looks at, for the
-    /// direct path to leave to `stop_before` (see `C64Bus::watch_pages`).
-    fn watched_pages(&self) -> [u64; 4] {
+    /// Watches the pages of the breakpoints, of the entry the BASIC end watch looks at and of
+    /// those the real KERNAL's watch looks at, for the direct path to leave to `stop_before`
+    /// (see `C64Bus::watch_pages`): without breakpoints, only those entries in the pages.
+    fn watch_pages(&mut self) {
         let mut pages = [0u64; 4];
+        // CHRIN's entry, the real KERNAL's five, the end of a routine called on its own.
+        let mut at = [CHRIN_ENTRY; 7];
         let mut watch = |addr: u16| pages[addr as usize >> 14] |= 1 << ((addr >> 8) & 63);
         if self.basic_end_watch {
             watch(CHRIN_ENTRY);
         }
+        if !self.bus.roms.trap_kernal {
+            at[1..6].copy_from_slice(&self.real_kernal_targets());
+            at[..6].iter().copied().for_each(&mut watch);
+        }
         if self.call_return.is_some() {
+            at[6] = boot::SYS_RETURN;
             watch(boot::SYS_RETURN);
         }
         if self.any_breakpoint {
@@ -332,7 +352,8 @@ impl Machine {
                 }
             }
         }
-        pages
+        let exact = (!self.any_breakpoint).then_some(&at[..]);
+        self.bus.watch_pages(pages, exact);
     }
 
     /// What stops a run before the instruction at `pc` (the CPU is there): a breakpoint not

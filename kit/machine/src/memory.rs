@@ -101,6 +101,23 @@ struct PortCharge {
     until: u64,
 }
 
+/// A write to the port whose RAM cell waits for the VIC-II's phi1 fetch of that cycle (see
+/// `C64Bus::port_cell_written`), with the memory the chip saw then.
+struct PortFetch {
+    /// The write's cycle and cell (0 or 1); `None`: nothing waits.
+    waiting: Option<(u64, usize)>,
+    /// The pages of the chip's bank it may read (`Vic::pages_read_by_counters`) as they
+    /// were, the cells under the port in place (nothing else is kept), colour RAM, and the
+    /// bank.
+    ram: Box<[u8; 0x10000]>,
+    colour: Box<[u8; 0x400]>,
+    bank: u8,
+}
+
+/// How far behind the VIC-II may be for a port write to bring it up to date at once
+/// (cheaper than copying its memory): a line.
+const PORT_FETCH_AT_ONCE: u64 = 63;
+
 /// An interrupt source's output and when it can next change (see `C64Bus::sources`).
 #[derive(Clone, Copy, Default)]
 struct Source {
@@ -153,6 +170,11 @@ pub struct C64Bus {
     /// RAM $0000/$0001, under the port: `ram` holds the port's registers there for the CPU's
     /// reads, the VIC-II reads these (`with_vic_memory`).
     ram_under_port: [u8; 2],
+    /// A port write whose cell waits for the VIC-II (allocated at the first).
+    port_fetch: Option<Box<PortFetch>>,
+    /// Whether port writes may wait for the VIC-II (off only to test that it changes
+    /// nothing).
+    defer_port_fetches: bool,
     read_map: [Region; 16],
     /// Bit r set: reads of region r ($r000-$rFFF) are plain RAM reads (the fast path).
     ram_readable: u16,
@@ -162,6 +184,13 @@ pub struct C64Bus {
     /// Pages the run loop watches (a bit per page, see `DirectMemory::watched`): the direct
     /// path starts no instruction there.
     watched: [u64; 4],
+    /// In the watched pages, the only addresses the run loop looks at (`watch_exact`), the
+    /// others running directly (`DirectMemory::watched_at`).
+    watched_at: Vec<u16>,
+    watch_exact: bool,
+    /// A page whose writes the direct path leaves to the bus (`DirectMemory::write_guard`),
+    /// so that the run loop sees each one.
+    write_guard: Option<u8>,
     /// Bit r set: writes to region r are plain RAM writes (not I/O, not a hole), and the
     /// VIC-II need not see them first (not in `vic_watch`).
     ram_writable: u16,
@@ -235,10 +264,15 @@ impl C64Bus {
             port_out: PORT_DATA_POWER_ON & PORT_DDR_POWER_ON,
             port_charge: [PortCharge::default(); 2],
             ram_under_port: [power_on_ram(0), power_on_ram(1)],
+            port_fetch: None,
+            defer_port_fetches: true,
             read_map: [Region::Ram; 16],
             ram_readable: 0,
             rom_readable: 0,
             watched: [0; 4],
+            watched_at: Vec::new(),
+            watch_exact: false,
+            write_guard: None,
             ram_writable: 0,
             pla_writable: 0,
             vic_watch: 0,
@@ -375,6 +409,7 @@ impl C64Bus {
 
     /// Runs `f` on the VIC-II and memory as it sees it: the RAM under the port at $0000/$0001.
     fn with_vic_memory<R>(&mut self, f: impl FnOnce(&mut Vic, &VicMemory) -> R) -> R {
+        self.settle_port_fetch();
         self.swap_ram_under_port();
         let mem = vic_memory!(self);
         let result = f(&mut self.vic, &mem);
@@ -390,7 +425,100 @@ impl C64Bus {
 
     /// RAM $0000 and $0001 under the port, which only the VIC-II can read.
     pub fn ram_under_port(&self) -> [u8; 2] {
-        self.ram_under_port
+        let mut cells = self.ram_under_port;
+        if let Some((cell, value)) = self.port_fetch_on(&mut self.vic.clone()) {
+            cells[cell] = value;
+        }
+        cells
+    }
+
+    /// A write to the port at `now`: the RAM under cell `cell` takes the byte the VIC-II
+    /// fetched in this cycle's phi1 (see `write_at`). While the chip keeps only its counters,
+    /// working that out steps it up to now cycle by cycle, and Commodore's KERNAL writes $01
+    /// in every interrupt (60 times a second). So the cell waits, with a copy of the memory
+    /// the chip sees now, until something brings the chip up to date anyway
+    /// (`settle_port_fetch`: the same steps, the same result). A second write to the same
+    /// cell drops the first if nothing can tell: the chip reads neither cell (in its bank,
+    /// the pages its fetches may read), and a whole bad line in between fetched its video
+    /// matrix anew (a chip that keeps its counters reads no other memory).
+    fn port_cell_written(&mut self, cell: usize, now: u64) {
+        let behind = now.saturating_sub(self.vic.drawn_until());
+        if self.vic.reads_memory() || behind <= PORT_FETCH_AT_ONCE || !self.defer_port_fetches {
+            let bus = self.with_vic_memory(|vic, mem| vic.phi1_bus(now, mem));
+            self.ram_under_port[cell] = bus;
+            return;
+        }
+        // The pages a chip that keeps its counters may read until its registers or bank
+        // change (every change settles first): the only memory to keep.
+        let bank = self.cia2.vic_bank();
+        let start = usize::from(bank) * 0x4000;
+        let pages = self
+            .vic
+            .pages_read_by_counters(bank, &self.ram[start..start + 0x4000]);
+        let read = pages.every_line | pages.bad_lines;
+        if let Some((at, waiting)) = self.port_fetch.as_ref().and_then(|p| p.waiting) {
+            let unseen = bank != 0 || read & 1 == 0;
+            if !(waiting == cell && unseen && self.vic.matrix_fetched_anew(at, now)) {
+                self.settle_port_fetch();
+            }
+        }
+        let p = self.port_fetch.get_or_insert_with(|| {
+            Box::new(PortFetch {
+                waiting: None,
+                ram: Box::new([0; 0x10000]),
+                colour: Box::new([0; 0x400]),
+                bank: 0,
+            })
+        });
+        for page in (0..64).filter(|page| read >> page & 1 != 0) {
+            let at = start + page * 0x100;
+            p.ram[at..at + 0x100].copy_from_slice(&self.ram[at..at + 0x100]);
+        }
+        p.ram[..2].copy_from_slice(&self.ram_under_port);
+        p.colour.copy_from_slice(&self.colour[..]);
+        p.bank = bank;
+        p.waiting = Some((now, cell));
+    }
+
+    /// Whether port writes may wait for the VIC-II (see `port_cell_written`; on by default,
+    /// off only to test that it changes nothing).
+    #[doc(hidden)]
+    pub fn set_port_fetch_deferral(&mut self, on: bool) {
+        self.settle_port_fetch();
+        self.defer_port_fetches = on;
+    }
+
+    /// The waiting port write's cell and byte, worked out on `vic` (the chip, or a copy of
+    /// it), which it brings up to the write's cycle.
+    fn port_fetch_on(&self, vic: &mut Vic) -> Option<(usize, u8)> {
+        let p = self.port_fetch.as_ref()?;
+        let (at, cell) = p.waiting?;
+        let mem = VicMemory {
+            ram: &p.ram,
+            char_rom: &self.roms.chargen,
+            colour: &p.colour,
+            bank: p.bank,
+        };
+        Some((cell, vic.phi1_bus(at, &mem)))
+    }
+
+    /// The waiting port write, if any, takes its byte: the VIC-II is brought up to its cycle
+    /// on the memory it saw then. Called before anything brings the chip up to date, reads or
+    /// writes its registers, or changes its bank.
+    fn settle_port_fetch(&mut self) {
+        let Some(p) = self.port_fetch.as_mut() else {
+            return;
+        };
+        let Some((at, cell)) = p.waiting.take() else {
+            return;
+        };
+        let mem = VicMemory {
+            ram: &p.ram,
+            char_rom: &self.roms.chargen,
+            colour: &p.colour,
+            bank: p.bank,
+        };
+        self.ram_under_port[cell] = self.vic.phi1_bus(at, &mem);
     }
 
     /// Which RAM writes the VIC-II must see first: those to the pages of its bank it may
@@ -431,13 +559,16 @@ impl C64Bus {
     /// draws from its state and today's memory up to the end of the next whole frame, without
     /// the CPU. The machine itself is untouched (its VIC-II may keep only its counters).
     pub fn still_picture(&self) -> Picture {
+        let mut vic = self.vic.clone();
         let mut ram = self.ram.clone();
         ram[..2].copy_from_slice(&self.ram_under_port);
+        if let Some((cell, value)) = self.port_fetch_on(&mut vic) {
+            ram[cell] = value;
+        }
         let mem = VicMemory {
             ram: &ram,
             ..vic_memory!(self)
         };
-        let mut vic = self.vic.clone();
         vic.run_to(self.now, &mem);
         vic.enable_picture();
         // The rest of this frame sets up the drawing (a row's matrix is fetched on its bad
@@ -503,8 +634,7 @@ impl C64Bus {
                 // low: the RAM under it takes the byte the VIC-II read in this cycle's phi1
                 // (C. Bauer's VIC-II article on RAM addresses 0 and 1; M. Mäkelä on
                 // cbm-hackers, 1998: "the same that would be read from $de00-$dfff").
-                let bus = self.with_vic_memory(|vic, mem| vic.phi1_bus(now, mem));
-                self.ram_under_port[usize::from(addr)] = bus;
+                self.port_cell_written(usize::from(addr), now);
                 if addr == 0 {
                     self.port_write(value, self.port_data, now);
                 } else {
@@ -544,9 +674,19 @@ impl C64Bus {
     }
 
     /// From now on the direct path starts no instruction in these pages (a bit per page:
-    /// bit p % 64 of word p / 64), so the run loop sees each one before it runs.
-    pub(crate) fn watch_pages(&mut self, pages: [u64; 4]) {
+    /// bit p % 64 of word p / 64), or only none at the addresses `at` lists, so the run loop
+    /// sees each one before it runs.
+    pub(crate) fn watch_pages(&mut self, pages: [u64; 4], at: Option<&[u16]>) {
         self.watched = pages;
+        self.watch_exact = at.is_some();
+        self.watched_at.clear();
+        self.watched_at.extend_from_slice(at.unwrap_or_default());
+    }
+
+    /// From now on the direct path makes no write to this page (`None`: none guarded): each
+    /// one is an exact step, after which the run loop can look at the page.
+    pub(crate) fn guard_writes(&mut self, page: Option<u8>) {
+        self.write_guard = page;
     }
 
     fn io_read(&mut self, addr: u16) -> u8 {
@@ -564,6 +704,7 @@ impl C64Bus {
         }
         match addr {
             0xD000..=0xD3FF => {
+                self.settle_port_fetch();
                 if self.vic.read_needs_raster(addr as u8) {
                     self.catch_up_vic(now);
                 }
@@ -642,6 +783,7 @@ impl C64Bus {
         self.touched |= source_at(addr);
         match addr {
             0xD000..=0xD3FF => {
+                self.settle_port_fetch();
                 let reg = (addr & 0x3F) as u8;
                 if self.vic.access_needs_raster(reg) {
                     self.catch_up_vic(now);
@@ -919,7 +1061,9 @@ impl Bus for C64Bus {
             rom_readable: self.rom_readable,
             writable: self.ram_writable,
             write_floor: 2,
+            write_guard: self.write_guard,
             watched: self.watched,
+            watched_at: self.watch_exact.then_some(&self.watched_at[..]),
             cycles: &mut self.now,
             quiet_until,
             irq: self.lines.irq,

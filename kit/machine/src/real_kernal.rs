@@ -1,5 +1,6 @@
 //! What c64kit watches while Commodore's KERNAL image runs (no traps there): the run loop
-//! looks at each instruction's address (`Machine::run_checked`) for
+//! looks at the instructions at these addresses (`Machine::stop_before`, to which the direct
+//! path leaves them: `Machine::watch_pages`) for
 //! - the entry of the routine CHROUT's vector IBSOUT ($0326) points at, reached through the
 //!   jump table's `JMP ($0326)` or by a program's own `JMP ($0326)`: with the output on the
 //!   screen, A is the transcript's next byte, as the trap KERNAL's CHROUT records it;
@@ -13,6 +14,10 @@
 //!   the trap KERNAL's `idle_poll_limit` allows, or CHRIN about to wait for a line nobody
 //!   will type, is "input exhausted", as with the trap KERNAL; the same entries with the
 //!   keyboard buffer empty are the program asking for a key, which releases a `{WAITINPUT}`.
+//!
+//! The vectors live in RAM page 3 and programs change them: the direct path leaves every
+//! write to that page to an exact step (`C64Bus::guard_writes`), after which the run loop
+//! watches the pages the vectors name then (`Machine::real_kernal_targets`).
 
 use crate::boot::peek16;
 use crate::kernal::vars::{DFLTN, DFLTO, NDX, SCREEN};
@@ -20,6 +25,8 @@ use crate::machine::Machine;
 use crate::stop::StopReason;
 use c64kit_screen::addr::CRSW;
 
+/// The page of the RAM vectors below (the direct path's writes to it are watched).
+pub(crate) const VECTOR_PAGE: u8 = 0x03;
 /// IBSOUT: CHROUT's RAM vector.
 const IBSOUT: u16 = 0x0326;
 /// IBASIN: CHRIN's RAM vector.
@@ -35,11 +42,22 @@ const ERROR_MESSAGES: u16 = 0xA328;
 const LAST_ERROR: u8 = 30;
 
 impl Machine {
+    /// The addresses `watch_real_kernal` looks at, as the RAM vectors name them now.
+    pub(crate) fn real_kernal_targets(&self) -> [u16; 5] {
+        let [chrout, error, getin, chrin] =
+            [IBSOUT, IERROR, IGETIN, IBASIN].map(|vector| peek16(&self.bus, vector));
+        [chrout, error, getin, chrin, crate::basic_run::CHRIN_ENTRY]
+    }
+
     /// At an instruction's address, before it runs: records what the real KERNAL's CHROUT
     /// is about to print and the error BASIC is about to report; says when a wait for a key
     /// can never end.
     pub(crate) fn watch_real_kernal(&mut self) -> Option<StopReason> {
         let pc = self.cpu.pc;
+        // Most instructions the exact path steps are none of these (I/O, interrupts).
+        if !self.real_kernal_targets().contains(&pc) {
+            return None;
+        }
         // An interrupt taken here runs the entry again after its RTI: one byte, one record.
         let runs_now = !self.cpu.takes_interrupt_next();
         if runs_now && pc == peek16(&self.bus, IBSOUT) && self.bus.ram[DFLTO as usize] == SCREEN {

@@ -107,3 +107,138 @@ fn a_port_write_leaves_the_vic_fetch_in_the_ram_under_it() {
         assert_eq!(collisions & 3, 0, "primed: {prime}");
     }
 }
+
+/// An interrupt every `period` cycles writes the port (as Commodore's KERNAL writes $01 60
+/// times a second), $01 alternating two values; with `sprite`, sprite 0 is shown with its data at $0000
+/// (pointer 0), so the VIC-II reads the cells under the port. The fetches read a pattern,
+/// which the main loop keeps changing with `writes` (the screen and the idle fetch's page;
+/// then the interrupts write $00 and $01 in turn, else only $01).
+fn periodic_port_writes(period: u16, sprite: bool, prime: bool, writes: bool) -> String {
+    // Even interrupts write $00, odd ones $01; or (without `writes`) all write $01.
+    let both = if writes { "bcc one" } else { "jmp one" };
+    let main = if writes {
+        "inx\n inc $0400,x\n inc $0700,x\n inc $3f00,x"
+    } else {
+        "inc $03"
+    };
+    // The same cycles either way: a collision register's read makes the chip fetch every
+    // cycle, the border colour's does not.
+    let prime = if prime { "lda $d01e" } else { "lda $d020" };
+    let sprite = if sprite {
+        "lda #0\n sta $07f8\n lda #$60\n sta $d000\n sta $d001\n lda #1\n sta $d015"
+    } else {
+        ""
+    };
+    format!(
+        r#"
+        *=$c000
+        sei
+        {prime}
+        lda #$35
+        sta $01
+        ldx #0
+fill    txa
+        eor #$5a
+        sta $3f00,x
+        sta $0400,x
+        sta $0500,x
+        sta $0600,x
+        sta $0700,x
+        inx
+        bne fill
+        {sprite}
+        lda #<irq
+        sta $fffe
+        lda #>irq
+        sta $ffff
+        lda #$7f
+        sta $dc0d
+        sta $dd0d
+        lda $dc0d
+        lda #<{period}
+        sta $dc04
+        lda #>{period}
+        sta $dc05
+        lda #$81
+        sta $dc0d
+        lda #$11
+        sta $dc0e
+        cli
+loop    {main}
+        jmp loop
+irq     pha
+        lda $dc0d
+        inc $02
+        lda $02
+        lsr
+        {both}
+        lda #$2f
+        sta $00
+        pla
+        rti
+one     and #8
+        ora #$35
+        sta $01
+        pla
+        rti
+"#
+    )
+}
+
+/// The cells under the port after each of 12 runs of 37,129 cycles, the writes' fetches
+/// worked out at once or (`defer`) when needed.
+fn cells_after_periodic_writes(
+    period: u16,
+    sprite: bool,
+    prime: bool,
+    writes: bool,
+    defer: bool,
+) -> Vec<[u8; 2]> {
+    let source = periodic_port_writes(period, sprite, prime, writes);
+    let asm =
+        assemble_source("test.asm", &source, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let mut m = Machine::builtin();
+    m.load_raw(asm.load_address, &asm.bytes);
+    m.start_at(asm.load_address, 0x0801);
+    m.bus.set_port_fetch_deferral(defer);
+    (0..12)
+        .map(|_| {
+            let stop = m.run(37_129);
+            assert!(matches!(stop, StopReason::CycleBudget { .. }), "{stop:?}");
+            m.bus.ram_under_port()
+        })
+        .collect()
+}
+
+#[test]
+fn port_writes_leave_the_same_cells_whether_the_vic_fetches_every_cycle_or_not() {
+    // A VIC-II that keeps only its counters works a write's fetch out later, or not at
+    // all when the cell is written again first: the cells must be those of the chip that
+    // fetches every cycle. Periods: Commodore's KERNAL's interrupt, a few lines, under a
+    // line (worked out at once).
+    for period in [16_421, 1_000, 200, 40] {
+        for sprite in [false, true] {
+            let lazy = cells_after_periodic_writes(period, sprite, false, false, true);
+            let fetching = cells_after_periodic_writes(period, sprite, true, false, true);
+            assert_eq!(lazy, fetching, "period {period}, sprite {sprite}");
+            assert!(
+                lazy.windows(2).any(|w| w[0] != w[1]),
+                "period {period}, sprite {sprite}: the cells never changed: {lazy:02X?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_port_write_that_waits_for_the_vic_leaves_what_working_it_out_at_once_leaves() {
+    // With the memory the chip fetches changing all the time (where the chip that keeps
+    // only its counters and the one that fetches every cycle may differ: the former reads
+    // a bad line's matrix when it is brought up to date).
+    for period in [16_421, 1_000, 200] {
+        for sprite in [false, true] {
+            let deferred = cells_after_periodic_writes(period, sprite, false, true, true);
+            let at_once = cells_after_periodic_writes(period, sprite, false, true, false);
+            assert_eq!(deferred, at_once, "period {period}, sprite {sprite}");
+        }
+    }
+}

@@ -295,6 +295,25 @@ impl Vic {
         self.claims.next_bad_line_ba(self.raster.done) <= now
     }
 
+    /// [`Vic::pages_read`] while the chip keeps only its counters (nothing asked it to draw):
+    /// then a sprite that is neither enabled nor fetching fetches nothing from its block.
+    pub fn pages_read_by_counters(&self, bank: u8, bank_ram: &[u8]) -> FetchedPages {
+        let sprites = self.regs[0x15] | self.raster.sprite_dma_on();
+        self.raster
+            .pages_read_by(&self.regs, bank, bank_ram, sprites)
+    }
+
+    /// Whether a whole bad line (its BA window and all its matrix fetches) lies after cycle
+    /// `from` and up to cycle `to`, the registers staying as they are: every cell of the
+    /// matrix the chip keeps is then fetched anew in between, so what the chip fetched
+    /// before `from` no longer counts.
+    pub fn matrix_fetched_anew(&self, from: u64, to: u64) -> bool {
+        let line = self.model.cycles_per_line();
+        let next_line = (self.model.line_count(from) + 1) * line;
+        let ba = self.claims.next_bad_line_ba(next_line);
+        ba != u64::MAX && (self.model.line_count(ba) + 1) * line <= to.saturating_add(1)
+    }
+
     /// Whether an access to register `reg` must find the raster engine up to date: any, while
     /// it draws; otherwise only those its counters and sprite DMA depend on ($D011, $D015,
     /// $D016, $D017, the sprite Ys), those that make it draw ($D01A, the collision

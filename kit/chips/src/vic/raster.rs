@@ -463,6 +463,11 @@ impl Raster {
 }
 
 impl Raster {
+    /// The sprites whose DMA is on (as of the cycle the engine has reached).
+    pub fn sprite_dma_on(&self) -> u8 {
+        self.dma
+    }
+
     /// Whether the engine must fetch and draw: the picture is wanted, or a program looks at
     /// what only drawing finds (the collision registers or their interrupts, open I/O), or
     /// a sprite is still being drawn. Otherwise it keeps only its counters and the sprite
@@ -1095,6 +1100,18 @@ impl Raster {
     /// (`bank_ram`, the bank's 16K) say), and those only a bad line's matrix fetches read
     /// (the rest of the video matrix). The character ROM's pages are not RAM the chip reads.
     pub fn pages_read(&self, regs: &[u8], bank: u8, bank_ram: &[u8]) -> FetchedPages {
+        self.pages_read_by(regs, bank, bank_ram, 0xFF)
+    }
+
+    /// [`Raster::pages_read`] with the data blocks of the sprites in `sprites` only (bit n:
+    /// sprite n).
+    pub fn pages_read_by(
+        &self,
+        regs: &[u8],
+        bank: u8,
+        bank_ram: &[u8],
+        sprites: u8,
+    ) -> FetchedPages {
         let d018 = u16::from(regs[0x18]);
         let modes = regs[0x11] | self.d011_delayed;
         let screen = (d018 & 0xF0) << 6;
@@ -1115,7 +1132,7 @@ impl Raster {
         }
         // Idle fetches ($3FFF, $39FF with ECM) and refresh ($3F00-$3FFF).
         every_line |= pages_of(0x3F00, 0x100);
-        for n in 0..8 {
+        for n in (0..8).filter(|n| sprites & (1 << n) != 0) {
             let in_ram = bank_ram.get(usize::from(pointers) + n).copied();
             for pointer in [Some(self.pointer[n]), in_ram].into_iter().flatten() {
                 every_line |= 1 << (pointer >> 2);

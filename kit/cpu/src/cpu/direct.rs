@@ -48,7 +48,13 @@ struct Shared<'a> {
     rom_fetch_end: [u16; 16],
     /// `DirectMemory::watched`.
     watched: [u64; 4],
+    /// `DirectMemory::watched_at`.
+    watched_at: Option<&'a [u16]>,
     floor: u16,
+    /// `DirectMemory::write_guard`'s page ($100: none).
+    guard: u16,
+    /// Writes from here up need no look at `floor` or `guard` (one compare on the hot path).
+    checks_end: u32,
     irq_held: bool,
     // The registers that change rarely live here, not in arguments.
     s: u8,
@@ -114,16 +120,18 @@ fn fetch_ends(lent: u16) -> [u16; 16] {
 /// calls between two exact steps, which mostly see the same banking, do not make them again.
 #[derive(Clone, Copy)]
 pub(super) struct FetchEnds {
-    /// The regions lent as RAM, as ROM and with a watched page (16 bits each) they were made
-    /// for; `u64::MAX`: none yet.
-    key: u64,
+    /// The regions lent as RAM and as ROM (16 bits each) and the watched pages they were
+    /// made for; `u32::MAX`: none yet.
+    key: u32,
+    watched: [u64; 4],
     ram: [u16; 16],
     rom: [u16; 16],
 }
 
 impl FetchEnds {
     pub(super) const NONE: FetchEnds = FetchEnds {
-        key: u64::MAX,
+        key: u32::MAX,
+        watched: [0; 4],
         ram: [0; 16],
         rom: [0; 16],
     };
@@ -159,7 +167,8 @@ fn dispatch<const ROM: bool>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8
 
 /// The next instruction as `dispatch` could not run it: from the other kind of memory (code
 /// in RAM calling ROM and back), or in a region with a watched page (run unless it starts
-/// in the watched page itself), or the chain ends here.
+/// in the watched page itself, at a watched address if the bus names them), or the chain
+/// ends here.
 #[inline(never)]
 fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     let pc = st as u16;
@@ -174,7 +183,8 @@ fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
             return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
         // The fetch limits leave out regions with a watched page: those go by the page.
-        let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0;
+        let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
+            && sh.watched_at.is_none_or(|at| at.contains(&pc));
         if !watched {
             if pc < fetch_end(sh.masks as u16, r) {
                 let op = sh.ram[pc as usize];
@@ -208,6 +218,7 @@ fn handler<const OP: u8, const ROM: bool>(
 ) {
     let pc = st as u16;
     let (masks, floor, irq_held) = (sh.masks, sh.floor, sh.irq_held);
+    let (guard, checks_end) = (sh.guard, sh.checks_end);
     let (s, vf, df, iflag) = (sh.s, sh.vf, sh.df, sh.iflag);
     let mut c = Cpu {
         pc,
@@ -236,7 +247,8 @@ fn handler<const OP: u8, const ROM: bool>(
     }
     macro_rules! writable {
         ($a:expr) => {
-            (masks >> (16 + ($a >> 12))) & 1 != 0 && $a >= floor
+            (masks >> (16 + ($a >> 12))) & 1 != 0
+                && (u32::from($a) >= checks_end || ($a >= floor && ($a >> 8) != guard))
         };
     }
     macro_rules! word {
@@ -684,7 +696,9 @@ impl Cpu {
             rom_readable,
             writable,
             write_floor,
+            write_guard,
             watched,
+            watched_at,
             cycles,
             quiet_until,
             irq,
@@ -709,17 +723,16 @@ impl Cpu {
             Some(rom) => (rom, rom_readable & !readable),
             None => (&NO_ROM, 0),
         };
-        let mut watched_regions = 0u16;
-        if watched != [0; 4] {
+        let key = readable as u32 | (rom_readable as u32) << 16;
+        if self.fetch_ends.key != key || self.fetch_ends.watched != watched {
+            let mut watched_regions = 0u16;
             for r in 0..16 {
                 let pages = watched[r / 4] >> (16 * (r % 4)) & 0xFFFF;
                 watched_regions |= ((pages != 0) as u16) << r;
             }
-        }
-        let key = readable as u64 | (rom_readable as u64) << 16 | (watched_regions as u64) << 32;
-        if self.fetch_ends.key != key {
             self.fetch_ends = FetchEnds {
                 key,
+                watched,
                 ram: fetch_ends(readable & !watched_regions),
                 rom: fetch_ends(rom_readable & !watched_regions),
             };
@@ -734,7 +747,12 @@ impl Cpu {
             ram_fetch_end: self.fetch_ends.ram,
             rom_fetch_end: self.fetch_ends.rom,
             watched,
+            watched_at,
             floor: write_floor,
+            guard: write_guard.map_or(0x100, u16::from),
+            checks_end: write_guard.map_or(u32::from(write_floor), |page| {
+                u32::from(write_floor).max((u32::from(page) + 1) << 8)
+            }),
             irq_held: irq,
             s: self.s,
             vf: self.vf,
