@@ -7,8 +7,8 @@
 //! still low then, it latches again at once (LPX $D1, LPY 0).
 
 //!
-//! On the NTSC models the frame and line lengths are theirs; X is worked out from the 6569
-//! cycle the raster engine does in that cycle (a cycle it stands still in latches its neighbour's).
+//! On the NTSC models the frame and line lengths are theirs, and X is their cycle's
+//! (`VicModel::phi1_x`).
 
 use super::model::VicModel;
 
@@ -16,9 +16,6 @@ use super::model::VicModel;
 const X_EXTRA: u16 = 2;
 /// LPX latched by the frame-start retrigger on a 63-cycle chip.
 const RETRIGGER_X: u8 = 0xD1;
-/// The X coordinate of line cycle 0's phi1; X wraps at $1F8.
-const FIRST_X: u64 = 0x194;
-const X_WRAP: u64 = 0x1F8;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct LightPen {
@@ -90,11 +87,7 @@ impl LightPen {
         } else if line == last && cycle > 0 {
             return false;
         }
-        let r = (0..=cycle)
-            .rev()
-            .find_map(|c| model.engine_cycle(c))
-            .unwrap_or(0);
-        let x = ((FIRST_X + 8 * r) % X_WRAP) as u16 & !7;
+        let x = model.phi1_x(cycle) & !7;
         self.latched = ((x / 2 + X_EXTRA) as u8, line as u8);
         true
     }

@@ -37,9 +37,8 @@
 //!
 //! The light pen: LP's falling edge latches $D013/$D014 once a frame (`light_pen.rs`).
 //!
-//! Models: the PAL 6569 and the NTSC 6567R8 and 6567R56A (`model.rs`: each model's facts;
-//! the raster engine steps the 6569's schedule and stands still in the last cycle or two
-//! of an NTSC line, which leaves the differences [`VicModel::engine_differences`] names).
+//! Models: the PAL 6569 and the NTSC 6567R8 and 6567R56A (`model.rs`: each model's facts,
+//! its sprite fetch cycles and X coordinates, which the raster engine steps).
 //!
 //! Not modelled: the 8565's and 8562's grey dots and luminances. The BA timing (`dma.rs`) does not see sprite crunching, which the
 //! raster engine does.
