@@ -391,3 +391,44 @@ fn ntsc_sprites_use_their_own_x_coordinates_and_fetch_cycles() {
         );
     }
 }
+
+/// The 8565's grey dot: a colour register written as the output stage looks up a pixel
+/// that shows it (pixel 0 of a cycle) shows light grey there, where the 6569 still shows
+/// the old colour; the pixels after show the new colour on both.
+#[test]
+fn the_8565_shows_a_grey_dot_where_a_colour_register_changes() {
+    use c64kit_chips::vic::VicMemory;
+    let ram = Box::new([0u8; 0x10000]);
+    let char_rom = Box::new([0u8; 0x1000]);
+    let colour = Box::new([0u8; 0x400]);
+    let mem = VicMemory {
+        ram: &ram,
+        char_rom: &char_rom,
+        colour: &colour,
+        bank: 0,
+    };
+    let row_of = |model: VicModel| {
+        let mut vic = Vic::with_model(model);
+        vic.enable_picture();
+        vic.write(0x11, 0x1B, 0);
+        vic.write(0x21, 6, 0);
+        let t = PAL_CYCLES_PER_FRAME + 100 * PAL_CYCLES_PER_LINE + 30;
+        vic.run_to(t, &mem);
+        vic.write(0x21, 2, t);
+        vic.run_to(2 * PAL_CYCLES_PER_FRAME - 1, &mem);
+        let (width, _) = vic.picture().visible_size();
+        let y = 100 - 16;
+        (0..width)
+            .map(|x| vic.picture().pixel(x, y))
+            .collect::<Vec<u8>>()
+    };
+    let old = row_of(VicModel::Mos6569);
+    let new = row_of(VicModel::Mos8565);
+    let first_new = old.iter().position(|&c| c == 2).unwrap();
+    assert_eq!(old[first_new - 1], 6);
+    assert!(!old.contains(&15));
+    assert_eq!(new[first_new - 1], 15, "{new:?}");
+    assert_eq!(new.iter().filter(|&&c| c == 15).count(), 1);
+    assert_eq!(new[first_new..], old[first_new..]);
+    assert_eq!(new[..first_new - 1], old[..first_new - 1]);
+}

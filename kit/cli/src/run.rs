@@ -92,14 +92,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "6581|8580", value_parser = c64kit::config::parse_sid_model)]
     sid: Option<SidModel>,
     /// The VIC-II: `6569` (the default: PAL, 63 cycles a line, 312 lines, 985,248 Hz),
-    /// `6567r8` (NTSC: 65 cycles, 263 lines, 1,022,727 Hz) or `6567r56a` (the first NTSC
-    /// chip: 64 cycles, 262 lines). It decides the clock and mains frequency too: the real
-    /// KERNAL's 60 Hz timer, the CIAs' TOD, real time under `play`.
-    #[arg(long, value_name = "6569|6567r8|6567r56a", value_parser = c64kit::config::parse_vic_model)]
+    /// `6567r8` (NTSC: 65 cycles, 263 lines, 1,022,727 Hz), `6567r56a` (the first NTSC
+    /// chip: 64 cycles, 262 lines), or a C64C's `8565` (PAL) or `8562` (NTSC), which have
+    /// the 6569's and 6567R8's timing without their colour latency (the grey dot). It
+    /// decides the clock and mains frequency too: the real KERNAL's 60 Hz timer, the CIAs'
+    /// TOD, real time under `play`.
+    #[arg(long, value_name = "6569|6567r8|6567r56a|8565|8562", value_parser = c64kit::config::parse_vic_model)]
     vic: Option<VicModel>,
-    /// A C64 as VICE's x64sc `-model` names it: `c64` (PAL), `c64-ntsc` or `c64-ntsc-old`,
-    /// choosing the VIC-II, CIAs and SID together; `--vic`, `--cia` and `--sid` override it.
-    #[arg(long, value_name = "c64|c64-ntsc|c64-ntsc-old", value_parser = c64kit::config::parse_c64_model)]
+    /// A C64 as VICE's x64sc `-model` names it: `c64` (PAL), `c64-ntsc`, `c64-ntsc-old`,
+    /// `c64c` or `c64c-ntsc` (8565/8562, 6526A, 8580), choosing the VIC-II, CIAs and SID
+    /// together; `--vic`, `--cia` and `--sid` override it.
+    #[arg(long, value_name = "c64|c64-ntsc|c64-ntsc-old|c64c|c64c-ntsc", value_parser = c64kit::config::parse_c64_model)]
     model: Option<C64Model>,
     /// What a return to BASIC does: `return` ends the run (the default of `run`); `wait`
     /// prints READY. and idles as BASIC would, interrupts on, so a program that installed an

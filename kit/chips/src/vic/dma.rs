@@ -89,8 +89,8 @@ const SPRITE_BA_6567R56A: [u8; 64] = sprite_ba_table::<64>(VicModel::Mos6567R56A
 #[inline(always)]
 pub(super) fn sprite_ba(model: VicModel, r: u64) -> u8 {
     match model {
-        VicModel::Mos6569 => SPRITE_BA[r as usize],
-        VicModel::Mos6567R8 => SPRITE_BA_6567R8[r as usize],
+        VicModel::Mos6569 | VicModel::Mos8565 => SPRITE_BA[r as usize],
+        VicModel::Mos6567R8 | VicModel::Mos8562 => SPRITE_BA_6567R8[r as usize],
         VicModel::Mos6567R56A => SPRITE_BA_6567R56A[r as usize],
     }
 }

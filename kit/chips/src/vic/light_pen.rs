@@ -14,6 +14,17 @@ use super::model::VicModel;
 
 /// What the 6569R3 adds to X / 2 (its colour latency: 2, where the 8565's is 1).
 const X_EXTRA: u16 = 2;
+/// The 8565's and 8562's (VICE's vicii-lightpen.c: 1 without the colour latency).
+const X_EXTRA_NEW: u16 = 1;
+
+/// What `model` adds to X / 2.
+const fn x_extra(model: VicModel) -> u16 {
+    if model.is_new() {
+        X_EXTRA_NEW
+    } else {
+        X_EXTRA
+    }
+}
 /// LPX latched by the frame-start retrigger on a 63-cycle chip.
 const RETRIGGER_X: u8 = 0xD1;
 
@@ -64,7 +75,8 @@ impl LightPen {
             // The last frame start in range, if any: LP held low through it retriggers.
             let start = model.frame_of(now - 1) * model.cycles_per_frame() + 1;
             if start >= from.max(1) {
-                self.latched = (RETRIGGER_X, 0);
+                // (X_EXTRA is in it: the new chips latch one less.)
+                self.latched = (RETRIGGER_X + x_extra(model) as u8 - X_EXTRA as u8, 0);
                 self.armed_from = rearm_cycle_after(model, start);
                 raised = true;
             }
@@ -88,7 +100,7 @@ impl LightPen {
             return false;
         }
         let x = model.phi1_x(cycle) & !7;
-        self.latched = ((x / 2 + X_EXTRA) as u8, line as u8);
+        self.latched = ((x / 2 + x_extra(model)) as u8, line as u8);
         true
     }
 }

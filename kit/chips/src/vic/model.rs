@@ -39,6 +39,11 @@ pub enum VicModel {
     Mos6567R8,
     /// The first NTSC 6567 (R56A): 64 cycles, 262 lines.
     Mos6567R56A,
+    /// The PAL 8565 (a C64C's): the 6569's timing, without its colour latency
+    /// ([`ModelFacts::new_chip`]).
+    Mos8565,
+    /// The NTSC 8562 (a C64C's): the 6567R8's timing, as the 8565 is the 6569's.
+    Mos8562,
 }
 
 /// One model's facts (see the module documentation for the sources).
@@ -73,6 +78,15 @@ pub struct ModelFacts {
     pub first_x: u16,
     /// X wraps to 0 here (the 6569's 504 pixels a line; the NTSC chips count all 512).
     pub x_wrap: u16,
+    /// The "new" (HMOS) chips, the 8565 and 8562 (VICE's `color_latency` 0): the output
+    /// stage looks a pixel's colour register up as the pixel leaves (the 6569 and 6567 look
+    /// pixel 0 of a cycle up a cycle early), so a colour register written in the cycle its
+    /// first pixel is looked up shows light grey (colour 15) there, "the grey dot"; their
+    /// graphics fetch and ECM/BMM take $D011 as of the cycle before; a sprite's multicolour
+    /// switch flips its pixel pairing at pixel 6 (where the sprite's X-expansion
+    /// flip-flop is clear) rather than resetting it at pixel 7; and the light pen's X is one
+    /// less (VICE's vicii-draw-cycle.c, vicii-fetch.c, vicii-lightpen.c).
+    pub new_chip: bool,
     /// The line cycle in which X stands still (`u64::MAX`: none): the 6567R8's 520 pixels
     /// a line are 8 more than its 512 X coordinates, so X holds at $184 for a cycle (in
     /// VICE's table: phi2 of cycle 62 and phi1 of 63, counted from 1, repeat $184).
@@ -103,6 +117,13 @@ const MOS6569: ModelFacts = ModelFacts {
     first_x: 0x194,
     x_wrap: 0x1F8,
     x_stall_cycle: u64::MAX,
+    new_chip: false,
+};
+
+const MOS8565: ModelFacts = ModelFacts {
+    name: "8565",
+    new_chip: true,
+    ..MOS6569
 };
 
 const MOS6567R8: ModelFacts = ModelFacts {
@@ -120,6 +141,13 @@ const MOS6567R8: ModelFacts = ModelFacts {
     first_x: 0x19C,
     x_wrap: 0x200,
     x_stall_cycle: 62,
+    new_chip: false,
+};
+
+const MOS8562: ModelFacts = ModelFacts {
+    name: "8562",
+    new_chip: true,
+    ..MOS6567R8
 };
 
 const MOS6567R56A: ModelFacts = ModelFacts {
@@ -137,14 +165,17 @@ const MOS6567R56A: ModelFacts = ModelFacts {
     first_x: 0x19C,
     x_wrap: 0x200,
     x_stall_cycle: u64::MAX,
+    new_chip: false,
 };
 
 impl VicModel {
     /// Every model, in the order `--vic` lists them.
-    pub const ALL: [VicModel; 3] = [
+    pub const ALL: [VicModel; 5] = [
         VicModel::Mos6569,
+        VicModel::Mos8565,
         VicModel::Mos6567R8,
         VicModel::Mos6567R56A,
+        VicModel::Mos8562,
     ];
 
     /// This model's facts.
@@ -153,6 +184,8 @@ impl VicModel {
             VicModel::Mos6569 => &MOS6569,
             VicModel::Mos6567R8 => &MOS6567R8,
             VicModel::Mos6567R56A => &MOS6567R56A,
+            VicModel::Mos8565 => &MOS8565,
+            VicModel::Mos8562 => &MOS8562,
         }
     }
 
@@ -167,9 +200,26 @@ impl VicModel {
         self.facts().name
     }
 
-    /// Whether the chip is a PAL one (the 6569).
+    /// Whether the chip is a PAL one (the 6569 or 8565: the same timing).
     pub const fn is_pal(self) -> bool {
-        matches!(self, VicModel::Mos6569)
+        matches!(self, VicModel::Mos6569 | VicModel::Mos8565)
+    }
+
+    /// Whether the chip is an 8565 or 8562 ([`ModelFacts::new_chip`]).
+    #[inline(always)]
+    pub const fn is_new(self) -> bool {
+        matches!(self, VicModel::Mos8565 | VicModel::Mos8562)
+    }
+
+    /// The older chip with this one's timing (the 6569 for the 8565, the 6567R8 for the
+    /// 8562; itself otherwise): the tables the raster engine and the bus claims step.
+    #[inline(always)]
+    pub const fn timing(self) -> VicModel {
+        match self {
+            VicModel::Mos8565 => VicModel::Mos6569,
+            VicModel::Mos8562 => VicModel::Mos6567R8,
+            m => m,
+        }
     }
 
     pub const fn cycles_per_line(self) -> u64 {
@@ -194,8 +244,8 @@ impl VicModel {
     #[inline(always)]
     pub const fn line_cycle(self, t: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => t % MOS6569.cycles_per_line,
-            VicModel::Mos6567R8 => t % MOS6567R8.cycles_per_line,
+            VicModel::Mos6569 | VicModel::Mos8565 => t % MOS6569.cycles_per_line,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => t % MOS6567R8.cycles_per_line,
             VicModel::Mos6567R56A => t % MOS6567R56A.cycles_per_line,
         }
     }
@@ -204,8 +254,8 @@ impl VicModel {
     #[inline(always)]
     pub const fn line_count(self, t: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => t / MOS6569.cycles_per_line,
-            VicModel::Mos6567R8 => t / MOS6567R8.cycles_per_line,
+            VicModel::Mos6569 | VicModel::Mos8565 => t / MOS6569.cycles_per_line,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => t / MOS6567R8.cycles_per_line,
             VicModel::Mos6567R56A => t / MOS6567R56A.cycles_per_line,
         }
     }
@@ -214,8 +264,10 @@ impl VicModel {
     #[inline(always)]
     pub const fn raster_line(self, t: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => t / MOS6569.cycles_per_line % MOS6569.lines,
-            VicModel::Mos6567R8 => t / MOS6567R8.cycles_per_line % MOS6567R8.lines,
+            VicModel::Mos6569 | VicModel::Mos8565 => t / MOS6569.cycles_per_line % MOS6569.lines,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => {
+                t / MOS6567R8.cycles_per_line % MOS6567R8.lines
+            }
             VicModel::Mos6567R56A => t / MOS6567R56A.cycles_per_line % MOS6567R56A.lines,
         }
     }
@@ -224,8 +276,10 @@ impl VicModel {
     #[inline(always)]
     pub const fn frame_of(self, t: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => t / MOS6569.cycles_per_line / MOS6569.lines,
-            VicModel::Mos6567R8 => t / MOS6567R8.cycles_per_line / MOS6567R8.lines,
+            VicModel::Mos6569 | VicModel::Mos8565 => t / MOS6569.cycles_per_line / MOS6569.lines,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => {
+                t / MOS6567R8.cycles_per_line / MOS6567R8.lines
+            }
             VicModel::Mos6567R56A => t / MOS6567R56A.cycles_per_line / MOS6567R56A.lines,
         }
     }
@@ -234,8 +288,8 @@ impl VicModel {
     #[inline(always)]
     pub const fn frame_first_line(self, line: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => line - line % MOS6569.lines,
-            VicModel::Mos6567R8 => line - line % MOS6567R8.lines,
+            VicModel::Mos6569 | VicModel::Mos8565 => line - line % MOS6569.lines,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => line - line % MOS6567R8.lines,
             VicModel::Mos6567R56A => line - line % MOS6567R56A.lines,
         }
     }

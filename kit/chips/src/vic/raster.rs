@@ -132,8 +132,8 @@ const ACCESS_6567R56A: [Phi1; 64] = access_table::<64>(VicModel::Mos6567R56A);
 #[inline(always)]
 fn access_of(model: VicModel, r: u64) -> Phi1 {
     match model {
-        VicModel::Mos6569 => phi1_access(r),
-        VicModel::Mos6567R8 => ACCESS_6567R8[r as usize % 65],
+        VicModel::Mos6569 | VicModel::Mos8565 => phi1_access(r),
+        VicModel::Mos6567R8 | VicModel::Mos8562 => ACCESS_6567R8[r as usize % 65],
         VicModel::Mos6567R56A => ACCESS_6567R56A[r as usize % 64],
     }
 }
@@ -238,6 +238,9 @@ const BACKGROUND_2: u8 = 0x23;
 const SPRITE_MC_0: u8 = 0x25;
 const SPRITE_MC_1: u8 = 0x26;
 const SPRITE_COLOUR_0: u8 = 0x27;
+/// What the 8565/8562 show for a pixel whose colour register changes as it is looked up
+/// (light grey; `ModelFacts::new_chip`).
+const GREY_DOT: u8 = 15;
 
 /// The graphics part of the drawing pipeline: what only the graphics depend on and change.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -304,6 +307,9 @@ struct Pipeline {
     // The previous cycle's pixels, resolved one pixel ahead of output.
     out: [u8; 8],
     out_rom: [u16; 8],
+    /// The colour code of `out[0]` (which is looked up a cycle early): the 8565's grey dot
+    /// shows where it names the colour register written as it leaves.
+    out0_code: u8,
     /// Colour registers as the output stage sees them (0-15 map to themselves).
     cregs: ColourRegisters,
     /// The CPU's last colour register write, and the one the output stage applies next.
@@ -560,12 +566,13 @@ impl Raster {
             if PIXELS && self.line_memo && r == 0 && to - self.done >= PAL_CYCLES_PER_LINE - 1 {
                 // A whole line with nothing waiting from a write: fetched, then drawn from a
                 // memo or the record.
-                if self.sprite_free(regs, line) {
+                let alike = self.drawn_as_on_the_6569(regs);
+                if alike && self.sprite_free(regs, line) {
                     self.run_memo_line(regs, mem, line);
                     line = (line + 1) % PAL_LINES as u16;
                     continue;
                 }
-                if self.steady() {
+                if alike && self.steady() {
                     self.run_sprite_line(regs, mem, line);
                     line = (line + 1) % PAL_LINES as u16;
                     continue;
@@ -595,6 +602,16 @@ impl Raster {
             self.step::<PIXELS, PIXELS, true>(regs, mem, r, line);
             self.done += 1;
         }
+    }
+
+    /// Whether a line about to start is drawn as the 6569 would draw it: on an 8565 only
+    /// while no multicolour or ECM/BMM switch is still due (those are where the two draw
+    /// differently, and the whole-line paths know the 6569's way).
+    #[inline(always)]
+    fn drawn_as_on_the_6569(&self, regs: &[u8]) -> bool {
+        !self.model.is_new()
+            || (self.pipe.multicolour == regs[0x1C]
+                && self.pipe.g.mode_11 == (regs[0x11] & 0x60) >> 2)
     }
 
     /// Line cycle `r`'s phi1 access (the 6569's or, `NTSC`, the model's).
@@ -1043,7 +1060,7 @@ impl Raster {
         let value = match access {
             Phi1::Graphics => {
                 if self.idle {
-                    let addr = idle_address(regs[0x11]);
+                    let addr = idle_address(self.fetch_d011(regs));
                     let (v, rom) = if PIXELS { mem.read(addr) } else { (0, false) };
                     self.gbuf = v;
                     self.gbuf_rom = rom;
@@ -1092,7 +1109,7 @@ impl Raster {
     pub fn phi1_value(&self, regs: &[u8], mem: &VicMemory) -> u8 {
         let r = self.model.line_cycle(self.done);
         let addr = match access_of(self.model, r) {
-            Phi1::Graphics if self.idle => idle_address(regs[0x11]),
+            Phi1::Graphics if self.idle => idle_address(self.fetch_d011(regs)),
             Phi1::Graphics => self.graphics_address(regs, mem),
             Phi1::SpritePointer(n) => sprite_pointer_address(regs, n),
             Phi1::SpriteData(n) if self.dma & (1 << n) != 0 => {
@@ -1197,6 +1214,10 @@ impl Raster {
     fn graphics_address(&self, regs: &[u8], mem: &VicMemory) -> u16 {
         let now = regs[0x11];
         let before = self.d011_delayed;
+        if self.model.is_new() {
+            // The 8565/8562 fetch with the modes of the cycle before.
+            return self.graphics_address_in(regs, before);
+        }
         let addr = self.graphics_address_in(regs, now | (before & 0x20));
         if (now ^ before) & 0x20 != 0 {
             let from = self.graphics_address_in(regs, before);
@@ -1206,6 +1227,16 @@ impl Raster {
             }
         }
         addr
+    }
+
+    /// The $D011 an idle graphics fetch takes ECM from: the 8565/8562 the cycle before's.
+    #[inline(always)]
+    fn fetch_d011(&self, regs: &[u8]) -> u8 {
+        if self.model.is_new() {
+            self.d011_delayed
+        } else {
+            regs[0x11]
+        }
     }
 
     fn graphics_address_in(&self, regs: &[u8], d011: u8) -> u16 {
@@ -1278,7 +1309,11 @@ impl Raster {
             self.load_cell();
             self.graphics_run(xscroll, 8);
         } else {
-            self.graphics_pixels_with_mode_edges(regs);
+            if self.model.is_new() {
+                self.graphics_pixels_with_new_mode_edges(regs);
+            } else {
+                self.graphics_pixels_with_mode_edges(regs);
+            }
         }
         self.feed_graphics(regs, visible);
     }
@@ -1314,6 +1349,37 @@ impl Raster {
             }
             self.graphics_pixel(i);
         }
+    }
+
+    /// [`Raster::graphics_pixels_with_mode_edges`] on the 8565/8562: MCM is taken at pixel
+    /// 4 as on the 6569, ECM and BMM after the cycle's pixels.
+    fn graphics_pixels_with_new_mode_edges(&mut self, regs: &[u8]) {
+        for i in 0..8 {
+            let p = &mut self.pipe;
+            match i {
+                4 => {
+                    let m16 = p.g.mode_16;
+                    p.g.mode_16 = (regs[0x16] & 0x10) >> 2;
+                    p.g.cell_ready &= m16 == p.g.mode_16;
+                }
+                7 => {
+                    if p.g.mode_16 != 0 && p.g.mode_16_late == 0 {
+                        p.g.mc_flop = false;
+                    }
+                    p.g.cell_ready &= p.g.mode_16_late == p.g.mode_16;
+                    p.g.mode_16_late = p.g.mode_16;
+                }
+                _ => {}
+            }
+            if i == usize::from(self.pipe.g.xscroll) {
+                self.load_cell();
+            }
+            self.graphics_pixel(i);
+        }
+        let p = &mut self.pipe;
+        let m11 = p.g.mode_11;
+        p.g.mode_11 = (regs[0x11] & 0x60) >> 2;
+        p.g.cell_ready &= m11 == p.g.mode_11;
     }
 
     /// The fetched bytes move one stage on; this cycle's enter the pipeline.
@@ -1525,6 +1591,13 @@ impl Raster {
                 }
             }
             SPRITE_REGS_PIXEL => {
+                if self.model.is_new() {
+                    // On the 8565/8562 a multicolour switch flips the pixel pairing of a
+                    // sprite whose X-expansion flip-flop is clear.
+                    let toggled = regs[0x1C] ^ p.multicolour;
+                    p.mc_flops ^= toggled & !p.x_expand_flops;
+                    p.multicolour = regs[0x1C];
+                }
                 p.priority = regs[0x1B];
                 p.x_expand = regs[0x1D];
             }
@@ -1629,10 +1702,13 @@ impl Raster {
     fn draw_colours<const NTSC: bool>(&mut self, line: u16, r: u64) {
         let p = &mut self.pipe;
         // The CPU's write of two cycles ago: the stage takes it a cycle after the chip.
-        if let Some((reg, value)) = p.colour_latched.take() {
+        let applied = p.colour_latched.take();
+        if let Some((reg, value)) = applied {
             p.cregs.set(reg, value);
             p.g.cell_ready = false;
         }
+        let leaving_code = p.out0_code;
+        p.out0_code = p.render[0];
         // Pixel 0 was looked up in the cycle before; this cycle looks up pixels 1-7 (only if
         // they are drawn: nothing else sees them), and the next cycle's pixel 0 after them.
         let leaving = p.out;
@@ -1668,8 +1744,16 @@ impl Raster {
         for c in &mut shown[1..] {
             *c = self.pipe.cregs[usize::from(*c)];
         }
+        let mut shown_rom = leaving_rom;
+        if let Some((reg, _)) = applied {
+            if leaving_code == reg && self.model.is_new() {
+                // The 8565/8562 look pixel 0 up now, as the register changes: light grey.
+                shown[0] = GREY_DOT;
+                shown_rom[0] = 0;
+            }
+        }
         self.picture
-            .set_chunk(x0 - PICTURE_LEFT, y, &shown, &leaving_rom);
+            .set_chunk(x0 - PICTURE_LEFT, y, &shown, &shown_rom);
     }
 }
 
