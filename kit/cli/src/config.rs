@@ -228,8 +228,9 @@ pub struct Config {
     pub after_return: Option<String>,
     /// A return to BASIC exits with the status in ST (`exit_status`, as `--exit-status`).
     pub exit_status: Option<bool>,
-    /// How long a scripted key is held in the keyboard matrix, in cycles (`key_hold`).
-    pub key_hold: Option<u64>,
+    /// How long a scripted key is held in the keyboard matrix (`key_hold`; in cycles once
+    /// the VIC-II is known).
+    pub key_hold: Option<c64kit_basic::Hold>,
     /// The audio outputs, by plugin name (`audio`).
     pub audio: Option<Vec<String>>,
     /// Samples per second of the sound (`audio_rate`).
@@ -369,7 +370,7 @@ impl Config {
             exit_status: raw.exit_status,
             key_hold: raw
                 .key_hold
-                .map(|t| c64kit_basic::parse_hold(&t).map(c64kit_machine::input::hold_cycles))
+                .map(|t| c64kit_basic::parse_hold(&t))
                 .transpose()
                 .map_err(|e| anyhow::anyhow!("{shown}: key_hold: {e}"))?,
             basic_rom: raw.roms.basic.map(rel),
@@ -503,9 +504,9 @@ mod tests {
     #[test]
     fn key_hold_takes_a_time() {
         let c = Config::parse("key_hold = \"5f\"", Path::new("c.toml")).unwrap();
-        assert_eq!(c.key_hold, Some(5 * 19_656));
+        assert_eq!(c.key_hold, Some(c64kit_basic::Hold::Frames(5)));
         let c = Config::parse("key_hold = \"1000c\"", Path::new("c.toml")).unwrap();
-        assert_eq!(c.key_hold, Some(1000));
+        assert_eq!(c.key_hold, Some(c64kit_basic::Hold::Cycles(1000)));
         let e = Config::parse("key_hold = \"5\"", Path::new("c.toml")).unwrap_err();
         assert!(format!("{e:#}").contains("c.toml: key_hold: "), "{e:#}");
     }

@@ -15,7 +15,7 @@ use c64kit::{limits, usage, NotProvided};
 use c64kit_basic::{parse_key_script, NoSys};
 use c64kit_cpu::{Cpu, FlatRam, ANE_MAGIC, LXA_MAGIC};
 use c64kit_files::{errln, stdio};
-use c64kit_machine::input::DEFAULT_KEY_HOLD;
+use c64kit_machine::input::{default_key_hold, hold_cycles_on};
 use c64kit_machine::kernal::{AfterReturn, DEFAULT_IDLE_POLL_LIMIT};
 use c64kit_machine::roms::RomError;
 use c64kit_machine::{
@@ -115,7 +115,7 @@ pub struct RunArgs {
     /// (60ms) or cycles (59000c). The next key a program's own scan can take comes one frame
     /// after the release; the KERNAL's GETIN still takes keys when it asks.
     #[arg(long, value_name = "TIME", value_parser = parse_key_hold)]
-    key_hold: Option<u64>,
+    key_hold: Option<c64kit_basic::Hold>,
     /// Plug in VICE's debug cartridge: the program's first write to $D7FF ends the run with
     /// that value ("debug cartridge: $00"; exit code 0 for $00, 11 for any other value).
     /// Off by default: $D7FF is a SID mirror on a real C64.
@@ -195,9 +195,10 @@ fn parse_audio_rate(s: &str) -> Result<u32, String> {
     c64kit::config::parse_audio_rate(s).map_err(|e| e.to_string())
 }
 
-/// A key hold (`3f`, `60ms`, `59000c`) in cycles.
-pub fn parse_key_hold(s: &str) -> Result<u64, String> {
-    c64kit_basic::parse_hold(s).map(c64kit_machine::input::hold_cycles)
+/// A key hold (`3f`, `60ms`, `59000c`): in cycles once the C64's VIC-II is known (its frames
+/// and clock).
+pub fn parse_key_hold(s: &str) -> Result<c64kit_basic::Hold, String> {
+    c64kit_basic::parse_hold(s)
 }
 
 /// `c64kit play`: `run`'s options, and the keys a person uses as a joystick.
@@ -611,6 +612,11 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         }
         None => None,
     };
+    let vic = (args.vic)
+        .or(args.model.map(|m| m.vic))
+        .or(config.vic)
+        .or(config.model.map(|m| m.vic))
+        .unwrap_or_default();
     let settings = RunSettings {
         roms,
         cia: (args.cia)
@@ -623,11 +629,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
             .or(config.sid)
             .or(config.model.map(|m| m.sid))
             .unwrap_or_default(),
-        vic: (args.vic)
-            .or(args.model.map(|m| m.vic))
-            .or(config.vic)
-            .or(config.model.map(|m| m.vic))
-            .unwrap_or_default(),
+        vic,
         drive: drive_8,
         raw_loads,
         start_address: start,
@@ -640,7 +642,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         key_hold: args
             .key_hold
             .or(config.key_hold)
-            .unwrap_or(DEFAULT_KEY_HOLD),
+            .map_or(default_key_hold(vic), |h| hold_cycles_on(vic, h)),
         cpu_magic: args
             .cpu_magic
             .or(config.cpu_magic)
