@@ -4,6 +4,7 @@
 //! plugin reads) is loaded by `c64kit run`'s loaders. (The CLI depends on this crate, so it
 //! hands them in.)
 
+use c64kit_machine::input::{default_key_hold, hold_cycles_on};
 use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::{CiaModel, Drive, RomPaths, Roms, RunSettings, SidModel, VicModel};
 use std::path::{Path, PathBuf};
@@ -20,8 +21,8 @@ pub struct Setup {
     /// Drive 8's folder, writable (`drive_dir`); without it, drive 8 reads the scenario
     /// file's folder and cannot write.
     pub drive_dir: Option<PathBuf>,
-    /// Cycles a scripted key is held down (`key_hold`).
-    pub key_hold: Option<u64>,
+    /// How long a scripted key is held down (`key_hold`), in the model's frames or time.
+    pub key_hold: Option<c64kit_basic::Hold>,
     /// ANE's and LXA's magic constants (`cpu_magic`).
     pub cpu_magic: Option<(u8, u8)>,
     /// What a return to BASIC does (`after_return`).
@@ -47,9 +48,10 @@ impl Setup {
         if let Some(m) = self.vic {
             settings.vic = m;
         }
-        if let Some(h) = self.key_hold {
-            settings.key_hold = h;
-        }
+        // A frame or a millisecond is the model's own (60 Hz frames on NTSC), as `run` has it.
+        settings.key_hold = self.key_hold.map_or(default_key_hold(settings.vic), |h| {
+            hold_cycles_on(settings.vic, h)
+        });
         if let Some(m) = self.cpu_magic {
             settings.cpu_magic = m;
         }

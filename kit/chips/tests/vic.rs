@@ -339,3 +339,96 @@ fn ntsc_models_count_their_lines_and_cycles() {
         assert!(vic.irq(at));
     }
 }
+
+/// The NTSC chips count X to $1FF (the 6569 wraps after $1F7), so a sprite at X $1FA shows
+/// there (and runs on into X 0-$11, where it meets another sprite); on the 6569 it never
+/// starts. And each model fetches sprite 0's pointer in its own cycle (VICE's tables:
+/// cycle 58 of the 6569's line, 59 of the NTSC chips', counted from 1).
+#[test]
+fn ntsc_sprites_use_their_own_x_coordinates_and_fetch_cycles() {
+    use c64kit_chips::vic::VicMemory;
+    let mut ram = Box::new([0u8; 0x10000]);
+    ram[0x07F8] = 0x80; // both sprites' data at $2000: solid
+    ram[0x07F9] = 0x80;
+    ram[0x2000..0x2040].fill(0xFF);
+    let char_rom = Box::new([0u8; 0x1000]);
+    let colour = Box::new([0u8; 0x400]);
+    let mem = VicMemory {
+        ram: &ram,
+        char_rom: &char_rom,
+        colour: &colour,
+        bank: 0,
+    };
+    for (model, collides, pointer_cycle) in [
+        (VicModel::Mos6569, false, 57),
+        (VicModel::Mos6567R8, true, 58),
+        (VicModel::Mos6567R56A, true, 58),
+    ] {
+        let mut vic = Vic::with_model(model);
+        let line = vic.cycles_per_frame() / model.lines();
+        for (reg, value) in [
+            (0x00, 0xFA),
+            (0x02, 0x04),
+            (0x10, 0x01),
+            (0x01, 100),
+            (0x03, 100),
+            (0x15, 0x03),
+            (0x18, 0x10), // the video matrix (and the pointers) at $0400
+        ] {
+            vic.write(reg, value, 0);
+        }
+        vic.last_fetch(); // fetch and draw every cycle
+                          // In line 101 (sprite 0's DMA on since line 100) the pointer fetch reads $80.
+        let t = 101 * line + pointer_cycle;
+        assert_eq!(vic.phi1_bus(t, &mem), 0x80, "{model:?}");
+        assert_ne!(vic.phi1_bus(t - 1 + 2 * line, &mem), 0x80, "{model:?}");
+        vic.run_to(vic.cycles_per_frame(), &mem);
+        let sprite_sprite = vic.read(0x1E, vic.cycles_per_frame());
+        assert_eq!(
+            sprite_sprite == 0x03,
+            collides,
+            "{model:?}: {sprite_sprite:02x}"
+        );
+    }
+}
+
+/// The 8565's grey dot: a colour register written as the output stage looks up a pixel
+/// that shows it (pixel 0 of a cycle) shows light grey there, where the 6569 still shows
+/// the old colour; the pixels after show the new colour on both.
+#[test]
+fn the_8565_shows_a_grey_dot_where_a_colour_register_changes() {
+    use c64kit_chips::vic::VicMemory;
+    let ram = Box::new([0u8; 0x10000]);
+    let char_rom = Box::new([0u8; 0x1000]);
+    let colour = Box::new([0u8; 0x400]);
+    let mem = VicMemory {
+        ram: &ram,
+        char_rom: &char_rom,
+        colour: &colour,
+        bank: 0,
+    };
+    let row_of = |model: VicModel| {
+        let mut vic = Vic::with_model(model);
+        vic.enable_picture();
+        vic.write(0x11, 0x1B, 0);
+        vic.write(0x21, 6, 0);
+        let t = PAL_CYCLES_PER_FRAME + 100 * PAL_CYCLES_PER_LINE + 30;
+        vic.run_to(t, &mem);
+        vic.write(0x21, 2, t);
+        vic.run_to(2 * PAL_CYCLES_PER_FRAME - 1, &mem);
+        let (width, _) = vic.picture().visible_size();
+        let y = 100 - 16;
+        (0..width)
+            .map(|x| vic.picture().pixel(x, y))
+            .collect::<Vec<u8>>()
+    };
+    let old = row_of(VicModel::Mos6569);
+    let new = row_of(VicModel::Mos8565);
+    let first_new = old.iter().position(|&c| c == 2).unwrap();
+    assert_eq!(old[first_new - 1], 6);
+    assert!(!old.contains(&15));
+    assert_eq!(new[first_new - 1], 15, "{new:?}");
+    assert_eq!(new.iter().filter(|&&c| c == 15).count(), 1);
+    assert_eq!(new[first_new..], old[first_new..]);
+    assert_eq!(new[..first_new - 1], old[..first_new - 1]);
+}

@@ -10,9 +10,10 @@
 //! cpu_magic = "$EF,$EE"           # ANE's and LXA's magic constants (one value: both)
 //! cia = "6526a"                   # the CIAs: "6526" (old, the default) or "6526a" (new)
 //! sid = "8580"                    # the SID: "6581" (old, the default) or "8580" (new)
-//! vic = "6567r8"                  # the VIC-II: "6569" (PAL, the default), "6567r8" (NTSC)
-//!                                 # or "6567r56a" (old NTSC)
-//! model = "c64-ntsc"              # a C64 as x64sc's -model: "c64", "c64-ntsc", "c64-ntsc-old"
+//! vic = "6567r8"                  # the VIC-II: "6569" (PAL, the default), "6567r8" (NTSC),
+//!                                 # "6567r56a" (old NTSC), "8565" or "8562" (a C64C's)
+//! model = "c64-ntsc"              # a C64 as x64sc's -model: "c64", "c64-ntsc",
+//!                                 # "c64-ntsc-old", "c64c", "c64c-ntsc"
 //! after_return = "wait"           # a return to BASIC idles (default: "return" ends the run)
 //! exit_status = true              # a return to BASIC exits with ST ($90), as --exit-status
 //! key_hold = "3f"                 # how long a scripted key is down in the matrix (f, ms, c)
@@ -56,23 +57,15 @@ pub fn parse_sid_model(s: &str) -> Result<SidModel> {
     }
 }
 
-/// A VIC-II model as `--vic` and `vic` take it: "6569" (PAL), "6567r8" (NTSC) or
-/// "6567r56a" (old NTSC), any case.
+/// A VIC-II model as `--vic` and `vic` take it: "6569" (PAL), "8565" (a C64C's PAL chip),
+/// "6567r8" (NTSC), "6567r56a" (old NTSC) or "8562" (a C64C's NTSC chip), any case.
 pub fn parse_vic_model(s: &str) -> Result<VicModel> {
     if let Some(model) = VicModel::from_name(s.trim()) {
         return Ok(model);
     }
-    let new_chips = ["8565", "8562"];
-    if new_chips.iter().any(|c| s.trim().eq_ignore_ascii_case(c)) {
-        bail!(
-            "the {} VIC-II (a C64C's) is not modelled yet: \"6569\" (PAL), \"6567r8\" \
-             (NTSC) or \"6567r56a\" (old NTSC)",
-            s.trim()
-        );
-    }
     bail!(
-        "{:?} is not a VIC-II model: \"6569\" (PAL), \"6567r8\" (NTSC) or \"6567r56a\" \
-         (old NTSC)",
+        "{:?} is not a VIC-II model: \"6569\" (PAL), \"8565\" (a C64C's PAL chip), \"6567r8\" \
+         (NTSC), \"6567r56a\" (old NTSC) or \"8562\" (a C64C's NTSC chip)",
         c64kit_files::quote(s)
     )
 }
@@ -86,8 +79,9 @@ pub struct C64Model {
     pub sid: SidModel,
 }
 
-/// The `--model` presets, as VICE's x64sc has them: the breadbin C64s (old CIAs, 6581).
-pub const C64_MODELS: [(&str, C64Model); 3] = [
+/// The `--model` presets, as VICE's x64sc has them: the breadbin C64s (old CIAs, 6581) and
+/// the C64Cs (8565 or 8562, 6526A CIAs, 8580).
+pub const C64_MODELS: [(&str, C64Model); 5] = [
     (
         "c64",
         C64Model {
@@ -112,6 +106,22 @@ pub const C64_MODELS: [(&str, C64Model); 3] = [
             sid: SidModel::Mos6581,
         },
     ),
+    (
+        "c64c",
+        C64Model {
+            vic: VicModel::Mos8565,
+            cia: CiaModel::Mos6526A,
+            sid: SidModel::Mos8580,
+        },
+    ),
+    (
+        "c64c-ntsc",
+        C64Model {
+            vic: VicModel::Mos8562,
+            cia: CiaModel::Mos6526A,
+            sid: SidModel::Mos8580,
+        },
+    ),
 ];
 
 /// A `--model` preset by name, any case.
@@ -122,8 +132,7 @@ pub fn parse_c64_model(s: &str) -> Result<C64Model> {
     }
     let names: Vec<String> = C64_MODELS.iter().map(|(n, _)| format!("{n:?}")).collect();
     bail!(
-        "{:?} is not a C64 model: {} (the C64C's, with the 8565/8562 VIC-II, are not \
-         modelled yet)",
+        "{:?} is not a C64 model: {}",
         c64kit_files::quote(s),
         names.join(", ")
     )
@@ -228,8 +237,9 @@ pub struct Config {
     pub after_return: Option<String>,
     /// A return to BASIC exits with the status in ST (`exit_status`, as `--exit-status`).
     pub exit_status: Option<bool>,
-    /// How long a scripted key is held in the keyboard matrix, in cycles (`key_hold`).
-    pub key_hold: Option<u64>,
+    /// How long a scripted key is held in the keyboard matrix (`key_hold`; in cycles once
+    /// the VIC-II is known).
+    pub key_hold: Option<c64kit_basic::Hold>,
     /// The audio outputs, by plugin name (`audio`).
     pub audio: Option<Vec<String>>,
     /// Samples per second of the sound (`audio_rate`).
@@ -407,7 +417,7 @@ impl Config {
             exit_status: raw.exit_status,
             key_hold: raw
                 .key_hold
-                .map(|t| c64kit_basic::parse_hold(&t).map(c64kit_machine::input::hold_cycles))
+                .map(|t| c64kit_basic::parse_hold(&t))
                 .transpose()
                 .map_err(|e| anyhow::anyhow!("{}: {e}", key("key_hold")))?,
             basic_rom: raw.roms.basic.map(rel),
@@ -526,11 +536,17 @@ mod tests {
         assert!(e.to_string().contains("sid: "), "{e}");
         let c = Config::parse("vic = \"6567R8\"\n", Path::new("c64kit.toml")).unwrap();
         assert_eq!(c.vic, Some(VicModel::Mos6567R8));
-        let v = Config::parse("vic = \"8565\"\n", Path::new("c64kit.toml")).unwrap_err();
-        assert!(v.to_string().contains("vic: the 8565"), "{v}");
+        let c = Config::parse("vic = \"8565\"\n", Path::new("c64kit.toml")).unwrap();
+        assert_eq!(c.vic, Some(VicModel::Mos8565));
+        let v = Config::parse("vic = \"8566\"\n", Path::new("c64kit.toml")).unwrap_err();
+        assert!(v.to_string().contains("vic: "), "{v}");
         let c = Config::parse("model = \"c64-ntsc-old\"\n", Path::new("c64kit.toml")).unwrap();
         assert_eq!(c.model.map(|m| m.vic), Some(VicModel::Mos6567R56A));
-        let m = Config::parse("model = \"c64c\"\n", Path::new("c64kit.toml")).unwrap_err();
+        let c = Config::parse("model = \"c64c-ntsc\"\n", Path::new("c64kit.toml")).unwrap();
+        let c64c_ntsc = c.model.map(|m| (m.vic, m.cia, m.sid));
+        let expected = (VicModel::Mos8562, CiaModel::Mos6526A, SidModel::Mos8580);
+        assert_eq!(c64c_ntsc, Some(expected));
+        let m = Config::parse("model = \"c128\"\n", Path::new("c64kit.toml")).unwrap_err();
         assert!(m.to_string().contains("model: "), "{m}");
         assert!(e.to_string().contains("not a SID model"), "{e}");
     }
@@ -660,9 +676,9 @@ mod tests {
     #[test]
     fn key_hold_takes_a_time() {
         let c = Config::parse("key_hold = \"5f\"", Path::new("c.toml")).unwrap();
-        assert_eq!(c.key_hold, Some(5 * 19_656));
+        assert_eq!(c.key_hold, Some(c64kit_basic::Hold::Frames(5)));
         let c = Config::parse("key_hold = \"1000c\"", Path::new("c.toml")).unwrap();
-        assert_eq!(c.key_hold, Some(1000));
+        assert_eq!(c.key_hold, Some(c64kit_basic::Hold::Cycles(1000)));
         let e = Config::parse("key_hold = \"5\"", Path::new("c.toml")).unwrap_err();
         assert!(format!("{e:#}").contains("c.toml: key_hold: "), "{e:#}");
     }

@@ -38,6 +38,9 @@ pub fn screen(m: &Machine) -> Screen {
 /// A picture the host keeps while displays look at it.
 pub struct Owned {
     pixels: Vec<u8>,
+    /// The model's visible area as VICE crops it (384x272 PAL, 384x247 NTSC): `pixels`
+    /// holds its rows.
+    size: (usize, usize),
     kind: PictureKind,
     cycles: u64,
 }
@@ -46,18 +49,38 @@ impl Owned {
     pub fn view(&self) -> Picture<'_> {
         Picture {
             pixels: &self.pixels,
-            width: c64kit_machine::picture::WIDTH,
-            height: c64kit_machine::picture::HEIGHT,
+            width: self.size.0,
+            height: self.size.1,
             kind: self.kind,
             cycles: self.cycles,
         }
     }
 
     fn still(m: &Machine) -> Owned {
-        Owned {
-            pixels: m.still_picture().pixels().to_vec(),
-            kind: PictureKind::Still,
-            cycles: m.cycles(),
+        Owned::of(&m.still_picture(), PictureKind::Still, m.cycles())
+    }
+
+    /// The visible rows of `picture`.
+    fn of(picture: &c64kit_machine::picture::Picture, kind: PictureKind, cycles: u64) -> Owned {
+        let mut owned = Owned {
+            pixels: Vec::new(),
+            size: (0, 0),
+            kind,
+            cycles,
+        };
+        owned.take(picture);
+        owned
+    }
+
+    /// Takes `picture`'s visible rows (none if it has fewer pixels).
+    fn take(&mut self, picture: &c64kit_machine::picture::Picture) {
+        let (w, h) = picture.visible_size();
+        self.pixels.clear();
+        if let Some(rows) = picture.pixels().get(..w * h) {
+            self.pixels.extend_from_slice(rows);
+            self.size = (w, h);
+        } else {
+            self.size = (0, 0);
         }
     }
 }
@@ -95,11 +118,11 @@ impl Pictures {
         if since + frame <= now - now % frame {
             let kept = self.last_live.get_or_insert_with(|| Owned {
                 pixels: Vec::new(),
+                size: (0, 0),
                 kind: PictureKind::Live,
                 cycles: 0,
             });
-            kept.pixels.clear();
-            kept.pixels.extend_from_slice(m.picture().pixels());
+            kept.take(m.picture());
             kept.cycles = now;
         }
     }
@@ -125,11 +148,7 @@ impl Pictures {
             // ends in the next frame's first lines: the last whole frame is the one kept.)
             let drawn = (FIRST_LINE as usize + HEIGHT) as u64 + 1;
             if model.is_pal() && since <= frame_start && line >= drawn {
-                return PictureRef::New(Owned {
-                    pixels: m.picture().pixels().to_vec(),
-                    kind: PictureKind::Live,
-                    cycles: now,
-                });
+                return PictureRef::New(Owned::of(m.picture(), PictureKind::Live, now));
             }
         }
         match &self.last_live {

@@ -15,7 +15,7 @@ use c64kit::{limits, usage, NotProvided};
 use c64kit_basic::{parse_key_script, NoSys};
 use c64kit_cpu::{Cpu, FlatRam, ANE_MAGIC, LXA_MAGIC};
 use c64kit_files::{errln, stdio};
-use c64kit_machine::input::DEFAULT_KEY_HOLD;
+use c64kit_machine::input::{default_key_hold, hold_cycles_on};
 use c64kit_machine::kernal::{AfterReturn, DEFAULT_IDLE_POLL_LIMIT};
 use c64kit_machine::roms::RomError;
 use c64kit_machine::{
@@ -92,14 +92,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "6581|8580", value_parser = c64kit::config::parse_sid_model)]
     sid: Option<SidModel>,
     /// The VIC-II: `6569` (the default: PAL, 63 cycles a line, 312 lines, 985,248 Hz),
-    /// `6567r8` (NTSC: 65 cycles, 263 lines, 1,022,727 Hz) or `6567r56a` (the first NTSC
-    /// chip: 64 cycles, 262 lines). It decides the clock and mains frequency too: the real
-    /// KERNAL's 60 Hz timer, the CIAs' TOD, real time under `play`.
-    #[arg(long, value_name = "6569|6567r8|6567r56a", value_parser = c64kit::config::parse_vic_model)]
+    /// `6567r8` (NTSC: 65 cycles, 263 lines, 1,022,727 Hz), `6567r56a` (the first NTSC
+    /// chip: 64 cycles, 262 lines), or a C64C's `8565` (PAL) or `8562` (NTSC), which have
+    /// the 6569's and 6567R8's timing without their colour latency (the grey dot). It
+    /// decides the clock and mains frequency too: the real KERNAL's 60 Hz timer, the CIAs'
+    /// TOD, real time under `play`.
+    #[arg(long, value_name = "6569|6567r8|6567r56a|8565|8562", value_parser = c64kit::config::parse_vic_model)]
     vic: Option<VicModel>,
-    /// A C64 as VICE's x64sc `-model` names it: `c64` (PAL), `c64-ntsc` or `c64-ntsc-old`,
-    /// choosing the VIC-II, CIAs and SID together; `--vic`, `--cia` and `--sid` override it.
-    #[arg(long, value_name = "c64|c64-ntsc|c64-ntsc-old", value_parser = c64kit::config::parse_c64_model)]
+    /// A C64 as VICE's x64sc `-model` names it: `c64` (PAL), `c64-ntsc`, `c64-ntsc-old`,
+    /// `c64c` or `c64c-ntsc` (8565/8562, 6526A, 8580), choosing the VIC-II, CIAs and SID
+    /// together; `--vic`, `--cia` and `--sid` override it.
+    #[arg(long, value_name = "c64|c64-ntsc|c64-ntsc-old|c64c|c64c-ntsc", value_parser = c64kit::config::parse_c64_model)]
     model: Option<C64Model>,
     /// What a return to BASIC does: `return` ends the run (the default of `run`); `wait`
     /// prints READY. and idles as BASIC would, interrupts on, so a program that installed an
@@ -112,7 +115,7 @@ pub struct RunArgs {
     /// (60ms) or cycles (59000c). The next key a program's own scan can take comes one frame
     /// after the release; the KERNAL's GETIN still takes keys when it asks.
     #[arg(long, value_name = "TIME", value_parser = parse_key_hold)]
-    key_hold: Option<u64>,
+    key_hold: Option<c64kit_basic::Hold>,
     /// Plug in VICE's debug cartridge: the program's first write to $D7FF ends the run with
     /// that value ("debug cartridge: $00"; exit code 0 for $00, 11 for any other value).
     /// Off by default: $D7FF is a SID mirror on a real C64.
@@ -192,9 +195,10 @@ fn parse_audio_rate(s: &str) -> Result<u32, String> {
     c64kit::config::parse_audio_rate(s).map_err(|e| e.to_string())
 }
 
-/// A key hold (`3f`, `60ms`, `59000c`) in cycles.
-pub fn parse_key_hold(s: &str) -> Result<u64, String> {
-    c64kit_basic::parse_hold(s).map(c64kit_machine::input::hold_cycles)
+/// A key hold (`3f`, `60ms`, `59000c`): in cycles once the C64's VIC-II is known (its frames
+/// and clock).
+pub fn parse_key_hold(s: &str) -> Result<c64kit_basic::Hold, String> {
+    c64kit_basic::parse_hold(s)
 }
 
 /// `c64kit play`: `run`'s options, and the keys a person uses as a joystick.
@@ -611,6 +615,10 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         }
         None => None,
     };
+    let vic = (args.vic)
+        .or(args.model.map(|m| m.vic))
+        .or(config.vic_model())
+        .unwrap_or_default();
     let settings = RunSettings {
         roms,
         cia: (args.cia)
@@ -621,10 +629,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
             .or(args.model.map(|m| m.sid))
             .or(config.sid_model())
             .unwrap_or_default(),
-        vic: (args.vic)
-            .or(args.model.map(|m| m.vic))
-            .or(config.vic_model())
-            .unwrap_or_default(),
+        vic,
         drive: drive_8,
         raw_loads,
         start_address: start,
@@ -637,7 +642,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         key_hold: args
             .key_hold
             .or(config.key_hold)
-            .unwrap_or(DEFAULT_KEY_HOLD),
+            .map_or(default_key_hold(vic), |h| hold_cycles_on(vic, h)),
         cpu_magic: args
             .cpu_magic
             .or(config.cpu_magic)

@@ -285,3 +285,29 @@ fn record_never_writes_over_an_input_and_checks_its_options() {
     );
     assert!(!dir.join("nowhere").exists());
 }
+
+/// On an NTSC C64 the pictures are VICE's NTSC crop: 384x247, the text area from (32, 23).
+#[test]
+fn ntsc_pictures_are_vices_ntsc_crop() {
+    let dir = temp_dir("pictures-ntsc");
+    let prg = write(&dir, "sprite.prg", &sprite_program());
+    let png = dir.join("end.png");
+    let recording = dir.join("run.gif");
+    c64kit()
+        .args(["run", &prg, "-q", "--vic", "6567r8", "--screenshot"])
+        .arg(&png)
+        .arg("--record")
+        .arg(&recording)
+        .assert()
+        .code(0);
+    let (w, h, px, _) = decode_png(&png);
+    assert_eq!((w, h), (384, 247));
+    let y0 = 23;
+    assert_eq!(px[(y0 + 16) * w + X0 + 8], YELLOW, "the sprite at (8, 16)");
+    assert_eq!(px[(y0 + 16) * w + X0 + 7], 6);
+    assert_eq!(px[(y0 + 15) * w + X0 + 8], 6);
+    let decoder = gif::DecodeOptions::new()
+        .read_info(std::fs::File::open(&recording).unwrap())
+        .unwrap();
+    assert_eq!((decoder.width(), decoder.height()), (384, 247));
+}

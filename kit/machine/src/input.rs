@@ -15,16 +15,18 @@
 use c64kit_basic::keyboard::{self, KeyPress};
 use c64kit_basic::{Hold, KeyEvent};
 use c64kit_chips::sid::pot::PotInput;
-use c64kit_chips::PAL_CYCLES_PER_FRAME;
+use c64kit_chips::{VicModel, PAL_CYCLES_PER_FRAME};
 use std::collections::VecDeque;
 
-/// How long a scripted key is held down in the matrix unless set (`--key-hold`): 3 PAL
-/// frames, about 60 ms, a quick typist's press.
-pub const DEFAULT_KEY_HOLD: u64 = 3 * PAL_CYCLES_PER_FRAME;
+/// How long a scripted key is held down in the matrix unless set (`--key-hold`), in frames:
+/// 3, about 60 ms on PAL (50 ms on NTSC), a quick typist's press.
+pub const DEFAULT_KEY_HOLD_FRAMES: u64 = 3;
+/// [`DEFAULT_KEY_HOLD_FRAMES`] on a PAL C64, in cycles.
+pub const DEFAULT_KEY_HOLD: u64 = DEFAULT_KEY_HOLD_FRAMES * PAL_CYCLES_PER_FRAME;
 
 /// After a scripted key is released, how long the matrix stays empty before a scan may take
-/// the next key: one PAL frame, longer than the KERNAL's 1/60 s scan interval, so every
-/// scanner running once a frame or more often sees the release.
+/// the next key: one frame (on PAL this one), longer than the KERNAL's 1/60 s scan interval,
+/// so every scanner running once a frame or more often sees the release.
 pub const RELEASE_GAP: u64 = PAL_CYCLES_PER_FRAME;
 
 /// SHIFT+C=: the left SHIFT with the C= key.
@@ -107,6 +109,9 @@ pub struct InputQueue {
     fed: bool,
     /// How long a key stays down in the matrix, in cycles.
     pub key_hold: u64,
+    /// The C64's VIC-II: its frame and clock are what a script's frames and milliseconds
+    /// are in cycles, and a frame is the release gap.
+    vic: VicModel,
     held: Option<Held>,
     /// Joystick 2 lines held by a person (`play --joy-keys`): when each line (bit 0-4) is
     /// released, 0 if not held.
@@ -128,6 +133,7 @@ impl Default for InputQueue {
             queued_holds: 0,
             fed: false,
             key_hold: DEFAULT_KEY_HOLD,
+            vic: VicModel::Mos6569,
             held: None,
             live_until: [0; 5],
             devices: [PortDevice::None; 2],
@@ -135,13 +141,18 @@ impl Default for InputQueue {
     }
 }
 
-/// A hold in cycles of a PAL C64.
-pub fn hold_cycles(hold: Hold) -> u64 {
+/// A hold in cycles of a C64 with a `vic` (its frames and clock).
+pub fn hold_cycles_on(vic: VicModel, hold: Hold) -> u64 {
     match hold {
         Hold::Cycles(n) => n,
-        Hold::Frames(n) => n.saturating_mul(PAL_CYCLES_PER_FRAME),
-        Hold::Millis(n) => n.saturating_mul(crate::PAL_HZ) / 1000,
+        Hold::Frames(n) => n.saturating_mul(vic.cycles_per_frame()),
+        Hold::Millis(n) => n.saturating_mul(vic.clock_hz()) / 1000,
     }
+}
+
+/// [`DEFAULT_KEY_HOLD_FRAMES`] on a C64 with a `vic`, in cycles.
+pub const fn default_key_hold(vic: VicModel) -> u64 {
+    DEFAULT_KEY_HOLD_FRAMES * vic.cycles_per_frame()
 }
 
 /// The largest move of a 1351 counter a program can read unambiguously between two
@@ -167,6 +178,26 @@ fn is_hold(e: &KeyEvent) -> bool {
 }
 
 impl InputQueue {
+    /// An empty queue on a C64 with a `vic`: its frames (the default key hold, the release
+    /// gap, a script's `f` holds) and clock (`ms` holds).
+    pub fn for_model(vic: VicModel) -> Self {
+        InputQueue {
+            key_hold: default_key_hold(vic),
+            vic,
+            ..InputQueue::default()
+        }
+    }
+
+    /// A hold in this C64's cycles.
+    fn cycles_of(&self, hold: Hold) -> u64 {
+        hold_cycles_on(self.vic, hold)
+    }
+
+    /// A frame of this C64 (the release gap).
+    fn frame(&self) -> u64 {
+        self.vic.cycles_per_frame()
+    }
+
     pub fn push_events(&mut self, events: impl IntoIterator<Item = KeyEvent>) {
         for e in events {
             self.fed = true;
@@ -247,7 +278,7 @@ impl InputQueue {
         match (script, live) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (None, Some(b)) if self.queued_holds > 0 => {
-                Some(b.min(now.saturating_add(PAL_CYCLES_PER_FRAME)))
+                Some(b.min(now.saturating_add(self.frame())))
             }
             (a, b) => a.or(b),
         }
@@ -258,13 +289,13 @@ impl InputQueue {
             if now < end {
                 return Some(end);
             }
-            self.released = (self.joysticks, end.saturating_add(RELEASE_GAP));
+            self.released = (self.joysticks, end.saturating_add(self.frame()));
             self.joysticks = [0, 0];
             self.hold_until = None;
             // What follows a hold counts from its end; after RESTORE, from its release gap,
             // so that a second press is a second edge on the NMI line.
             let end_gap = if self.restore {
-                end.saturating_add(RELEASE_GAP)
+                end.saturating_add(self.frame())
             } else {
                 end
             };
@@ -294,7 +325,7 @@ impl InputQueue {
                     self.queued_holds -= 1;
                     self.joysticks = [0, 0];
                     self.joysticks[port] = lines;
-                    let end = now.saturating_add(hold_cycles(hold));
+                    let end = now.saturating_add(self.cycles_of(hold));
                     self.hold_until = Some(end);
                     return Some(end);
                 }
@@ -318,7 +349,7 @@ impl InputQueue {
                         dy: dy - sy,
                     };
                     self.last_key_at = now;
-                    self.available_from = now.saturating_add(PAL_CYCLES_PER_FRAME);
+                    self.available_from = now.saturating_add(self.frame());
                     return Some(self.available_from);
                 }
                 Some(e @ (KeyEvent::Paddle { .. } | KeyEvent::Mouse { .. })) => {
@@ -338,7 +369,7 @@ impl InputQueue {
                     self.events.pop_front();
                     self.queued_holds -= 1;
                     self.restore = true;
-                    let cycles = hold.map_or(self.key_hold, hold_cycles);
+                    let cycles = hold.map_or(self.key_hold, |h| self.cycles_of(h));
                     let end = now.saturating_add(cycles.max(1));
                     self.hold_until = Some(end);
                     return Some(end);
@@ -413,7 +444,7 @@ impl InputQueue {
     /// Returns the keys down.
     pub fn scan(&mut self, now: u64, empty_buffer: bool) -> [u8; 8] {
         if let Some(h) = self.held {
-            if now < h.until.saturating_add(RELEASE_GAP) {
+            if now < h.until.saturating_add(self.frame()) {
                 return self.matrix(now);
             }
         }
@@ -620,9 +651,23 @@ mod tests {
         assert_eq!(q.take(5, true), KeyAvailability::Key(1));
         assert_eq!(q.advance_joysticks(6), Some(16));
         assert_eq!(q.joysticks(), [0, 0x04]);
-        // Frames and milliseconds are PAL cycles.
-        assert_eq!(hold_cycles(Hold::Frames(2)), 2 * 19_656);
-        assert_eq!(hold_cycles(Hold::Millis(1000)), 985_248);
+        // Frames and milliseconds are the C64's cycles: PAL's, or NTSC's (60 Hz frames).
+        let pal = VicModel::Mos6569;
+        assert_eq!(hold_cycles_on(pal, Hold::Frames(2)), 2 * 19_656);
+        assert_eq!(hold_cycles_on(pal, Hold::Millis(1000)), 985_248);
+        let ntsc = VicModel::Mos6567R8;
+        assert_eq!(hold_cycles_on(ntsc, Hold::Frames(2)), 2 * 17_095);
+        assert_eq!(hold_cycles_on(ntsc, Hold::Millis(1000)), 1_022_727);
+        // An NTSC C64's queue holds a key 3 of its frames and waits one between keys.
+        let mut q = InputQueue::for_model(ntsc);
+        let frame = 17_095;
+        assert_eq!(q.key_hold, 3 * frame);
+        q.push_events([KeyEvent::Key(b'A'), KeyEvent::Key(b'A')]);
+        assert_eq!(q.scan(0, true), A);
+        assert_eq!(q.scan(3 * frame - 1, true), A);
+        assert_eq!(q.scan(3 * frame, true), [0; 8]);
+        assert_eq!(q.scan(4 * frame - 1, true), [0; 8]);
+        assert_eq!(q.scan(4 * frame, true), A);
     }
 
     /// A's place in the matrix: column 1, row 2.

@@ -289,7 +289,7 @@ impl C64Bus {
             nmi_level: false,
             restore_pressed: false,
             light_pen_low: false,
-            input: InputQueue::default(),
+            input: InputQueue::for_model(vic),
             debug_cart: false,
             debug_cart_value: None,
             ba_check_at: 0,

@@ -40,9 +40,12 @@ pub struct GifDisplay {
     output: PathBuf,
     every: u64,
     max_frames: u64,
-    /// Open from `create` (so a folder that is not there fails before the run), taken at
-    /// the end.
+    /// The file, open from `create` (so a folder that is not there fails before the run),
+    /// until the first frame's size starts the GIF in it.
+    file: Option<BufWriter<OutputFile>>,
+    /// The GIF from the first frame kept, taken at the end.
     writer: Option<Writer>,
+    /// The pictures' size: the first frame's (384x272 on a PAL C64, 384x247 on NTSC).
     size: (usize, usize),
     /// Frames handed over (for `every`), frames kept, frames written.
     seen: u64,
@@ -69,9 +72,32 @@ impl GifDisplay {
         }
     }
 
+    /// Starts the GIF in the file, its pictures `width` x `height`.
+    fn start(&mut self, width: usize, height: usize) -> Result<(), String> {
+        let Some(file) = self.file.take() else {
+            return Ok(());
+        };
+        let (w, h) = (
+            u16::try_from(width).map_err(|e| self.error(e))?,
+            u16::try_from(height).map_err(|e| self.error(e))?,
+        );
+        let palette: Vec<u8> = PEPTO.iter().flatten().copied().collect();
+        let mut writer =
+            gif::Encoder::new(file, w, h, &palette).map_err(|e| self.encoding_error(e))?;
+        writer
+            .set_repeat(gif::Repeat::Infinite)
+            .map_err(|e| self.encoding_error(e))?;
+        self.writer = Some(writer);
+        self.size = (width, height);
+        Ok(())
+    }
+
     /// Keeps a frame: the pending one shows longer if they are the same, else it is
     /// written and this one waits.
     fn keep(&mut self, picture: &Picture, delay: u32, host: &HostRef) -> Result<(), String> {
+        if self.kept == 0 {
+            self.start(picture.width, picture.height)?;
+        }
         self.kept += 1;
         self.last_cycles = picture.cycles;
         if let Some(p) = &mut self.pending {
@@ -179,22 +205,16 @@ impl DisplayBackend for GifDisplay {
                 c64kit_files::io_reason(&e)
             )
         })?;
-        let (w, h) = (
-            c64kit_plugin_api::abi::PICTURE_WIDTH as u16,
-            c64kit_plugin_api::abi::PICTURE_HEIGHT as u16,
-        );
-        let palette: Vec<u8> = PEPTO.iter().flatten().copied().collect();
-        let mut writer = gif::Encoder::new(BufWriter::new(file), w, h, &palette)
-            .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
-        writer
-            .set_repeat(gif::Repeat::Infinite)
-            .map_err(|e| format!("cannot write {}: {e}", output.display()))?;
         Ok(GifDisplay {
             output,
             every,
             max_frames,
-            writer: Some(writer),
-            size: (w.into(), h.into()),
+            file: Some(BufWriter::new(file)),
+            writer: None,
+            size: (
+                c64kit_plugin_api::abi::PICTURE_WIDTH,
+                c64kit_plugin_api::abi::PICTURE_HEIGHT,
+            ),
             seen: 0,
             kept: 0,
             written: 0,
@@ -241,6 +261,8 @@ impl DisplayBackend for GifDisplay {
             self.keep(&picture, u32::from(FRAME_DELAY), host)?;
         }
         self.flush()?;
+        // (No frame kept, past max_frames from the start: an empty GIF of the usual size.)
+        self.start(self.size.0, self.size.1)?;
         let Some(writer) = self.writer.take() else {
             return Err(self.error("the recording was already finished"));
         };

@@ -1,5 +1,6 @@
 //! The PNG display: screenshots of the VIC-II's picture, 384x272 pixels as VICE's screenshots
-//! crop a PAL frame (the 320x200 text area at (32, 35)), every pixel one of the 16 colours,
+//! crop a PAL frame (the 320x200 text area at (32, 35)), 384x247 an NTSC one (at (32, 23)),
+//! every pixel one of the 16 colours,
 //! written as an indexed PNG with Pepto's palette.
 //!
 //! The final screenshot and the `at` shots are still pictures, redrawn from memory and
@@ -129,5 +130,6 @@ c64kit_plugin_api::export_display!(
     c64kit_plugin_entry_png,
     PngDisplay,
     "png",
-    "PNG screenshots of the VIC-II's picture (384x272 with border, Pepto palette)"
+    "PNG screenshots of the VIC-II's picture (384x272 with border, 384x247 on NTSC; Pepto \
+     palette)"
 );

@@ -18,7 +18,7 @@
 //!   bit while it is clear; such a write in cycle 14 also mixes MC with MCBASE (sprite
 //!   crunching), as the raster engine does (`raster.rs`).
 
-use super::model::VicModel;
+use super::model::{VicModel, SPRITE_EXPAND_CYCLE};
 use crate::PAL_CYCLES_PER_LINE;
 
 /// BA is low for a bad line's character fetches in these line cycles.
@@ -54,8 +54,7 @@ pub(super) const SPRITE_BA: [u8; 63] = {
 
 /// Which sprites' fetches hold BA low in each line cycle of `model`, from its table
 /// (`model.rs`): BA falls 3 cycles before sprite n's pointer fetch and rises after its data.
-/// This is the chip's own timing, where the CPU's waits come from, even where the raster
-/// engine fetches a cycle apart from it (`VicModel::engine_differences`).
+/// The raster engine fetches in the same cycles (`VicModel::phi1_access`).
 const fn sprite_ba_table<const L: usize>(model: VicModel) -> [u8; L] {
     let first = model.facts().sprite0_pointer_cycle;
     let len = L as u64;
@@ -88,10 +87,10 @@ const SPRITE_BA_6567R56A: [u8; 64] = sprite_ba_table::<64>(VicModel::Mos6567R56A
 
 /// Which sprites' fetches hold BA low in line cycle `r` of `model`.
 #[inline(always)]
-fn sprite_ba(model: VicModel, r: u64) -> u8 {
+pub(super) fn sprite_ba(model: VicModel, r: u64) -> u8 {
     match model {
-        VicModel::Mos6569 => SPRITE_BA[r as usize],
-        VicModel::Mos6567R8 => SPRITE_BA_6567R8[r as usize],
+        VicModel::Mos6569 | VicModel::Mos8565 => SPRITE_BA[r as usize],
+        VicModel::Mos6567R8 | VicModel::Mos8562 => SPRITE_BA_6567R8[r as usize],
         VicModel::Mos6567R56A => SPRITE_BA_6567R56A[r as usize],
     }
 }
@@ -128,22 +127,6 @@ const fn dma_events(model: VicModel) -> [u64; 3] {
     [UPDATE_MCBASE, a, b]
 }
 
-/// The 6569 event the raster engine does in line cycle `r` (below the extra cycles, where
-/// the engine's cycle is the line's) of `model`: its DMA checks where the model has them
-/// (`u64::MAX`: none where the 6569 has one).
-#[inline(always)]
-pub(super) const fn engine_dma_cycle(model: VicModel, r: u64) -> u64 {
-    let [a, b] = model.facts().sprite_dma_checks;
-    if r == a {
-        DMA_CHECK_1
-    } else if r == b {
-        DMA_CHECK_2
-    } else if r == DMA_CHECK_1 || r == DMA_CHECK_2 {
-        u64::MAX
-    } else {
-        r
-    }
-}
 /// MCBASE's value after a sprite's last line.
 const MCBASE_END: u8 = 63;
 
@@ -282,7 +265,7 @@ impl SpriteDma {
                         self.expand_ff |= bit;
                     }
                 }
-                if c == self.model.facts().sprite_dma_checks[1] {
+                if c == SPRITE_EXPAND_CYCLE {
                     self.expand_ff ^= self.on & regs.y_expand;
                 }
             }

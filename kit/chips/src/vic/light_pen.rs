@@ -7,18 +7,26 @@
 //! still low then, it latches again at once (LPX $D1, LPY 0).
 
 //!
-//! On the NTSC models the frame and line lengths are theirs; X is worked out from the 6569
-//! cycle the raster engine does in that cycle (a cycle it stands still in latches its neighbour's).
+//! On the NTSC models the frame and line lengths are theirs, and X is their cycle's
+//! (`VicModel::phi1_x`).
 
 use super::model::VicModel;
 
 /// What the 6569R3 adds to X / 2 (its colour latency: 2, where the 8565's is 1).
 const X_EXTRA: u16 = 2;
+/// The 8565's and 8562's (VICE's vicii-lightpen.c: 1 without the colour latency).
+const X_EXTRA_NEW: u16 = 1;
+
+/// What `model` adds to X / 2.
+const fn x_extra(model: VicModel) -> u16 {
+    if model.is_new() {
+        X_EXTRA_NEW
+    } else {
+        X_EXTRA
+    }
+}
 /// LPX latched by the frame-start retrigger on a 63-cycle chip.
 const RETRIGGER_X: u8 = 0xD1;
-/// The X coordinate of line cycle 0's phi1; X wraps at $1F8.
-const FIRST_X: u64 = 0x194;
-const X_WRAP: u64 = 0x1F8;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct LightPen {
@@ -67,7 +75,8 @@ impl LightPen {
             // The last frame start in range, if any: LP held low through it retriggers.
             let start = model.frame_of(now - 1) * model.cycles_per_frame() + 1;
             if start >= from.max(1) {
-                self.latched = (RETRIGGER_X, 0);
+                // (X_EXTRA is in it: the new chips latch one less.)
+                self.latched = (RETRIGGER_X + x_extra(model) as u8 - X_EXTRA as u8, 0);
                 self.armed_from = rearm_cycle_after(model, start);
                 raised = true;
             }
@@ -90,12 +99,8 @@ impl LightPen {
         } else if line == last && cycle > 0 {
             return false;
         }
-        let r = (0..=cycle)
-            .rev()
-            .find_map(|c| model.engine_cycle(c))
-            .unwrap_or(0);
-        let x = ((FIRST_X + 8 * r) % X_WRAP) as u16 & !7;
-        self.latched = ((x / 2 + X_EXTRA) as u8, line as u8);
+        let x = model.phi1_x(cycle) & !7;
+        self.latched = ((x / 2 + x_extra(model)) as u8, line as u8);
         true
     }
 }

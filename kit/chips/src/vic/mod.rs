@@ -37,11 +37,14 @@
 //!
 //! The light pen: LP's falling edge latches $D013/$D014 once a frame (`light_pen.rs`).
 //!
-//! Models: the PAL 6569 and the NTSC 6567R8 and 6567R56A (`model.rs`: each model's facts;
-//! the raster engine steps the 6569's schedule and stands still in the last cycle or two
-//! of an NTSC line, which leaves the differences [`VicModel::engine_differences`] names).
+//! Models: the PAL 6569 and 8565, the NTSC 6567R8, 6567R56A and 8562 (`model.rs`: each
+//! model's facts, its sprite fetch cycles and X coordinates, which the raster engine steps).
 //!
-//! Not modelled: the 8565's and 8562's grey dots and luminances. The BA timing (`dma.rs`) does not see sprite crunching, which the
+//! The 8565 and 8562 (a C64C's) are the 6569 and 6567R8 without the colour latency: the
+//! grey dot and the rest [`model::ModelFacts::new_chip`] lists. Their palette is the 6569's
+//! (VICE gives the 6569R3 and the new chips the same luminances).
+//!
+//! Not modelled: the 6567R56A's old light pen interrupt mode. The BA timing (`dma.rs`) does not see sprite crunching, which the
 //! raster engine does.
 
 mod dma;

@@ -11,12 +11,23 @@
 //!
 //! Cycles here are line cycles from 0 (the descriptions' cycles 1-63/64/65 minus one).
 //!
-//! The raster engine steps the 6569's schedule ([`VicModel::engine_cycle`]): an NTSC line
-//! is the 6569's 63 cycles and a cycle or two at its end in which the engine stands still
-//! (the graphics, refresh and bad line fetches, and the X of every visible cycle, are the
-//! same on all three; the sprite fetches move). BA and the sprite DMA checks follow each
-//! chip's own cycles. What the engine does not yet follow is listed at
-//! [`VicModel::engine_differences`].
+//! The raster engine steps each model's own line: the phi1 accesses (where the sprite
+//! fetches fall, [`VicModel::phi1_access`]), the X coordinate of each cycle
+//! ([`VicModel::phi1_x`]) and the sprite DMA checks follow the model's table; the graphics,
+//! refresh and bad line fetches, the border and the counters' updates are in the same line
+//! cycles on all three, and so is the X of every visible cycle.
+
+/// What the chip fetches in the first half (phi1) of a line cycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phi1 {
+    /// Sprite n's pointer (and in phi2 its first data byte).
+    SpritePointer(usize),
+    /// Sprite n's second data byte (and in phi2 its third).
+    SpriteData(usize),
+    Refresh,
+    Graphics,
+    Idle,
+}
 
 /// A VIC-II model.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -28,6 +39,11 @@ pub enum VicModel {
     Mos6567R8,
     /// The first NTSC 6567 (R56A): 64 cycles, 262 lines.
     Mos6567R56A,
+    /// The PAL 8565 (a C64C's): the 6569's timing, without its colour latency
+    /// ([`ModelFacts::new_chip`]).
+    Mos8565,
+    /// The NTSC 8562 (a C64C's): the 6567R8's timing, as the 8565 is the 6569's.
+    Mos8562,
 }
 
 /// One model's facts (see the module documentation for the sources).
@@ -58,12 +74,23 @@ pub struct ModelFacts {
     pub sprite0_pointer_cycle: u64,
     /// The two line cycles in which the sprite DMA checks each sprite's Y.
     pub sprite_dma_checks: [u64; 2],
-    /// Where the raster engine, which steps the 6569's 63 cycles, stands still in this
-    /// model's longer line (in order; `u64::MAX` fills the unused places): past the
-    /// visible picture's last cycle (60), so that every visible pixel is drawn in the cycle
-    /// the chip draws it (the visible cycles 13-60 have the same X on all three). The
-    /// 6567R8's X counter itself stands still in cycle 63 (at $184).
-    pub extra_cycles: [u64; 2],
+    /// The X coordinate of line cycle 0's phi1 (it counts 8 a cycle, 4 each half).
+    pub first_x: u16,
+    /// X wraps to 0 here (the 6569's 504 pixels a line; the NTSC chips count all 512).
+    pub x_wrap: u16,
+    /// The "new" (HMOS) chips, the 8565 and 8562 (VICE's `color_latency` 0): the output
+    /// stage looks a pixel's colour register up as the pixel leaves (the 6569 and 6567 look
+    /// pixel 0 of a cycle up a cycle early), so a colour register written in the cycle its
+    /// first pixel is looked up shows light grey (colour 15) there, "the grey dot"; their
+    /// graphics fetch and ECM/BMM take $D011 as of the cycle before; a sprite's multicolour
+    /// switch flips its pixel pairing at pixel 6 (where the sprite's X-expansion
+    /// flip-flop is clear) rather than resetting it at pixel 7; and the light pen's X is one
+    /// less (VICE's vicii-draw-cycle.c, vicii-fetch.c, vicii-lightpen.c).
+    pub new_chip: bool,
+    /// The line cycle in which X stands still (`u64::MAX`: none): the 6567R8's 520 pixels
+    /// a line are 8 more than its 512 X coordinates, so X holds at $184 for a cycle (in
+    /// VICE's table: phi2 of cycle 62 and phi1 of 63, counted from 1, repeat $184).
+    pub x_stall_cycle: u64,
 }
 
 /// The line cycles in which BA is low for a bad line's matrix fetches (all models: the
@@ -71,10 +98,9 @@ pub struct ModelFacts {
 pub const BAD_LINE_BA: std::ops::RangeInclusive<u64> = 11..=53;
 /// The graphics fetches' line cycles (all models).
 pub const GRAPHICS_CYCLES: std::ops::RangeInclusive<u64> = 15..=54;
-/// The side border: the flip-flop switches at the same X coordinates on every model, and
-/// the extra NTSC cycles come after the right border (VICE's X counter stands at $184 in
-/// them), so the border's line cycles are the 6569's.
-pub const SIDE_BORDER_SAME_ON_ALL: bool = true;
+/// The line cycle whose second half toggles the Y-expansion flip-flops (all models: after
+/// the 6569's second DMA check, the NTSC chips' first).
+pub const SPRITE_EXPAND_CYCLE: u64 = 55;
 
 const MOS6569: ModelFacts = ModelFacts {
     name: "6569",
@@ -88,7 +114,16 @@ const MOS6569: ModelFacts = ModelFacts {
     last_visible_line: 287,
     sprite0_pointer_cycle: 57,
     sprite_dma_checks: [54, 55],
-    extra_cycles: [u64::MAX, u64::MAX],
+    first_x: 0x194,
+    x_wrap: 0x1F8,
+    x_stall_cycle: u64::MAX,
+    new_chip: false,
+};
+
+const MOS8565: ModelFacts = ModelFacts {
+    name: "8565",
+    new_chip: true,
+    ..MOS6569
 };
 
 const MOS6567R8: ModelFacts = ModelFacts {
@@ -103,7 +138,16 @@ const MOS6567R8: ModelFacts = ModelFacts {
     last_visible_line: 274,
     sprite0_pointer_cycle: 58,
     sprite_dma_checks: [55, 56],
-    extra_cycles: [62, 64],
+    first_x: 0x19C,
+    x_wrap: 0x200,
+    x_stall_cycle: 62,
+    new_chip: false,
+};
+
+const MOS8562: ModelFacts = ModelFacts {
+    name: "8562",
+    new_chip: true,
+    ..MOS6567R8
 };
 
 const MOS6567R56A: ModelFacts = ModelFacts {
@@ -118,15 +162,20 @@ const MOS6567R56A: ModelFacts = ModelFacts {
     last_visible_line: 274,
     sprite0_pointer_cycle: 58,
     sprite_dma_checks: [55, 56],
-    extra_cycles: [63, u64::MAX],
+    first_x: 0x19C,
+    x_wrap: 0x200,
+    x_stall_cycle: u64::MAX,
+    new_chip: false,
 };
 
 impl VicModel {
     /// Every model, in the order `--vic` lists them.
-    pub const ALL: [VicModel; 3] = [
+    pub const ALL: [VicModel; 5] = [
         VicModel::Mos6569,
+        VicModel::Mos8565,
         VicModel::Mos6567R8,
         VicModel::Mos6567R56A,
+        VicModel::Mos8562,
     ];
 
     /// This model's facts.
@@ -135,6 +184,8 @@ impl VicModel {
             VicModel::Mos6569 => &MOS6569,
             VicModel::Mos6567R8 => &MOS6567R8,
             VicModel::Mos6567R56A => &MOS6567R56A,
+            VicModel::Mos8565 => &MOS8565,
+            VicModel::Mos8562 => &MOS8562,
         }
     }
 
@@ -149,9 +200,26 @@ impl VicModel {
         self.facts().name
     }
 
-    /// Whether the chip is a PAL one (the 6569).
+    /// Whether the chip is a PAL one (the 6569 or 8565: the same timing).
     pub const fn is_pal(self) -> bool {
-        matches!(self, VicModel::Mos6569)
+        matches!(self, VicModel::Mos6569 | VicModel::Mos8565)
+    }
+
+    /// Whether the chip is an 8565 or 8562 ([`ModelFacts::new_chip`]).
+    #[inline(always)]
+    pub const fn is_new(self) -> bool {
+        matches!(self, VicModel::Mos8565 | VicModel::Mos8562)
+    }
+
+    /// The older chip with this one's timing (the 6569 for the 8565, the 6567R8 for the
+    /// 8562; itself otherwise): the tables the raster engine and the bus claims step.
+    #[inline(always)]
+    pub const fn timing(self) -> VicModel {
+        match self {
+            VicModel::Mos8565 => VicModel::Mos6569,
+            VicModel::Mos8562 => VicModel::Mos6567R8,
+            m => m,
+        }
     }
 
     pub const fn cycles_per_line(self) -> u64 {
@@ -176,8 +244,8 @@ impl VicModel {
     #[inline(always)]
     pub const fn line_cycle(self, t: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => t % MOS6569.cycles_per_line,
-            VicModel::Mos6567R8 => t % MOS6567R8.cycles_per_line,
+            VicModel::Mos6569 | VicModel::Mos8565 => t % MOS6569.cycles_per_line,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => t % MOS6567R8.cycles_per_line,
             VicModel::Mos6567R56A => t % MOS6567R56A.cycles_per_line,
         }
     }
@@ -186,8 +254,8 @@ impl VicModel {
     #[inline(always)]
     pub const fn line_count(self, t: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => t / MOS6569.cycles_per_line,
-            VicModel::Mos6567R8 => t / MOS6567R8.cycles_per_line,
+            VicModel::Mos6569 | VicModel::Mos8565 => t / MOS6569.cycles_per_line,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => t / MOS6567R8.cycles_per_line,
             VicModel::Mos6567R56A => t / MOS6567R56A.cycles_per_line,
         }
     }
@@ -196,8 +264,10 @@ impl VicModel {
     #[inline(always)]
     pub const fn raster_line(self, t: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => t / MOS6569.cycles_per_line % MOS6569.lines,
-            VicModel::Mos6567R8 => t / MOS6567R8.cycles_per_line % MOS6567R8.lines,
+            VicModel::Mos6569 | VicModel::Mos8565 => t / MOS6569.cycles_per_line % MOS6569.lines,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => {
+                t / MOS6567R8.cycles_per_line % MOS6567R8.lines
+            }
             VicModel::Mos6567R56A => t / MOS6567R56A.cycles_per_line % MOS6567R56A.lines,
         }
     }
@@ -206,8 +276,10 @@ impl VicModel {
     #[inline(always)]
     pub const fn frame_of(self, t: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => t / MOS6569.cycles_per_line / MOS6569.lines,
-            VicModel::Mos6567R8 => t / MOS6567R8.cycles_per_line / MOS6567R8.lines,
+            VicModel::Mos6569 | VicModel::Mos8565 => t / MOS6569.cycles_per_line / MOS6569.lines,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => {
+                t / MOS6567R8.cycles_per_line / MOS6567R8.lines
+            }
             VicModel::Mos6567R56A => t / MOS6567R56A.cycles_per_line / MOS6567R56A.lines,
         }
     }
@@ -216,26 +288,40 @@ impl VicModel {
     #[inline(always)]
     pub const fn frame_first_line(self, line: u64) -> u64 {
         match self {
-            VicModel::Mos6569 => line - line % MOS6569.lines,
-            VicModel::Mos6567R8 => line - line % MOS6567R8.lines,
+            VicModel::Mos6569 | VicModel::Mos8565 => line - line % MOS6569.lines,
+            VicModel::Mos6567R8 | VicModel::Mos8562 => line - line % MOS6567R8.lines,
             VicModel::Mos6567R56A => line - line % MOS6567R56A.lines,
         }
     }
 
-    /// The 6569 cycle whose work the raster engine does in line cycle `r` of this model, or
-    /// `None` for an idle cycle the model adds (the engine stands still in it).
-    #[inline(always)]
-    pub const fn engine_cycle(self, r: u64) -> Option<u64> {
-        let [a, b] = self.facts().extra_cycles;
-        if r == a || r == b {
-            None
-        } else if r > b {
-            Some(r - 2)
-        } else if r > a {
-            Some(r - 1)
-        } else {
-            Some(r)
+    /// What the chip fetches in the first half (phi1) of line cycle `r`: the graphics
+    /// (cycles 15-54) and refresh (10-14) fetches are in the same cycles on every model; the
+    /// 16 sprite cycles (pointer, then data, for sprites 0-7) start at the model's sprite 0
+    /// pointer cycle and wrap into the next line; the cycles left over are idle.
+    pub const fn phi1_access(self, r: u64) -> Phi1 {
+        let f = self.facts();
+        match r {
+            10..=14 => Phi1::Refresh,
+            15..=54 => Phi1::Graphics,
+            _ => {
+                let k = (r + f.cycles_per_line - f.sprite0_pointer_cycle) % f.cycles_per_line;
+                if k >= 16 {
+                    Phi1::Idle
+                } else if k & 1 == 0 {
+                    Phi1::SpritePointer((k / 2) as usize)
+                } else {
+                    Phi1::SpriteData((k / 2) as usize)
+                }
+            }
         }
+    }
+
+    /// The X coordinate of line cycle `r`'s phi1 (phi2's is 4 more, except where X stands
+    /// still).
+    pub const fn phi1_x(self, r: u64) -> u16 {
+        let f = self.facts();
+        let counted = if r >= f.x_stall_cycle { r - 1 } else { r };
+        ((f.first_x as u64 + 8 * counted) % f.x_wrap as u64) as u16
     }
 
     /// The picture row (0-271) raster line `line` is drawn in, if it is shown.
@@ -263,25 +349,6 @@ impl VicModel {
     pub const fn text_origin(self) -> (usize, usize) {
         (32, (0x33 - self.facts().first_visible_line) as usize)
     }
-
-    /// What the raster engine does differently from this chip (empty for the 6569): the
-    /// known differences a program can see.
-    pub const fn engine_differences(self) -> &'static str {
-        match self {
-            VicModel::Mos6569 => "",
-            VicModel::Mos6567R8 => {
-                "the engine fetches sprites 0-2 a cycle early and 3-7 a cycle late (the \
-                 chip fetches sprite 0's pointer in cycle 59, sprite 3's in the last cycle \
-                 of the line before) and turns a sprite's display on a cycle early (cycle \
-                 58, not 59); BA and the sprite DMA checks follow the chip"
-            }
-            VicModel::Mos6567R56A => {
-                "the engine fetches sprites 0-2 a cycle early (the chip fetches sprite 0's \
-                 pointer in cycle 59); BA, the sprite DMA checks and display follow the \
-                 chip; the light pen's old interrupt mode is not modelled"
-            }
-        }
-    }
 }
 
 #[cfg(test)]
@@ -292,13 +359,19 @@ mod tests {
     fn the_table_adds_up() {
         for m in VicModel::ALL {
             let f = m.facts();
-            // The engine's 63 cycles and the extra idle ones fill the line.
-            let extra = f.extra_cycles.iter().filter(|&&c| c != u64::MAX).count() as u64;
-            assert_eq!(63 + extra, f.cycles_per_line, "{}", f.name);
-            let steps: Vec<u64> = (0..f.cycles_per_line)
-                .filter_map(|r| m.engine_cycle(r))
-                .collect();
-            assert_eq!(steps, (0..63).collect::<Vec<_>>(), "{}", f.name);
+            // 16 sprite cycles, 5 refreshes, 40 graphics fetches; the rest idle.
+            let accesses: Vec<Phi1> = (0..f.cycles_per_line).map(|r| m.phi1_access(r)).collect();
+            let idle = accesses.iter().filter(|a| **a == Phi1::Idle).count() as u64;
+            assert_eq!(16 + 5 + 40 + idle, f.cycles_per_line, "{}", f.name);
+            for n in 0..8 {
+                let p = (f.sprite0_pointer_cycle + 2 * n as u64) % f.cycles_per_line;
+                assert_eq!(accesses[p as usize], Phi1::SpritePointer(n), "{}", f.name);
+            }
+            // X counts every coordinate below the wrap once a line (the 6567R8 one group
+            // of 4 three times).
+            let xs: std::collections::BTreeSet<u16> =
+                (0..f.cycles_per_line).map(|r| m.phi1_x(r)).collect();
+            assert_eq!(xs.len() as u64 * 8, u64::from(f.x_wrap), "{}", f.name);
             // The KERNAL's latch is a 60th of a second (Commodore's rounding).
             let latch = u64::from(f.kernal_irq_latch);
             assert!((f.clock_hz / 60).abs_diff(latch) <= 1, "{}", f.name);
@@ -306,13 +379,27 @@ mod tests {
             assert_eq!(VicModel::from_name(&f.name.to_uppercase()), Some(m));
             assert_eq!(m.picture_row(f.first_visible_line), Some(0));
         }
-        // The engine stands still only past the visible picture's last cycle (60).
+        // VICE's tables (vicii-chip-model.c, cycles counted from 1 there): X 0 at phi2 of
+        // cycle 13, sprite 3's data in cycle 1 on the 6567R8, its pointer on the others.
         for m in VicModel::ALL {
-            assert_eq!(
-                (0..=60).map(|r| m.engine_cycle(r)).collect::<Vec<_>>(),
-                (0..=60).map(Some).collect::<Vec<_>>()
-            );
+            assert_eq!(m.phi1_x(13), 4);
+            assert_eq!((m.phi1_x(12) + 4) % m.facts().x_wrap, 0);
         }
+        assert_eq!(VicModel::Mos6569.phi1_x(0), 0x194);
+        assert_eq!(VicModel::Mos6569.phi1_x(62), 0x18C);
+        assert_eq!(VicModel::Mos6567R8.phi1_x(0), 0x19C);
+        assert_eq!(VicModel::Mos6567R8.phi1_x(61), 0x184);
+        assert_eq!(VicModel::Mos6567R8.phi1_x(62), 0x184);
+        assert_eq!(VicModel::Mos6567R8.phi1_x(64), 0x194);
+        assert_eq!(VicModel::Mos6567R56A.phi1_x(63), 0x194);
+        assert_eq!(VicModel::Mos6567R8.phi1_access(0), Phi1::SpriteData(3));
+        assert_eq!(VicModel::Mos6567R8.phi1_access(9), Phi1::Idle);
+        assert_eq!(VicModel::Mos6567R8.phi1_access(57), Phi1::Idle);
+        assert_eq!(VicModel::Mos6567R8.phi1_access(58), Phi1::SpritePointer(0));
+        assert_eq!(VicModel::Mos6567R56A.phi1_access(0), Phi1::SpritePointer(3));
+        assert_eq!(VicModel::Mos6567R56A.phi1_access(9), Phi1::SpriteData(7));
+        assert_eq!(VicModel::Mos6569.phi1_access(57), Phi1::SpritePointer(0));
+        assert_eq!(VicModel::Mos6569.phi1_access(56), Phi1::Idle);
         assert_eq!(VicModel::Mos6569.visible_size(), (384, 272));
         assert_eq!(VicModel::Mos6569.text_origin(), (32, 35));
         assert_eq!(VicModel::Mos6567R8.visible_size(), (384, 247));

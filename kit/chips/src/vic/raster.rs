@@ -20,10 +20,10 @@ mod line_memo;
 mod sprite_line;
 
 use super::dma::{
-    engine_dma_cycle, BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA,
+    sprite_ba, BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA,
     SPRITE_CRUNCH, UPDATE_MCBASE,
 };
-use super::model::VicModel;
+use super::model::{Phi1, VicModel, SPRITE_EXPAND_CYCLE};
 use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
 use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
 use line_memo::LineMemos;
@@ -73,19 +73,8 @@ pub struct FetchedPages {
     pub bad_lines: u64,
 }
 
-/// What the chip does in the first half (phi1) of a line cycle.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Phi1 {
-    /// Sprite n's pointer (and in phi2 its first data byte).
-    SpritePointer(usize),
-    /// Sprite n's second data byte (and in phi2 its third).
-    SpriteData(usize),
-    Refresh,
-    Graphics,
-    Idle,
-}
-
-/// Line cycle `r`'s phi1 access.
+/// Line cycle `r`'s phi1 access on the 6569 (the engine's hot path; [`VicModel::phi1_access`]
+/// is every model's, and agrees).
 const fn phi1_access(r: u64) -> Phi1 {
     match r {
         0..=9 => {
@@ -110,18 +99,59 @@ const fn phi1_access(r: u64) -> Phi1 {
     }
 }
 
+const _: () = {
+    let mut r = 0;
+    while r < PAL_CYCLES_PER_LINE {
+        let (a, b) = (phi1_access(r), VicModel::Mos6569.phi1_access(r));
+        assert!(match (a, b) {
+            (Phi1::SpritePointer(m), Phi1::SpritePointer(n)) => m == n,
+            (Phi1::SpriteData(m), Phi1::SpriteData(n)) => m == n,
+            (Phi1::Refresh, Phi1::Refresh)
+            | (Phi1::Graphics, Phi1::Graphics)
+            | (Phi1::Idle, Phi1::Idle) => true,
+            _ => false,
+        });
+        r += 1;
+    }
+};
+
+/// The phi1 accesses of a model's line, as a table (indexed by line cycle).
+const fn access_table<const L: usize>(model: VicModel) -> [Phi1; L] {
+    let mut t = [Phi1::Idle; L];
+    let mut r = 0;
+    while r < L {
+        t[r] = model.phi1_access(r as u64);
+        r += 1;
+    }
+    t
+}
+const ACCESS_6567R8: [Phi1; 65] = access_table::<65>(VicModel::Mos6567R8);
+const ACCESS_6567R56A: [Phi1; 64] = access_table::<64>(VicModel::Mos6567R56A);
+
+/// Line cycle `r`'s phi1 access on `model` (a table lookup but on the 6569).
+#[inline(always)]
+fn access_of(model: VicModel, r: u64) -> Phi1 {
+    match model {
+        VicModel::Mos6569 | VicModel::Mos8565 => phi1_access(r),
+        VicModel::Mos6567R8 | VicModel::Mos8562 => ACCESS_6567R8[r as usize % 65],
+        VicModel::Mos6567R56A => ACCESS_6567R56A[r as usize % 64],
+    }
+}
+
+/// [`sprite_x_of`] on `model`: the X of the cycle's phi1, to the 8-pixel cell (where the
+/// 6567R8's X stands still, two cycles compare with X $180-$187, as in VICE's x64sc).
+#[inline(always)]
+fn model_sprite_x(model: VicModel, r: u64) -> u16 {
+    model.phi1_x(r) & !7
+}
+
 /// Whether the phi2 after cycle `now` is a sprite data fetch, which reads the internal bus
 /// while the CPU still has the bus (so a register read in `now` can be seen).
-pub(super) const fn sprite_fetch_follows(model: VicModel, now: u64) -> bool {
-    let r = if model.is_pal() {
-        Some(now % PAL_CYCLES_PER_LINE)
-    } else {
-        model.engine_cycle(model.line_cycle(now))
-    };
-    match r {
-        Some(r) => matches!(phi1_access(r), Phi1::SpritePointer(_) | Phi1::SpriteData(_)),
-        None => false,
-    }
+pub(super) fn sprite_fetch_follows(model: VicModel, now: u64) -> bool {
+    matches!(
+        access_of(model, model.line_cycle(now)),
+        Phi1::SpritePointer(_) | Phi1::SpriteData(_)
+    )
 }
 
 /// The cycles of a line, as an array length.
@@ -162,7 +192,8 @@ const UPDATE_VC: u64 = 13;
 /// The left border ends here with 40 columns (CSEL set), one cycle later with 38.
 const BORDER_LEFT_40: u64 = 16;
 const BORDER_LEFT_38: u64 = 17;
-const SPRITE_EXPAND: u64 = DMA_CHECK_2;
+const SPRITE_EXPAND: u64 = SPRITE_EXPAND_CYCLE;
+const _: () = assert!(SPRITE_EXPAND == DMA_CHECK_2);
 /// The right border starts here with 38 columns, one cycle later with 40.
 const BORDER_RIGHT_38: u64 = 55;
 const BORDER_RIGHT_40: u64 = 56;
@@ -207,6 +238,9 @@ const BACKGROUND_2: u8 = 0x23;
 const SPRITE_MC_0: u8 = 0x25;
 const SPRITE_MC_1: u8 = 0x26;
 const SPRITE_COLOUR_0: u8 = 0x27;
+/// What the 8565/8562 show for a pixel whose colour register changes as it is looked up
+/// (light grey; `ModelFacts::new_chip`).
+const GREY_DOT: u8 = 15;
 
 /// The graphics part of the drawing pipeline: what only the graphics depend on and change.
 #[derive(Clone, Default, PartialEq, Eq)]
@@ -273,6 +307,9 @@ struct Pipeline {
     // The previous cycle's pixels, resolved one pixel ahead of output.
     out: [u8; 8],
     out_rom: [u16; 8],
+    /// The colour code of `out[0]` (which is looked up a cycle early): the 8565's grey dot
+    /// shows where it names the colour register written as it leaves.
+    out0_code: u8,
     /// Colour registers as the output stage sees them (0-15 map to themselves).
     cregs: ColourRegisters,
     /// The CPU's last colour register write, and the one the output stage applies next.
@@ -488,7 +525,7 @@ impl Raster {
             return;
         }
         if !self.model.is_pal() {
-            self.run_to_with_extra_cycles(regs, mem, to);
+            self.run_to_ntsc(regs, mem, to);
             return;
         }
         if self.needs_pixels() {
@@ -509,20 +546,20 @@ impl Raster {
 
     /// [`Raster::run_to`] on a model whose lines are longer than the 6569's.
     #[inline(never)]
-    fn run_to_with_extra_cycles(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
+    fn run_to_ntsc(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
         if self.needs_pixels() {
-            self.steps_with_extra_cycles::<true>(regs, mem, to);
+            self.steps_ntsc::<true>(regs, mem, to);
             return;
         }
         let frame = self.model.cycles_per_frame();
         if to - self.done > 3 * frame {
             let first = self.done + frame;
-            self.steps_with_extra_cycles::<false>(regs, mem, first - 1);
+            self.steps_ntsc::<false>(regs, mem, first - 1);
             let frames = (to - self.done) / frame - 1;
             self.done += frames * frame;
             self.picture.frames += frames;
         }
-        self.steps_with_extra_cycles::<false>(regs, mem, to);
+        self.steps_ntsc::<false>(regs, mem, to);
     }
 
     /// Steps from `done` through `to`, counting line cycles and lines as it goes.
@@ -534,12 +571,13 @@ impl Raster {
             if PIXELS && self.line_memo && r == 0 && to - self.done >= PAL_CYCLES_PER_LINE - 1 {
                 // A whole line with nothing waiting from a write: fetched, then drawn from a
                 // memo or the record.
-                if self.sprite_free(regs, line) {
+                let alike = self.drawn_as_on_the_6569(regs);
+                if alike && self.sprite_free(regs, line) {
                     self.run_memo_line(regs, mem, line);
                     line = (line + 1) % PAL_LINES as u16;
                     continue;
                 }
-                if self.steady() {
+                if alike && self.steady() {
                     self.run_sprite_line(regs, mem, line);
                     line = (line + 1) % PAL_LINES as u16;
                     continue;
@@ -558,32 +596,36 @@ impl Raster {
         }
     }
 
-    /// [`Raster::steps`] on a model whose lines have idle cycles the 6569's lack: the engine
-    /// steps the 6569's cycles and stands still in the extra ones (`model.rs`). Cycle by
-    /// cycle, without the whole-line fast paths (they know 63-cycle lines only).
-    fn steps_with_extra_cycles<const PIXELS: bool>(
-        &mut self,
-        regs: &[u8],
-        mem: &VicMemory,
-        to: u64,
-    ) {
+    /// [`Raster::steps`] on an NTSC model, whose lines are 64 or 65 cycles with their own
+    /// sprite fetch cycles and X coordinates. Cycle by cycle, without the whole-line fast
+    /// paths (they know the 6569's lines only).
+    fn steps_ntsc<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
         let model = self.model;
         while self.done <= to {
-            if let Some(r) = model.engine_cycle(model.line_cycle(self.done)) {
-                let line = model.raster_line(self.done) as u16;
-                self.step::<PIXELS, PIXELS, true>(regs, mem, r, line);
-            }
+            let r = model.line_cycle(self.done);
+            let line = model.raster_line(self.done) as u16;
+            self.step::<PIXELS, PIXELS, true>(regs, mem, r, line);
             self.done += 1;
         }
     }
 
-    /// The 6569 cycle whose work the engine does in cycle `t` (`None`: an extra idle cycle).
+    /// Whether a line about to start is drawn as the 6569 would draw it: on an 8565 only
+    /// while no multicolour or ECM/BMM switch is still due (those are where the two draw
+    /// differently, and the whole-line paths know the 6569's way).
     #[inline(always)]
-    fn engine_cycle_at(&self, t: u64) -> Option<u64> {
-        if self.model.is_pal() {
-            Some(t % PAL_CYCLES_PER_LINE)
+    fn drawn_as_on_the_6569(&self, regs: &[u8]) -> bool {
+        !self.model.is_new()
+            || (self.pipe.multicolour == regs[0x1C]
+                && self.pipe.g.mode_11 == (regs[0x11] & 0x60) >> 2)
+    }
+
+    /// Line cycle `r`'s phi1 access (the 6569's or, `NTSC`, the model's).
+    #[inline(always)]
+    fn access<const NTSC: bool>(&self, r: u64) -> Phi1 {
+        if NTSC {
+            access_of(self.model, r)
         } else {
-            self.model.engine_cycle(self.model.line_cycle(t))
+            phi1_access(r)
         }
     }
 
@@ -622,11 +664,11 @@ impl Raster {
         if old == value {
             return;
         }
-        let r = self.engine_cycle_at(self.done.saturating_sub(1));
+        let r = self.model.line_cycle(self.done.saturating_sub(1));
         for n in 0..8 {
             let bit = 1 << n;
             if value & bit == 0 && self.expand_flop & bit == 0 {
-                if r == Some(SPRITE_CRUNCH) {
+                if r == SPRITE_CRUNCH {
                     let (mc, mcbase) = (self.mc[n], self.mcbase[n]);
                     self.mc[n] = (0x2A & (mcbase & mc)) | (0x15 & (mcbase | mc));
                 }
@@ -727,21 +769,26 @@ impl Raster {
             self.step_middle::<PIXELS, DRAW, NTSC>(regs, mem, r, line);
             return;
         }
-        let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
+        let previous = if NTSC {
+            let cycles = self.model.cycles_per_line();
+            (r + cycles - 1) % cycles
+        } else {
+            (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE
+        };
 
         // Phi2 of the previous cycle: the sprite data fetches that follow a pointer or a
         // second data byte (which see a register read of that cycle on the internal bus).
         if self.done >= self.bus_due {
             self.take_deferred_bus();
         }
-        match phi1_access(previous) {
+        match self.access::<NTSC>(previous) {
             Phi1::SpritePointer(n) => self.sprite_phi2_fetch::<PIXELS>(mem, n, 16),
             Phi1::SpriteData(n) => self.sprite_phi2_fetch::<PIXELS>(mem, n, 0),
             _ => {}
         }
 
         // Phi1.
-        self.phi1_fetch::<PIXELS>(regs, mem, r);
+        self.phi1_fetch::<PIXELS, NTSC>(regs, mem, r);
         self.check_side_border(regs, r, line);
         if PIXELS && !DRAW {
             // Drawn later from a memo or the record: record what the drawing takes from the
@@ -777,16 +824,10 @@ impl Raster {
             self.vborder = self.set_vborder;
         }
 
-        // The NTSC chips check the sprites' DMA a cycle later (`dma.rs`).
-        let dma_r = if NTSC {
-            engine_dma_cycle(self.model, r)
-        } else {
-            r
-        };
-        self.sprite_dma(regs, dma_r, counted);
+        self.sprite_dma::<NTSC>(regs, r, counted);
         self.check_bad_line(d011, counted);
         self.update_counters(r);
-        self.update_ba(r);
+        self.update_ba::<NTSC>(r);
         // Fetched even while nothing is drawn: `phi1_value` reads the buffer.
         if self.bad_line && MATRIX_CYCLES.contains(&r) {
             self.matrix_fetch(regs, mem);
@@ -811,7 +852,7 @@ impl Raster {
         if self.done >= self.bus_due {
             self.take_deferred_bus();
         }
-        self.phi1_fetch::<PIXELS>(regs, mem, r);
+        self.phi1_fetch::<PIXELS, NTSC>(regs, mem, r);
         if PIXELS && !DRAW {
             self.record_draw_inputs(r, r - 1);
         }
@@ -852,9 +893,45 @@ impl Raster {
         }
     }
 
-    /// The sprite DMA logic in (phi2 of) line cycle `r` of line `counted`.
+    /// The sprite DMA logic in (phi2 of) line cycle `r` of line `counted` (the 6569's or,
+    /// `NTSC`, the model's: its DMA checks come a cycle later).
     #[inline(always)]
-    fn sprite_dma(&mut self, regs: &[u8], r: u64, counted: u16) {
+    fn sprite_dma<const NTSC: bool>(&mut self, regs: &[u8], r: u64, counted: u16) {
+        if NTSC {
+            let [a, b] = self.model.facts().sprite_dma_checks;
+            match r {
+                UPDATE_MCBASE | SPRITE_DISPLAY => self.sprite_dma_6569(regs, r, counted),
+                _ if r == a || r == b => {
+                    self.sprite_dma_check(regs, counted);
+                    if r == SPRITE_EXPAND {
+                        self.expand_flop ^= self.dma & regs[0x17];
+                    }
+                }
+                SPRITE_EXPAND => self.expand_flop ^= self.dma & regs[0x17],
+                _ => {}
+            }
+        } else {
+            self.sprite_dma_6569(regs, r, counted);
+        }
+    }
+
+    /// Enabled sprites without DMA whose Y matches line `counted` start it.
+    #[inline(always)]
+    fn sprite_dma_check(&mut self, regs: &[u8], counted: u16) {
+        let candidates = regs[0x15] & !self.dma;
+        for n in 0..8 {
+            let bit = 1 << n;
+            if candidates & bit != 0 && u16::from(regs[2 * n + 1]) == counted & 0xFF {
+                self.dma |= bit;
+                self.mcbase[n] = 0;
+                self.expand_flop |= bit;
+            }
+        }
+    }
+
+    /// [`Raster::sprite_dma`] on the 6569.
+    #[inline(always)]
+    fn sprite_dma_6569(&mut self, regs: &[u8], r: u64, counted: u16) {
         match r {
             UPDATE_MCBASE => {
                 for n in 0..8 {
@@ -867,16 +944,7 @@ impl Raster {
                 }
             }
             DMA_CHECK_1 | DMA_CHECK_2 => {
-                // Enabled sprites without DMA, whose Y may start it.
-                let candidates = regs[0x15] & !self.dma;
-                for n in 0..8 {
-                    let bit = 1 << n;
-                    if candidates & bit != 0 && u16::from(regs[2 * n + 1]) == counted & 0xFF {
-                        self.dma |= bit;
-                        self.mcbase[n] = 0;
-                        self.expand_flop |= bit;
-                    }
-                }
+                self.sprite_dma_check(regs, counted);
                 if r == SPRITE_EXPAND {
                     self.expand_flop ^= self.dma & regs[0x17];
                 }
@@ -921,9 +989,13 @@ impl Raster {
 
     /// BA in line cycle `r`: the count of cycles since it fell (the CPU keeps the bus for 3).
     #[inline(always)]
-    fn update_ba(&mut self, r: u64) {
-        let ba_low =
-            (self.bad_line && BAD_LINE_BA.contains(&r)) || self.dma & SPRITE_BA[r as usize] != 0;
+    fn update_ba<const NTSC: bool>(&mut self, r: u64) {
+        let sprites = if NTSC {
+            sprite_ba(self.model, r)
+        } else {
+            SPRITE_BA[r as usize]
+        };
+        let ba_low = (self.bad_line && BAD_LINE_BA.contains(&r)) || self.dma & sprites != 0;
         if ba_low {
             self.prefetch = self.prefetch.saturating_sub(1);
         } else {
@@ -983,12 +1055,17 @@ impl Raster {
         }
     }
 
-    fn phi1_fetch<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, r: u64) {
-        let access = phi1_access(r);
+    fn phi1_fetch<const PIXELS: bool, const NTSC: bool>(
+        &mut self,
+        regs: &[u8],
+        mem: &VicMemory,
+        r: u64,
+    ) {
+        let access = self.access::<NTSC>(r);
         let value = match access {
             Phi1::Graphics => {
                 if self.idle {
-                    let addr = idle_address(regs[0x11]);
+                    let addr = idle_address(self.fetch_d011(regs));
                     let (v, rom) = if PIXELS { mem.read(addr) } else { (0, false) };
                     self.gbuf = v;
                     self.gbuf_rom = rom;
@@ -1035,11 +1112,9 @@ impl Raster {
     /// may still add one to a sprite's MC. A sprite's pointer is read again: the CPU has had
     /// no bus since its fetch.
     pub fn phi1_value(&self, regs: &[u8], mem: &VicMemory) -> u8 {
-        let Some(r) = self.engine_cycle_at(self.done) else {
-            return mem.read(0x3FFF).0;
-        };
-        let addr = match phi1_access(r) {
-            Phi1::Graphics if self.idle => idle_address(regs[0x11]),
+        let r = self.model.line_cycle(self.done);
+        let addr = match access_of(self.model, r) {
+            Phi1::Graphics if self.idle => idle_address(self.fetch_d011(regs)),
             Phi1::Graphics => self.graphics_address(regs, mem),
             Phi1::SpritePointer(n) => sprite_pointer_address(regs, n),
             Phi1::SpriteData(n) if self.dma & (1 << n) != 0 => {
@@ -1156,6 +1231,10 @@ impl Raster {
     fn graphics_address(&self, regs: &[u8], mem: &VicMemory) -> u16 {
         let now = regs[0x11];
         let before = self.d011_delayed;
+        if self.model.is_new() {
+            // The 8565/8562 fetch with the modes of the cycle before.
+            return self.graphics_address_in(regs, before);
+        }
         let addr = self.graphics_address_in(regs, now | (before & 0x20));
         if (now ^ before) & 0x20 != 0 {
             let from = self.graphics_address_in(regs, before);
@@ -1165,6 +1244,16 @@ impl Raster {
             }
         }
         addr
+    }
+
+    /// The $D011 an idle graphics fetch takes ECM from: the 8565/8562 the cycle before's.
+    #[inline(always)]
+    fn fetch_d011(&self, regs: &[u8]) -> u8 {
+        if self.model.is_new() {
+            self.d011_delayed
+        } else {
+            regs[0x11]
+        }
     }
 
     fn graphics_address_in(&self, regs: &[u8], d011: u8) -> u16 {
@@ -1199,7 +1288,7 @@ impl Raster {
         r: u64,
     ) {
         let (ss_before, sb_before) = (self.sprite_sprite, self.sprite_background);
-        self.draw_sprites(regs, previous);
+        self.draw_sprites::<NTSC>(regs, previous);
         self.draw_border(regs);
         self.draw_colours::<NTSC>(line, r);
         match self.clear_collisions {
@@ -1237,7 +1326,11 @@ impl Raster {
             self.load_cell();
             self.graphics_run(xscroll, 8);
         } else {
-            self.graphics_pixels_with_mode_edges(regs);
+            if self.model.is_new() {
+                self.graphics_pixels_with_new_mode_edges(regs);
+            } else {
+                self.graphics_pixels_with_mode_edges(regs);
+            }
         }
         self.feed_graphics(regs, visible);
     }
@@ -1273,6 +1366,37 @@ impl Raster {
             }
             self.graphics_pixel(i);
         }
+    }
+
+    /// [`Raster::graphics_pixels_with_mode_edges`] on the 8565/8562: MCM is taken at pixel
+    /// 4 as on the 6569, ECM and BMM after the cycle's pixels.
+    fn graphics_pixels_with_new_mode_edges(&mut self, regs: &[u8]) {
+        for i in 0..8 {
+            let p = &mut self.pipe;
+            match i {
+                4 => {
+                    let m16 = p.g.mode_16;
+                    p.g.mode_16 = (regs[0x16] & 0x10) >> 2;
+                    p.g.cell_ready &= m16 == p.g.mode_16;
+                }
+                7 => {
+                    if p.g.mode_16 != 0 && p.g.mode_16_late == 0 {
+                        p.g.mc_flop = false;
+                    }
+                    p.g.cell_ready &= p.g.mode_16_late == p.g.mode_16;
+                    p.g.mode_16_late = p.g.mode_16;
+                }
+                _ => {}
+            }
+            if i == usize::from(self.pipe.g.xscroll) {
+                self.load_cell();
+            }
+            self.graphics_pixel(i);
+        }
+        let p = &mut self.pipe;
+        let m11 = p.g.mode_11;
+        p.g.mode_11 = (regs[0x11] & 0x60) >> 2;
+        p.g.cell_ready &= m11 == p.g.mode_11;
     }
 
     /// The fetched bytes move one stage on; this cycle's enter the pipeline.
@@ -1397,18 +1521,23 @@ impl Raster {
 
     // Inlined into each model's drawing, as into the one it was before there were two.
     #[inline(always)]
-    fn draw_sprites(&mut self, regs: &[u8], previous: u64) {
-        let xpos = sprite_x_of(previous);
-        let (pointer_cycle, data_cycle, data_sprite) = match phi1_access(previous) {
+    fn draw_sprites<const NTSC: bool>(&mut self, regs: &[u8], previous: u64) {
+        let xpos = if NTSC {
+            model_sprite_x(self.model, previous)
+        } else {
+            sprite_x_of(previous)
+        };
+        let (pointer_cycle, data_cycle, data_sprite) = match self.access::<NTSC>(previous) {
             Phi1::SpritePointer(n) => (1u8 << n, 0, 0),
             Phi1::SpriteData(n) => (0, 1u8 << n, n),
             _ => (0, 0, 0),
         };
         let p = &self.pipe;
+        // (The start-cycle mask knows the 6569's X map; on NTSC the X comparison decides.)
         if p.active == 0
             && previous != SPRITE_DISPLAY
             && (p.pending == 0
-                || p.start_cycles & 1 << previous == 0
+                || !NTSC && p.start_cycles & 1 << previous == 0
                 || p.pending & candidates(p, xpos) == 0)
         {
             // No sprite is being shown or can start in these 8 pixels: only the sequencers'
@@ -1479,6 +1608,13 @@ impl Raster {
                 }
             }
             SPRITE_REGS_PIXEL => {
+                if self.model.is_new() {
+                    // On the 8565/8562 a multicolour switch flips the pixel pairing of a
+                    // sprite whose X-expansion flip-flop is clear.
+                    let toggled = regs[0x1C] ^ p.multicolour;
+                    p.mc_flops ^= toggled & !p.x_expand_flops;
+                    p.multicolour = regs[0x1C];
+                }
                 p.priority = regs[0x1B];
                 p.x_expand = regs[0x1D];
             }
@@ -1583,10 +1719,13 @@ impl Raster {
     fn draw_colours<const NTSC: bool>(&mut self, line: u16, r: u64) {
         let p = &mut self.pipe;
         // The CPU's write of two cycles ago: the stage takes it a cycle after the chip.
-        if let Some((reg, value)) = p.colour_latched.take() {
+        let applied = p.colour_latched.take();
+        if let Some((reg, value)) = applied {
             p.cregs.set(reg, value);
             p.g.cell_ready = false;
         }
+        let leaving_code = p.out0_code;
+        p.out0_code = p.render[0];
         // Pixel 0 was looked up in the cycle before; this cycle looks up pixels 1-7 (only if
         // they are drawn: nothing else sees them), and the next cycle's pixel 0 after them.
         let leaving = p.out;
@@ -1622,8 +1761,16 @@ impl Raster {
         for c in &mut shown[1..] {
             *c = self.pipe.cregs[usize::from(*c)];
         }
+        let mut shown_rom = leaving_rom;
+        if let Some((reg, _)) = applied {
+            if leaving_code == reg && self.model.is_new() {
+                // The 8565/8562 look pixel 0 up now, as the register changes: light grey.
+                shown[0] = GREY_DOT;
+                shown_rom[0] = 0;
+            }
+        }
         self.picture
-            .set_chunk(x0 - PICTURE_LEFT, y, &shown, &leaving_rom);
+            .set_chunk(x0 - PICTURE_LEFT, y, &shown, &shown_rom);
     }
 }
 

@@ -223,7 +223,7 @@ impl Raster {
         } else {
             4
         };
-        self.sprite_dma(regs, UPDATE_MCBASE, line);
+        self.sprite_dma::<false>(regs, UPDATE_MCBASE, line);
         let (left, right) = side_border_cycles(regs[0x16]);
         self.check_side_border(regs, left, line);
         let (vborder_left, main_border_left) = (self.vborder, self.main_border);
@@ -300,9 +300,9 @@ impl Raster {
             Phi1::Idle | Phi1::Graphics => {}
         }
         self.check_side_border(regs, r, line);
-        self.sprite_dma(regs, r, line);
+        self.sprite_dma::<false>(regs, r, line);
         self.update_counters(r);
-        self.update_ba(r);
+        self.update_ba::<false>(r);
         self.last_bus_phi2 = 0xFF;
     }
 }

@@ -316,6 +316,7 @@ impl Raster {
         p.rom = rom[CYCLES - 1];
         p.out = p.render;
         p.out[0] = p.cregs[usize::from(p.render[0])];
+        p.out0_code = p.render[0];
         p.out_rom = p.rom;
         let y = line
             .checked_sub(FIRST_LINE)
