@@ -440,13 +440,17 @@ impl InputQueue {
 
     /// The program scans the matrix at `now`: with no scripted key down and the release gap
     /// over, the next key, if available, is pressed now. `empty_buffer` says the KERNAL's
-    /// keyboard buffer is empty (a scan then releases a `{WAITINPUT}` as a GETIN would).
-    /// Returns the keys down.
-    pub fn scan(&mut self, now: u64, empty_buffer: bool) -> [u8; 8] {
+    /// keyboard buffer is empty (a scan then releases a `{WAITINPUT}` as a GETIN would);
+    /// `room` that a key pressed now has room in it: without, the typist waits (Commodore's
+    /// scan would drop the key, `C64Bus::keyboard_lines`). Returns the keys down.
+    pub fn scan(&mut self, now: u64, empty_buffer: bool, room: bool) -> [u8; 8] {
         if let Some(h) = self.held {
             if now < h.until.saturating_add(self.frame()) {
                 return self.matrix(now);
             }
+        }
+        if !room {
+            return self.matrix(now);
         }
         let got = self.next_key(now, empty_buffer);
         self.press(got, now, false);
@@ -541,7 +545,7 @@ mod tests {
         assert_eq!(q.take(2, true), KeyAvailability::Key(0x41));
         // A program's own scan takes it too, and the KERNAL then gets it while it is down.
         let gap = q.key_hold + RELEASE_GAP + 2;
-        assert_eq!(q.scan(gap, true), both);
+        assert_eq!(q.scan(gap, true, true), both);
         assert_eq!(q.take(gap + 1, true), KeyAvailability::ShiftCbm);
         assert_eq!(q.take(gap + 2, true), KeyAvailability::Exhausted);
     }
@@ -663,11 +667,11 @@ mod tests {
         let frame = 17_095;
         assert_eq!(q.key_hold, 3 * frame);
         q.push_events([KeyEvent::Key(b'A'), KeyEvent::Key(b'A')]);
-        assert_eq!(q.scan(0, true), A);
-        assert_eq!(q.scan(3 * frame - 1, true), A);
-        assert_eq!(q.scan(3 * frame, true), [0; 8]);
-        assert_eq!(q.scan(4 * frame - 1, true), [0; 8]);
-        assert_eq!(q.scan(4 * frame, true), A);
+        assert_eq!(q.scan(0, true, true), A);
+        assert_eq!(q.scan(3 * frame - 1, true, true), A);
+        assert_eq!(q.scan(3 * frame, true, true), [0; 8]);
+        assert_eq!(q.scan(4 * frame - 1, true, true), [0; 8]);
+        assert_eq!(q.scan(4 * frame, true, true), A);
     }
 
     /// A's place in the matrix: column 1, row 2.
@@ -685,19 +689,19 @@ mod tests {
             KeyEvent::Key(0xC1),
         ]);
         // The first scan presses A for 100 cycles.
-        assert_eq!(q.scan(10, true), A);
-        assert_eq!(q.scan(109, true), A);
+        assert_eq!(q.scan(10, true, true), A);
+        assert_eq!(q.scan(109, true, true), A);
         // Released, then the gap: nothing, even for scans.
-        assert_eq!(q.scan(110, true), [0; 8]);
-        assert_eq!(q.scan(110 + RELEASE_GAP - 1, true), [0; 8]);
+        assert_eq!(q.scan(110, true, true), [0; 8]);
+        assert_eq!(q.scan(110 + RELEASE_GAP - 1, true, true), [0; 8]);
         // The same key again, then SHIFT A (the left SHIFT is column 1, row 7).
         let second = 110 + RELEASE_GAP;
-        assert_eq!(q.scan(second, true), A);
+        assert_eq!(q.scan(second, true, true), A);
         assert_eq!(q.matrix(second + 99), A);
         assert_eq!(q.matrix(second + 100), [0; 8]);
         let third = second + 100 + RELEASE_GAP;
-        assert_eq!(q.scan(third, true)[1], 0x84);
-        assert_eq!(q.scan(third + 100 + RELEASE_GAP, true), [0; 8]);
+        assert_eq!(q.scan(third, true, true)[1], 0x84);
+        assert_eq!(q.scan(third + 100 + RELEASE_GAP, true, true), [0; 8]);
         assert!(q.is_exhausted());
     }
 
@@ -713,7 +717,7 @@ mod tests {
         assert_eq!(q.matrix(5 + DEFAULT_KEY_HOLD), [0; 8]);
         // A scan while a key is held takes nothing.
         q.push_key(b'C');
-        assert_eq!(q.scan(10, true)[3], 0x10);
+        assert_eq!(q.scan(10, true, true)[3], 0x10);
         assert_eq!(q.pending_keys(), 1);
     }
 
@@ -721,18 +725,36 @@ mod tests {
     fn a_key_a_scan_took_goes_to_the_kernal_while_it_is_down() {
         let mut q = InputQueue::default();
         q.push_events([KeyEvent::Key(b'A'), KeyEvent::Key(b'B')]);
-        assert_eq!(q.scan(0, true), A);
+        assert_eq!(q.scan(0, true, true), A);
         assert_eq!(q.take(10, true), KeyAvailability::Key(b'A'));
         // Once only: the next take is the next key.
         assert_eq!(q.take(20, true), KeyAvailability::Key(b'B'));
         // Released before the KERNAL looked: lost, as on a C64 with its scan stopped.
         q.push_events([KeyEvent::Key(b'C'), KeyEvent::Key(b'D')]);
         let t = 20 + DEFAULT_KEY_HOLD + RELEASE_GAP;
-        assert_ne!(q.scan(t, true), [0; 8]);
+        assert_ne!(q.scan(t, true, true), [0; 8]);
         assert_eq!(
             q.take(t + DEFAULT_KEY_HOLD, true),
             KeyAvailability::Key(b'D')
         );
+    }
+
+    #[test]
+    fn a_scan_without_room_in_the_buffer_presses_nothing_and_loses_nothing() {
+        let mut q = InputQueue::default();
+        q.push_events([KeyEvent::Key(b'A'), KeyEvent::Key(b'B')]);
+        assert_eq!(q.scan(0, true, true), A);
+        let t = DEFAULT_KEY_HOLD + RELEASE_GAP;
+        // The buffer is full: the typist waits, however long, and B stays queued.
+        assert_eq!(q.scan(t, false, false), [0; 8]);
+        assert_eq!(q.scan(100 * t, false, false), [0; 8]);
+        assert_eq!(q.pending_keys(), 1);
+        assert_eq!(
+            q.scan(100 * t + 1, false, true)[3],
+            0x10,
+            "B: column 3, row 4"
+        );
+        assert!(q.is_exhausted());
     }
 
     #[test]
@@ -744,16 +766,16 @@ mod tests {
             KeyEvent::WaitForPoll,
             KeyEvent::Key(b'A'),
         ]);
-        assert_eq!(q.scan(999, true), [0; 8]);
-        assert_eq!(q.scan(1000, true), A);
+        assert_eq!(q.scan(999, true, true), [0; 8]);
+        assert_eq!(q.scan(1000, true, true), A);
         let later = 1000 + DEFAULT_KEY_HOLD + RELEASE_GAP;
         // {WAITINPUT}: a scan with keys in the KERNAL's buffer is not asking.
-        assert_eq!(q.scan(later, false), [0; 8]);
-        assert_eq!(q.scan(later + 1, true), A);
+        assert_eq!(q.scan(later, false, true), [0; 8]);
+        assert_eq!(q.scan(later + 1, true, true), A);
         // A code no key types is taken and shows nothing.
         q.push_key(0x7B);
         let t = later + 1 + DEFAULT_KEY_HOLD + RELEASE_GAP;
-        assert_eq!(q.scan(t, true), [0; 8]);
+        assert_eq!(q.scan(t, true, true), [0; 8]);
         assert_eq!(q.pending_keys(), 0);
     }
 

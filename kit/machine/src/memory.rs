@@ -2,7 +2,7 @@
 //! the PLA's banking of ROMs and I/O over the RAM, colour RAM and the I/O chips.
 
 use crate::input::InputQueue;
-use crate::kernal::vars::NDX;
+use crate::kernal::vars::{NDX, XMAX};
 use crate::pla::{self, Region};
 use crate::roms::Roms;
 use c64kit_chips::cia::{CiaModel, TodInput};
@@ -755,7 +755,10 @@ impl C64Bus {
             // Commodore's KERNAL scans the keyboard in every system IRQ, asked or not: a
             // `{WAITINPUT}` waits for the program to ask it for a key (`real_kernal`).
             let asks = self.ram[NDX as usize] == 0 && self.roms.trap_kernal;
-            self.input.scan(now, asks)
+            // Its scan drops a key typed with NDX at XMAX (the buffer full): the scripted
+            // typist waits for room instead (README, "Commodore's ROMs").
+            let room = self.roms.trap_kernal || self.ram[NDX as usize] < self.ram[XMAX as usize];
+            self.input.scan(now, asks, room)
         } else {
             self.input.matrix(now)
         };
