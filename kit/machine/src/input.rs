@@ -10,7 +10,9 @@
 //! it always was) or by the program's own matrix scan ([`InputQueue::scan`]: a read of a
 //! port while a line of the other one is driven low), which takes the next key only when no
 //! scripted key is held and the release gap after the last one is over, so a program that
-//! waits for a release and then a press sees each key, the same key twice included.
+//! waits for a release and then a press sees each key, the same key twice included. With
+//! Commodore's KERNAL, whose own scan is the only way in, a scan also waits while the
+//! keyboard buffer is full (the scan would drop the key): no scripted key is lost there.
 
 use c64kit_basic::keyboard::{self, KeyPress};
 use c64kit_basic::{Hold, KeyEvent};
