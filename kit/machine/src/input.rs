@@ -92,7 +92,8 @@ struct Held {
 #[derive(Debug)]
 pub struct InputQueue {
     events: VecDeque<KeyEvent>,
-    /// The cycle at which the previous key was taken (waits count from there).
+    /// The cycle at which the previous key was taken or the previous wait ended (waits
+    /// count from there, so `{WAIT a}{WAIT b}` waits a + b).
     last_key_at: u64,
     available_from: u64,
     /// The joystick lines held now (bits of `c64kit_basic::joy`), ports 1 and 2.
@@ -180,6 +181,12 @@ fn is_hold(e: &KeyEvent) -> bool {
 }
 
 impl InputQueue {
+    /// `{WAIT n}`: the next key no earlier than n cycles after the previous key or wait.
+    fn wait(&mut self, n: u64) {
+        self.last_key_at = self.last_key_at.saturating_add(n);
+        self.available_from = self.available_from.max(self.last_key_at);
+    }
+
     /// An empty queue on a C64 with a `vic`: its frames (the default key hold, the release
     /// gap, a script's `f` holds) and clock (`ms` holds).
     pub fn for_model(vic: VicModel) -> Self {
@@ -308,8 +315,7 @@ impl InputQueue {
         loop {
             match self.events.front().copied() {
                 Some(KeyEvent::WaitCycles(n)) => {
-                    self.available_from =
-                        self.available_from.max(self.last_key_at.saturating_add(n));
+                    self.wait(n);
                     self.events.pop_front();
                 }
                 Some(KeyEvent::Joystick { port, lines, hold }) => {
@@ -487,8 +493,7 @@ impl InputQueue {
             match self.events.front().copied() {
                 None => return KeyAvailability::Exhausted,
                 Some(KeyEvent::WaitCycles(n)) => {
-                    self.available_from =
-                        self.available_from.max(self.last_key_at.saturating_add(n));
+                    self.wait(n);
                     self.events.pop_front();
                 }
                 Some(KeyEvent::WaitForPoll) => {
@@ -564,6 +569,20 @@ mod tests {
         assert_eq!(q.take(50, true), KeyAvailability::NotYet);
         assert_eq!(q.take(109, true), KeyAvailability::NotYet);
         assert_eq!(q.take(110, true), KeyAvailability::Key(2));
+    }
+
+    #[test]
+    fn waits_in_a_row_add_up() {
+        let mut q = InputQueue::default();
+        q.push_events([
+            KeyEvent::Key(1),
+            KeyEvent::WaitCycles(100),
+            KeyEvent::WaitCycles(50),
+            KeyEvent::Key(2),
+        ]);
+        assert_eq!(q.take(10, true), KeyAvailability::Key(1));
+        assert_eq!(q.take(159, true), KeyAvailability::NotYet);
+        assert_eq!(q.take(160, true), KeyAvailability::Key(2));
     }
 
     #[test]
