@@ -46,6 +46,8 @@ struct Shared<'a> {
     ram_fetch_end: [u16; 16],
     /// The same for code in ROM.
     rom_fetch_end: [u16; 16],
+    /// The same per page, watched addresses left out (`PageEnds`): `redispatch`'s.
+    pages: &'a PageEnds,
     /// `DirectMemory::watched`.
     watched: [u64; 4],
     /// `DirectMemory::watched_at`.
@@ -115,26 +117,95 @@ fn fetch_ends(lent: u16) -> [u16; 16] {
     ends
 }
 
+/// Per page `p`, for code in RAM and in ROM: the PCs of the page below this one are those
+/// from which an opcode and two operand bytes are all lent (`fetch_end`) and that are before
+/// the page's first watched address (the page's start if every address there is watched).
+/// The region tables leave out whole regions with a watched page (the real KERNAL's entries
+/// sit in $E000-$FFFF, where its interrupt code runs): `redispatch` looks here next, so
+/// code in those regions runs directly without the slow look at the watched addresses.
+#[derive(Clone)]
+pub(super) struct PageEnds {
+    ram: [u16; 256],
+    rom: [u16; 256],
+}
+
+/// How many watched addresses (`DirectMemory::watched_at`) `PageEnds` are made for; with
+/// more, their pages are left out as a whole (`redispatch` still runs the instructions
+/// there that are not at one).
+const AT_MAX: usize = 8;
+/// `FetchEnds::at_len` for `watched_at: None`.
+const AT_NONE: usize = usize::MAX;
+
+impl PageEnds {
+    fn new(readable: u16, rom_readable: u16, watched: &[u64; 4], at: Option<&[u16]>) -> Self {
+        let at = at.filter(|at| at.len() <= AT_MAX);
+        let page_ends = |lent: u16| {
+            let mut ends = [0u16; 256];
+            for (p, end) in ends.iter_mut().enumerate() {
+                let start = (p as u32) << 8;
+                let region_end = u32::from(fetch_end(lent, p >> 4));
+                // Below the region's end, within the page (a region's last page may end 3
+                // bytes early; region $F's always does, so this stays below $10000).
+                let mut e = region_end.clamp(start, start + 0x100);
+                if watched[p >> 6] >> (p & 63) & 1 != 0 {
+                    e = match at {
+                        None => start,
+                        Some(at) => at
+                            .iter()
+                            .map(|&a| u32::from(a))
+                            .filter(|&a| a >> 8 == p as u32)
+                            .fold(e, u32::min),
+                    };
+                }
+                *end = e as u16;
+            }
+            ends
+        };
+        PageEnds {
+            ram: page_ends(readable),
+            rom: page_ends(rom_readable),
+        }
+    }
+}
+
 /// The fetch limits of code in RAM and in ROM (`fetch_ends`, regions with a watched page
-/// left out) for one lending: `run_direct` keeps the last ones in the `Cpu`, so that the
-/// calls between two exact steps, which mostly see the same banking, do not make them again.
-#[derive(Clone, Copy)]
+/// left out, and `PageEnds`) for one lending: `run_direct` keeps the last ones in the
+/// `Cpu`, so that the calls between two exact steps, which mostly see the same banking and
+/// watches, do not make them again.
+#[derive(Clone)]
 pub(super) struct FetchEnds {
-    /// The regions lent as RAM and as ROM (16 bits each) and the watched pages they were
-    /// made for; `u32::MAX`: none yet.
+    /// The regions lent as RAM and as ROM (16 bits each), the watched pages and addresses
+    /// they were made for (`at_len`: `AT_NONE` for none, `AT_MAX + 1` for more than
+    /// `AT_MAX`); `u32::MAX`: none yet.
     key: u32,
     watched: [u64; 4],
+    at: [u16; AT_MAX],
+    at_len: usize,
     ram: [u16; 16],
     rom: [u16; 16],
+    /// `None` until the first lending (boxed: handlers make a `Cpu` of their own).
+    pages: Option<Box<PageEnds>>,
 }
 
 impl FetchEnds {
     pub(super) const NONE: FetchEnds = FetchEnds {
         key: u32::MAX,
         watched: [0; 4],
+        at: [0; AT_MAX],
+        at_len: AT_NONE,
         ram: [0; 16],
         rom: [0; 16],
+        pages: None,
     };
+
+    /// Made for these watched addresses.
+    fn made_for(&self, at: Option<&[u16]>) -> bool {
+        match at {
+            None => self.at_len == AT_NONE,
+            Some(at) if at.len() > AT_MAX => self.at_len == AT_MAX + 1,
+            Some(at) => self.at_len == at.len() && self.at[..at.len()] == *at,
+        }
+    }
 }
 
 impl std::fmt::Debug for FetchEnds {
@@ -182,20 +253,48 @@ fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
             let op = sh.rom[pc as usize];
             return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
-        // The fetch limits leave out regions with a watched page: those go by the page.
-        let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
-            && sh.watched_at.is_none_or(|at| at.contains(&pc));
-        if !watched {
-            if pc < fetch_end(sh.masks as u16, r) {
-                let op = sh.ram[pc as usize];
-                return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
-            }
-            if pc < fetch_end((sh.masks >> 32) as u16, r) {
-                let op = sh.rom[pc as usize];
-                return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
-            }
+        // The region limits leave out regions with a watched page: those go by the page.
+        let p = (pc >> 8) as usize;
+        if pc < sh.pages.ram[p] {
+            let op = sh.ram[pc as usize];
+            return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+        if pc < sh.pages.rom[p] {
+            let op = sh.rom[pc as usize];
+            return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+        return in_watched_page(sh, st, a, nz, x, y);
+    }
+    stop(sh, st, a, nz, x, y);
+}
+
+/// `redispatch` where `PageEnds` say no: in a watched page at or after its first watched
+/// address (run unless it starts at a watched address, at any if the bus names none), or
+/// where the opcode and operands are not all lent (the chain ends). Kept apart, so that
+/// `redispatch`'s way through `PageEnds` stays short.
+#[inline(never)]
+#[cold]
+fn in_watched_page(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
+    let pc = st as u16;
+    let r = (pc >> 12) as usize;
+    let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
+        && sh.watched_at.is_none_or(|at| at.contains(&pc));
+    if !watched {
+        if pc < fetch_end(sh.masks as u16, r) {
+            let op = sh.ram[pc as usize];
+            return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+        if pc < fetch_end((sh.masks >> 32) as u16, r) {
+            let op = sh.rom[pc as usize];
+            return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
     }
+    stop(sh, st, a, nz, x, y);
+}
+
+/// The chain ends before this instruction.
+#[inline(always)]
+fn stop(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     sh.stop = Hot {
         state: st,
         a,
@@ -724,19 +823,46 @@ impl Cpu {
             None => (&NO_ROM, 0),
         };
         let key = readable as u32 | (rom_readable as u32) << 16;
-        if self.fetch_ends.key != key || self.fetch_ends.watched != watched {
+        if self.fetch_ends.key != key
+            || self.fetch_ends.watched != watched
+            || !self.fetch_ends.made_for(watched_at)
+            || self.fetch_ends.pages.is_none()
+        {
             let mut watched_regions = 0u16;
             for r in 0..16 {
                 let pages = watched[r / 4] >> (16 * (r % 4)) & 0xFFFF;
                 watched_regions |= ((pages != 0) as u16) << r;
             }
+            let mut at = [0; AT_MAX];
+            let at_len = match watched_at {
+                None => AT_NONE,
+                Some(list) if list.len() > AT_MAX => AT_MAX + 1,
+                Some(list) => {
+                    at[..list.len()].copy_from_slice(list);
+                    list.len()
+                }
+            };
+            let pages = PageEnds::new(readable, rom_readable, &watched, watched_at);
+            let pages = match self.fetch_ends.pages.take() {
+                Some(mut old) => {
+                    *old = pages;
+                    old
+                }
+                None => Box::new(pages),
+            };
             self.fetch_ends = FetchEnds {
                 key,
                 watched,
+                at,
+                at_len,
                 ram: fetch_ends(readable & !watched_regions),
                 rom: fetch_ends(rom_readable & !watched_regions),
+                pages: Some(pages),
             };
         }
+        let Some(pages) = self.fetch_ends.pages.as_deref() else {
+            return;
+        };
         let mut sh = Shared {
             ram,
             rom,
@@ -746,6 +872,7 @@ impl Cpu {
                 | ((readable | rom_readable) as u64) << 48,
             ram_fetch_end: self.fetch_ends.ram,
             rom_fetch_end: self.fetch_ends.rom,
+            pages,
             watched,
             watched_at,
             floor: write_floor,
@@ -811,6 +938,52 @@ mod tests {
             let ends = fetch_ends(lent);
             for (r, end) in ends.iter().enumerate() {
                 assert_eq!(*end, fetch_end(lent, r), "lent {lent:016b}, region {r:X}");
+            }
+        }
+    }
+
+    /// `PageEnds` let no PC run directly that the slow look (`in_watched_page`) would not:
+    /// opcode and operands lent, not at a watched address; and all the others of a page
+    /// before its first watched address.
+    #[test]
+    fn page_ends_agree_with_the_slow_look() {
+        let watches: [([u64; 4], Option<&[u16]>); 4] = [
+            ([0; 4], None),
+            ([0, 0, 0, 1 << 0x23 | 1 << 0x31 | 1 << 0x3F], None),
+            (
+                [1 << 0x08, 0, 0, 1 << 0x23 | 1 << 0x31 | 1 << 0x3F],
+                Some(&[0xE38B, 0xF13E, 0xFFFE, 0x0801, 0xE3A0]),
+            ),
+            (
+                [0, 0, 0, 1 << 0x23],
+                Some(&[0xE300, 1, 2, 3, 4, 5, 6, 7, 8]),
+            ),
+        ];
+        for (readable, rom_readable) in [
+            (0xFFFF, 0),
+            (0x1FFF, 0xE000),
+            (0x9FFF, 0x6000),
+            (0x0001, 0xA000),
+        ] {
+            for (watched, at) in watches {
+                let pages = PageEnds::new(readable, rom_readable, &watched, at);
+                for (lent, ends) in [(readable, &pages.ram), (rom_readable, &pages.rom)] {
+                    for pc in 0..=u16::MAX {
+                        let p = (pc >> 8) as usize;
+                        let in_page = watched[p >> 6] >> (p & 63) & 1 != 0;
+                        let at_watch = in_page && at.is_none_or(|at| at.contains(&pc));
+                        let first = in_page
+                            && (p << 8..pc as usize).any(|a| {
+                                at.is_none_or(|at| at.len() > AT_MAX || at.contains(&(a as u16)))
+                            });
+                        let runs = pc < fetch_end(lent, p >> 4) && !at_watch && !first;
+                        assert_eq!(
+                            pc < ends[p],
+                            runs && !(in_page && at.is_some_and(|at| at.len() > AT_MAX)),
+                            "lent {lent:016b}, watched {watched:x?} {at:x?}, ${pc:04X}"
+                        );
+                    }
+                }
             }
         }
     }
