@@ -40,13 +40,13 @@ struct Shared<'a> {
     /// Bit r: region $r000 reads RAM; bit 16 + r: writes RAM; bit 32 + r: reads ROM;
     /// bit 48 + r: reads either (lent for reads).
     masks: u64,
-    /// For code in RAM, per region: the PCs below this are where an opcode and two operand
-    /// bytes are all lent RAM (see `fetch_end`), except in regions with a watched page,
-    /// whose instructions all go through `redispatch`.
-    ram_fetch_end: [u16; 16],
-    /// The same for code in ROM.
-    rom_fetch_end: [u16; 16],
-    /// The same per page, watched addresses left out (`PageEnds`): `redispatch`'s.
+    /// For code in RAM, per block of `1 << RAM_BLOCK_SHIFT` bytes: the PCs below this are where an opcode
+    /// and two operand bytes are all lent RAM (see `fetch_end`), up to the block's first
+    /// watched address (`block_ends`); the others go through `redispatch`.
+    ram_fetch_end: [u16; RAM_BLOCKS],
+    /// The same for code in ROM (blocks of `1 << ROM_BLOCK_SHIFT` bytes).
+    rom_fetch_end: [u16; ROM_BLOCKS],
+    /// The same per page (`PageEnds`): `redispatch`'s.
     pages: &'a PageEnds,
     /// `DirectMemory::watched`.
     watched: [u64; 4],
@@ -102,17 +102,28 @@ fn fetch_end(lent: u16, r: usize) -> u16 {
     }
 }
 
-/// `fetch_end(lent, r)` for every region, without branches (so the optimiser can do all 16
-/// at once: `run_direct` makes them at every call).
-#[inline(always)]
-fn fetch_ends(lent: u16) -> [u16; 16] {
-    // Region 15's next region is none: its operands would wrap.
-    let next = (lent >> 1) & 0x7FFF;
-    let mut ends = [0u16; 16];
-    for (r, end) in ends.iter_mut().enumerate() {
-        let here = lent >> r & 1;
-        let then = next >> r & 1;
-        *end = ((r as u16) << 12) + here * (0x0FFD + 3 * then);
+/// The direct path's fetch limits on its hot path go by blocks: of 4 KiB (a region) for
+/// code in RAM and of 1 KiB for code in ROM, so that a watched address in a ROM (the real
+/// KERNAL's entries at $E147, $E38B, $F13E, $F157, $F1CA, $FFCF) leaves out only the rest
+/// of its block (its interrupt code at $EA31 and $F69B runs in blocks without one), while
+/// `run_direct` copies 160 bytes of limits per call, not 256.
+const RAM_BLOCK_SHIFT: u32 = 12;
+const ROM_BLOCK_SHIFT: u32 = 10;
+const RAM_BLOCKS: usize = 1 << (16 - RAM_BLOCK_SHIFT);
+const ROM_BLOCKS: usize = 1 << (16 - ROM_BLOCK_SHIFT);
+
+/// Per block of `1 << SHIFT` bytes (`N` of them), the end of the PCs all of whose pages
+/// before let every PC run (`PageEnds`): the first page whose end is before the page's end
+/// decides; so a PC below a block's end is below its page's end.
+fn block_ends<const SHIFT: u32, const N: usize>(page_ends: &[u16; 256]) -> [u16; N] {
+    let per_block = 1 << (SHIFT - 8);
+    let mut ends = [0u16; N];
+    for (b, end) in ends.iter_mut().enumerate() {
+        let pages = b * per_block..(b + 1) * per_block;
+        *end = pages
+            .clone()
+            .find(|&p| u32::from(page_ends[p]) < ((p as u32 + 1) << 8))
+            .map_or(page_ends[pages.end - 1], |p| page_ends[p]);
     }
     ends
 }
@@ -120,9 +131,9 @@ fn fetch_ends(lent: u16) -> [u16; 16] {
 /// Per page `p`, for code in RAM and in ROM: the PCs of the page below this one are those
 /// from which an opcode and two operand bytes are all lent (`fetch_end`) and that are before
 /// the page's first watched address (the page's start if every address there is watched).
-/// The region tables leave out whole regions with a watched page (the real KERNAL's entries
-/// sit in $E000-$FFFF, where its interrupt code runs): `redispatch` looks here next, so
-/// code in those regions runs directly without the slow look at the watched addresses.
+/// The hot path's block limits (`block_ends`) leave out the rest of a block after its first
+/// page cut short: `redispatch` looks here next, so code there runs directly without the
+/// slow look at the watched addresses.
 #[derive(Clone)]
 pub(super) struct PageEnds {
     ram: [u16; 256],
@@ -168,21 +179,21 @@ impl PageEnds {
     }
 }
 
-/// The fetch limits of code in RAM and in ROM (`fetch_ends`, regions with a watched page
-/// left out, and `PageEnds`) for one lending: `run_direct` keeps the last ones in the
-/// `Cpu`, so that the calls between two exact steps, which mostly see the same banking and
-/// watches, do not make them again.
+/// The fetch limits of code in RAM and in ROM (`PageEnds` and `block_ends`) for one
+/// lending: `run_direct` keeps the last ones in the `Cpu`, so that the calls between two
+/// exact steps, which mostly see the same banking and watches, do not make them again.
 #[derive(Clone)]
 pub(super) struct FetchEnds {
     /// The regions lent as RAM and as ROM (16 bits each), the watched pages and addresses
     /// they were made for (`at_len`: `AT_NONE` for none, `AT_MAX + 1` for more than
-    /// `AT_MAX`); `u32::MAX`: none yet.
+    /// `AT_MAX`); `u32::MAX` (no lending has it: ROM is lent only where RAM is not): none
+    /// yet, and `pages` is `None` only then.
     key: u32,
     watched: [u64; 4],
     at: [u16; AT_MAX],
     at_len: usize,
-    ram: [u16; 16],
-    rom: [u16; 16],
+    ram: [u16; RAM_BLOCKS],
+    rom: [u16; ROM_BLOCKS],
     /// `None` until the first lending (boxed: handlers make a `Cpu` of their own).
     pages: Option<Box<PageEnds>>,
 }
@@ -193,12 +204,13 @@ impl FetchEnds {
         watched: [0; 4],
         at: [0; AT_MAX],
         at_len: AT_NONE,
-        ram: [0; 16],
-        rom: [0; 16],
+        ram: [0; RAM_BLOCKS],
+        rom: [0; ROM_BLOCKS],
         pages: None,
     };
 
     /// Made for these watched addresses.
+    #[inline(always)]
     fn made_for(&self, at: Option<&[u16]>) -> bool {
         match at {
             None => self.at_len == AT_NONE,
@@ -221,14 +233,13 @@ impl std::fmt::Debug for FetchEnds {
 #[inline(always)]
 fn dispatch<const ROM: bool>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     let pc = st as u16;
-    let r = (pc >> 12) as usize;
     if st >= CYCLE {
         if ROM {
-            if pc < sh.rom_fetch_end[r] {
+            if pc < sh.rom_fetch_end[(pc >> ROM_BLOCK_SHIFT) as usize] {
                 let op = sh.rom[pc as usize];
                 return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
             }
-        } else if pc < sh.ram_fetch_end[r] {
+        } else if pc < sh.ram_fetch_end[(pc >> RAM_BLOCK_SHIFT) as usize] {
             let op = sh.ram[pc as usize];
             return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
@@ -237,23 +248,21 @@ fn dispatch<const ROM: bool>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8
 }
 
 /// The next instruction as `dispatch` could not run it: from the other kind of memory (code
-/// in RAM calling ROM and back), or in a region with a watched page (run unless it starts
-/// in the watched page itself, at a watched address if the bus names them), or the chain
-/// ends here.
+/// in RAM calling ROM and back), or in a block after a page cut short (by the page's
+/// limits, else `in_watched_page`), or the chain ends here.
 #[inline(never)]
 fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     let pc = st as u16;
-    let r = (pc >> 12) as usize;
     if st >= CYCLE {
-        if pc < sh.ram_fetch_end[r] {
+        if pc < sh.ram_fetch_end[(pc >> RAM_BLOCK_SHIFT) as usize] {
             let op = sh.ram[pc as usize];
             return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
-        if pc < sh.rom_fetch_end[r] {
+        if pc < sh.rom_fetch_end[(pc >> ROM_BLOCK_SHIFT) as usize] {
             let op = sh.rom[pc as usize];
             return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
-        // The region limits leave out regions with a watched page: those go by the page.
+        // The block limits leave out the rest of a block after a page cut short.
         let p = (pc >> 8) as usize;
         if pc < sh.pages.ram[p] {
             let op = sh.ram[pc as usize];
@@ -826,13 +835,7 @@ impl Cpu {
         if self.fetch_ends.key != key
             || self.fetch_ends.watched != watched
             || !self.fetch_ends.made_for(watched_at)
-            || self.fetch_ends.pages.is_none()
         {
-            let mut watched_regions = 0u16;
-            for r in 0..16 {
-                let pages = watched[r / 4] >> (16 * (r % 4)) & 0xFFFF;
-                watched_regions |= ((pages != 0) as u16) << r;
-            }
             let mut at = [0; AT_MAX];
             let at_len = match watched_at {
                 None => AT_NONE,
@@ -855,8 +858,8 @@ impl Cpu {
                 watched,
                 at,
                 at_len,
-                ram: fetch_ends(readable & !watched_regions),
-                rom: fetch_ends(rom_readable & !watched_regions),
+                ram: block_ends::<RAM_BLOCK_SHIFT, RAM_BLOCKS>(&pages.ram),
+                rom: block_ends::<ROM_BLOCK_SHIFT, ROM_BLOCKS>(&pages.rom),
                 pages: Some(pages),
             };
         }
@@ -932,17 +935,8 @@ impl Cpu {
 mod tests {
     use super::*;
 
-    #[test]
-    fn fetch_ends_are_fetch_end_for_every_lending() {
-        for lent in 0..=u16::MAX {
-            let ends = fetch_ends(lent);
-            for (r, end) in ends.iter().enumerate() {
-                assert_eq!(*end, fetch_end(lent, r), "lent {lent:016b}, region {r:X}");
-            }
-        }
-    }
-
-    /// `PageEnds` let no PC run directly that the slow look (`in_watched_page`) would not:
+    /// `PageEnds` (and the blocks made of them) let no PC run directly that the slow look
+    /// (`in_watched_page`) would not:
     /// opcode and operands lent, not at a watched address; and all the others of a page
     /// before its first watched address.
     #[test]
@@ -968,7 +962,23 @@ mod tests {
             for (watched, at) in watches {
                 let pages = PageEnds::new(readable, rom_readable, &watched, at);
                 for (lent, ends) in [(readable, &pages.ram), (rom_readable, &pages.rom)] {
+                    let blocks: [&[u16]; 2] = [
+                        &block_ends::<RAM_BLOCK_SHIFT, RAM_BLOCKS>(ends),
+                        &block_ends::<ROM_BLOCK_SHIFT, ROM_BLOCKS>(ends),
+                    ];
                     for pc in 0..=u16::MAX {
+                        for (shift, blocks) in [RAM_BLOCK_SHIFT, ROM_BLOCK_SHIFT].iter().zip(blocks)
+                        {
+                            let b = (pc >> shift) as usize;
+                            // A block's PCs are its pages' up to the first page cut short.
+                            let cut = ((b << (shift - 8))..(pc >> 8) as usize)
+                                .any(|q| u32::from(ends[q]) < (q as u32 + 1) << 8);
+                            assert_eq!(
+                                pc < blocks[b],
+                                pc < ends[(pc >> 8) as usize] && !cut,
+                                "blocks of {shift} bits: lent {lent:016b}, watched {watched:x?} {at:x?}, ${pc:04X}"
+                            );
+                        }
                         let p = (pc >> 8) as usize;
                         let in_page = watched[p >> 6] >> (p & 63) & 1 != 0;
                         let at_watch = in_page && at.is_none_or(|at| at.contains(&pc));
