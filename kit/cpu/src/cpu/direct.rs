@@ -48,10 +48,6 @@ struct Shared<'a> {
     rom_fetch_end: [u16; ROM_BLOCKS],
     /// The same per page (`PageEnds`): `redispatch`'s.
     pages: &'a PageEnds,
-    /// `DirectMemory::watched`.
-    watched: [u64; 4],
-    /// `DirectMemory::watched_at`.
-    watched_at: Option<&'a [u16]>,
     floor: u16,
     /// `DirectMemory::write_guard`'s page ($100: none).
     guard: u16,
@@ -138,43 +134,66 @@ fn block_ends<const SHIFT: u32, const N: usize>(page_ends: &[u16; 256]) -> [u16;
 pub(super) struct PageEnds {
     ram: [u16; 256],
     rom: [u16; 256],
+    /// The same without the watched addresses: where opcode and operands are lent.
+    ram_lent: [u16; 256],
+    rom_lent: [u16; 256],
+    /// A bit per address (bit a % 64 of word a / 64): an instruction there is left to
+    /// `step` (in a watched page, at a watched address, or anywhere if the bus names none).
+    stops: [u64; 1024],
 }
 
-/// How many watched addresses (`DirectMemory::watched_at`) `PageEnds` are made for; with
-/// more, their pages are left out as a whole (`redispatch` still runs the instructions
-/// there that are not at one).
+/// How many watched addresses (`DirectMemory::watched_at`) `FetchEnds` keeps to tell whether
+/// they changed; with more, `run_direct` makes the limits again at every call (the machine
+/// names at most 7).
 const AT_MAX: usize = 8;
 /// `FetchEnds::at_len` for `watched_at: None`.
 const AT_NONE: usize = usize::MAX;
 
 impl PageEnds {
     fn new(readable: u16, rom_readable: u16, watched: &[u64; 4], at: Option<&[u16]>) -> Self {
-        let at = at.filter(|at| at.len() <= AT_MAX);
-        let page_ends = |lent: u16| {
+        let mut stops = [0u64; 1024];
+        for p in 0..256usize {
+            if watched[p >> 6] >> (p & 63) & 1 != 0 {
+                match at {
+                    None => stops[p * 4..p * 4 + 4].fill(u64::MAX),
+                    Some(at) => {
+                        for &a in at.iter().filter(|&&a| usize::from(a >> 8) == p) {
+                            stops[usize::from(a >> 6)] |= 1 << (a & 63);
+                        }
+                    }
+                }
+            }
+        }
+        let lent_ends = |lent: u16| {
             let mut ends = [0u16; 256];
             for (p, end) in ends.iter_mut().enumerate() {
                 let start = (p as u32) << 8;
-                let region_end = u32::from(fetch_end(lent, p >> 4));
                 // Below the region's end, within the page (a region's last page may end 3
                 // bytes early; region $F's always does, so this stays below $10000).
-                let mut e = region_end.clamp(start, start + 0x100);
-                if watched[p >> 6] >> (p & 63) & 1 != 0 {
-                    e = match at {
-                        None => start,
-                        Some(at) => at
-                            .iter()
-                            .map(|&a| u32::from(a))
-                            .filter(|&a| a >> 8 == p as u32)
-                            .fold(e, u32::min),
-                    };
+                *end = u32::from(fetch_end(lent, p >> 4)).clamp(start, start + 0x100) as u16;
+            }
+            ends
+        };
+        let (ram_lent, rom_lent) = (lent_ends(readable), lent_ends(rom_readable));
+        // Cut at the page's first stop.
+        let cut = |lent: &[u16; 256]| {
+            let mut ends = *lent;
+            for (p, end) in ends.iter_mut().enumerate() {
+                if let Some(first) = (0..4).find_map(|w| {
+                    let word = stops[p * 4 + w];
+                    (word != 0).then(|| ((p * 4 + w) << 6) as u16 + word.trailing_zeros() as u16)
+                }) {
+                    *end = (*end).min(first);
                 }
-                *end = e as u16;
             }
             ends
         };
         PageEnds {
-            ram: page_ends(readable),
-            rom: page_ends(rom_readable),
+            ram: cut(&ram_lent),
+            rom: cut(&rom_lent),
+            ram_lent,
+            rom_lent,
+            stops,
         }
     }
 }
@@ -186,7 +205,7 @@ impl PageEnds {
 pub(super) struct FetchEnds {
     /// The regions lent as RAM and as ROM (16 bits each), the watched pages and addresses
     /// they were made for (`at_len`: `AT_NONE` for none, `AT_MAX + 1` for more than
-    /// `AT_MAX`); `u32::MAX` (no lending has it: ROM is lent only where RAM is not): none
+    /// `AT_MAX`, never the same); `u32::MAX` (no lending has it: ROM is lent only where RAM is not): none
     /// yet, and `pages` is `None` only then.
     key: u32,
     watched: [u64; 4],
@@ -214,7 +233,7 @@ impl FetchEnds {
     fn made_for(&self, at: Option<&[u16]>) -> bool {
         match at {
             None => self.at_len == AT_NONE,
-            Some(at) if at.len() > AT_MAX => self.at_len == AT_MAX + 1,
+            Some(at) if at.len() > AT_MAX => false,
             Some(at) => self.at_len == at.len() && self.at[..at.len()] == *at,
         }
     }
@@ -285,15 +304,13 @@ fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
 #[cold]
 fn in_watched_page(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     let pc = st as u16;
-    let r = (pc >> 12) as usize;
-    let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
-        && sh.watched_at.is_none_or(|at| at.contains(&pc));
-    if !watched {
-        if pc < fetch_end(sh.masks as u16, r) {
+    let p = (pc >> 8) as usize;
+    if sh.pages.stops[(pc >> 6) as usize] >> (pc & 63) & 1 == 0 {
+        if pc < sh.pages.ram_lent[p] {
             let op = sh.ram[pc as usize];
             return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
-        if pc < fetch_end((sh.masks >> 32) as u16, r) {
+        if pc < sh.pages.rom_lent[p] {
             let op = sh.rom[pc as usize];
             return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
@@ -876,8 +893,6 @@ impl Cpu {
             ram_fetch_end: self.fetch_ends.ram,
             rom_fetch_end: self.fetch_ends.rom,
             pages,
-            watched,
-            watched_at,
             floor: write_floor,
             guard: write_guard.map_or(0x100, u16::from),
             checks_end: write_guard.map_or(u32::from(write_floor), |page| {
@@ -983,13 +998,21 @@ mod tests {
                         let in_page = watched[p >> 6] >> (p & 63) & 1 != 0;
                         let at_watch = in_page && at.is_none_or(|at| at.contains(&pc));
                         let first = in_page
-                            && (p << 8..pc as usize).any(|a| {
-                                at.is_none_or(|at| at.len() > AT_MAX || at.contains(&(a as u16)))
-                            });
-                        let runs = pc < fetch_end(lent, p >> 4) && !at_watch && !first;
+                            && (p << 8..pc as usize)
+                                .any(|a| at.is_none_or(|at| at.contains(&(a as u16))));
+                        let lent_here = pc < fetch_end(lent, p >> 4);
+                        let lent_ends = if lent == readable {
+                            &pages.ram_lent
+                        } else {
+                            &pages.rom_lent
+                        };
+                        assert_eq!(pc < lent_ends[p], lent_here, "lent {lent:016b}, ${pc:04X}");
+                        let stop = pages.stops[(pc >> 6) as usize] >> (pc & 63) & 1 != 0;
+                        assert_eq!(stop, at_watch, "stops: {watched:x?} {at:x?}, ${pc:04X}");
+                        let runs = lent_here && !at_watch && !first;
                         assert_eq!(
                             pc < ends[p],
-                            runs && !(in_page && at.is_some_and(|at| at.len() > AT_MAX)),
+                            runs,
                             "lent {lent:016b}, watched {watched:x?} {at:x?}, ${pc:04X}"
                         );
                     }
