@@ -40,16 +40,14 @@ struct Shared<'a> {
     /// Bit r: region $r000 reads RAM; bit 16 + r: writes RAM; bit 32 + r: reads ROM;
     /// bit 48 + r: reads either (lent for reads).
     masks: u64,
-    /// For code in RAM, per region: the PCs below this are where an opcode and two operand
-    /// bytes are all lent RAM (see `fetch_end`), except in regions with a watched page,
-    /// whose instructions all go through `redispatch`.
-    ram_fetch_end: [u16; 16],
-    /// The same for code in ROM.
-    rom_fetch_end: [u16; 16],
-    /// `DirectMemory::watched`.
-    watched: [u64; 4],
-    /// `DirectMemory::watched_at`.
-    watched_at: Option<&'a [u16]>,
+    /// For code in RAM, per block of `1 << RAM_BLOCK_SHIFT` bytes: the PCs below this are where an opcode
+    /// and two operand bytes are all lent RAM (see `fetch_end`), up to the block's first
+    /// watched address (`block_ends`); the others go through `redispatch`.
+    ram_fetch_end: [u16; RAM_BLOCKS],
+    /// The same for code in ROM (blocks of `1 << ROM_BLOCK_SHIFT` bytes).
+    rom_fetch_end: [u16; ROM_BLOCKS],
+    /// The same per page (`PageEnds`): `redispatch`'s.
+    pages: &'a PageEnds,
     floor: u16,
     /// `DirectMemory::write_guard`'s page ($100: none).
     guard: u16,
@@ -100,41 +98,145 @@ fn fetch_end(lent: u16, r: usize) -> u16 {
     }
 }
 
-/// `fetch_end(lent, r)` for every region, without branches (so the optimiser can do all 16
-/// at once: `run_direct` makes them at every call).
-#[inline(always)]
-fn fetch_ends(lent: u16) -> [u16; 16] {
-    // Region 15's next region is none: its operands would wrap.
-    let next = (lent >> 1) & 0x7FFF;
-    let mut ends = [0u16; 16];
-    for (r, end) in ends.iter_mut().enumerate() {
-        let here = lent >> r & 1;
-        let then = next >> r & 1;
-        *end = ((r as u16) << 12) + here * (0x0FFD + 3 * then);
+/// The direct path's fetch limits on its hot path go by blocks: of 4 KiB (a region) for
+/// code in RAM and of 1 KiB for code in ROM, so that a watched address in a ROM (the real
+/// KERNAL's entries at $E147, $E38B, $F13E, $F157, $F1CA, $FFCF) leaves out only the rest
+/// of its block (its interrupt code at $EA31 and $F69B runs in blocks without one), while
+/// `run_direct` copies 160 bytes of limits per call, not 256.
+const RAM_BLOCK_SHIFT: u32 = 12;
+const ROM_BLOCK_SHIFT: u32 = 10;
+const RAM_BLOCKS: usize = 1 << (16 - RAM_BLOCK_SHIFT);
+const ROM_BLOCKS: usize = 1 << (16 - ROM_BLOCK_SHIFT);
+
+/// Per block of `1 << SHIFT` bytes (`N` of them), the end of the PCs all of whose pages
+/// before let every PC run (`PageEnds`): the first page whose end is before the page's end
+/// decides; so a PC below a block's end is below its page's end.
+fn block_ends<const SHIFT: u32, const N: usize>(page_ends: &[u16; 256]) -> [u16; N] {
+    let per_block = 1 << (SHIFT - 8);
+    let mut ends = [0u16; N];
+    for (b, end) in ends.iter_mut().enumerate() {
+        let pages = b * per_block..(b + 1) * per_block;
+        *end = pages
+            .clone()
+            .find(|&p| u32::from(page_ends[p]) < ((p as u32 + 1) << 8))
+            .map_or(page_ends[pages.end - 1], |p| page_ends[p]);
     }
     ends
 }
 
-/// The fetch limits of code in RAM and in ROM (`fetch_ends`, regions with a watched page
-/// left out) for one lending: `run_direct` keeps the last ones in the `Cpu`, so that the
-/// calls between two exact steps, which mostly see the same banking, do not make them again.
-#[derive(Clone, Copy)]
+/// Per page `p`, for code in RAM and in ROM: the PCs of the page below this one are those
+/// from which an opcode and two operand bytes are all lent (`fetch_end`) and that are before
+/// the page's first watched address (the page's start if every address there is watched).
+/// The hot path's block limits (`block_ends`) leave out the rest of a block after its first
+/// page cut short: `redispatch` looks here next, so code there runs directly without the
+/// slow look at the watched addresses.
+#[derive(Clone)]
+pub(super) struct PageEnds {
+    ram: [u16; 256],
+    rom: [u16; 256],
+    /// The same without the watched addresses: where opcode and operands are lent.
+    ram_lent: [u16; 256],
+    rom_lent: [u16; 256],
+    /// A bit per address (bit a % 64 of word a / 64): an instruction there is left to
+    /// `step` (in a watched page, at a watched address, or anywhere if the bus names none).
+    stops: [u64; 1024],
+}
+
+/// How many watched addresses (`DirectMemory::watched_at`) `FetchEnds` keeps to tell whether
+/// they changed; with more, `run_direct` makes the limits again at every call (the machine
+/// names at most 7).
+const AT_MAX: usize = 8;
+/// `FetchEnds::at_len` for `watched_at: None`.
+const AT_NONE: usize = usize::MAX;
+
+impl PageEnds {
+    fn new(readable: u16, rom_readable: u16, watched: &[u64; 4], at: Option<&[u16]>) -> Self {
+        let mut stops = [0u64; 1024];
+        for p in 0..256usize {
+            if watched[p >> 6] >> (p & 63) & 1 != 0 {
+                match at {
+                    None => stops[p * 4..p * 4 + 4].fill(u64::MAX),
+                    Some(at) => {
+                        for &a in at.iter().filter(|&&a| usize::from(a >> 8) == p) {
+                            stops[usize::from(a >> 6)] |= 1 << (a & 63);
+                        }
+                    }
+                }
+            }
+        }
+        let lent_ends = |lent: u16| {
+            let mut ends = [0u16; 256];
+            for (p, end) in ends.iter_mut().enumerate() {
+                let start = (p as u32) << 8;
+                // Below the region's end, within the page (a region's last page may end 3
+                // bytes early; region $F's always does, so this stays below $10000).
+                *end = u32::from(fetch_end(lent, p >> 4)).clamp(start, start + 0x100) as u16;
+            }
+            ends
+        };
+        let (ram_lent, rom_lent) = (lent_ends(readable), lent_ends(rom_readable));
+        // Cut at the page's first stop.
+        let cut = |lent: &[u16; 256]| {
+            let mut ends = *lent;
+            for (p, end) in ends.iter_mut().enumerate() {
+                if let Some(first) = (0..4).find_map(|w| {
+                    let word = stops[p * 4 + w];
+                    (word != 0).then(|| ((p * 4 + w) << 6) as u16 + word.trailing_zeros() as u16)
+                }) {
+                    *end = (*end).min(first);
+                }
+            }
+            ends
+        };
+        PageEnds {
+            ram: cut(&ram_lent),
+            rom: cut(&rom_lent),
+            ram_lent,
+            rom_lent,
+            stops,
+        }
+    }
+}
+
+/// The fetch limits of code in RAM and in ROM (`PageEnds` and `block_ends`) for one
+/// lending: `run_direct` keeps the last ones in the `Cpu`, so that the calls between two
+/// exact steps, which mostly see the same banking and watches, do not make them again.
+#[derive(Clone)]
 pub(super) struct FetchEnds {
-    /// The regions lent as RAM and as ROM (16 bits each) and the watched pages they were
-    /// made for; `u32::MAX`: none yet.
+    /// The regions lent as RAM and as ROM (16 bits each), the watched pages and addresses
+    /// they were made for (`at_len`: `AT_NONE` for none, `AT_MAX + 1` for more than
+    /// `AT_MAX`, never the same); `u32::MAX` (no lending has it: ROM is lent only where RAM is not): none
+    /// yet, and `pages` is `None` only then.
     key: u32,
     watched: [u64; 4],
-    ram: [u16; 16],
-    rom: [u16; 16],
+    at: [u16; AT_MAX],
+    at_len: usize,
+    ram: [u16; RAM_BLOCKS],
+    rom: [u16; ROM_BLOCKS],
+    /// `None` until the first lending (boxed: handlers make a `Cpu` of their own).
+    pages: Option<Box<PageEnds>>,
 }
 
 impl FetchEnds {
     pub(super) const NONE: FetchEnds = FetchEnds {
         key: u32::MAX,
         watched: [0; 4],
-        ram: [0; 16],
-        rom: [0; 16],
+        at: [0; AT_MAX],
+        at_len: AT_NONE,
+        ram: [0; RAM_BLOCKS],
+        rom: [0; ROM_BLOCKS],
+        pages: None,
     };
+
+    /// Made for these watched addresses.
+    #[inline(always)]
+    fn made_for(&self, at: Option<&[u16]>) -> bool {
+        match at {
+            None => self.at_len == AT_NONE,
+            Some(at) if at.len() > AT_MAX => false,
+            Some(at) => self.at_len == at.len() && self.at[..at.len()] == *at,
+        }
+    }
 }
 
 impl std::fmt::Debug for FetchEnds {
@@ -150,14 +252,13 @@ impl std::fmt::Debug for FetchEnds {
 #[inline(always)]
 fn dispatch<const ROM: bool>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     let pc = st as u16;
-    let r = (pc >> 12) as usize;
     if st >= CYCLE {
         if ROM {
-            if pc < sh.rom_fetch_end[r] {
+            if pc < sh.rom_fetch_end[(pc >> ROM_BLOCK_SHIFT) as usize] {
                 let op = sh.rom[pc as usize];
                 return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
             }
-        } else if pc < sh.ram_fetch_end[r] {
+        } else if pc < sh.ram_fetch_end[(pc >> RAM_BLOCK_SHIFT) as usize] {
             let op = sh.ram[pc as usize];
             return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
@@ -166,36 +267,60 @@ fn dispatch<const ROM: bool>(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8
 }
 
 /// The next instruction as `dispatch` could not run it: from the other kind of memory (code
-/// in RAM calling ROM and back), or in a region with a watched page (run unless it starts
-/// in the watched page itself, at a watched address if the bus names them), or the chain
-/// ends here.
+/// in RAM calling ROM and back), or in a block after a page cut short (by the page's
+/// limits, else `in_watched_page`), or the chain ends here.
 #[inline(never)]
 fn redispatch(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     let pc = st as u16;
-    let r = (pc >> 12) as usize;
     if st >= CYCLE {
-        if pc < sh.ram_fetch_end[r] {
+        if pc < sh.ram_fetch_end[(pc >> RAM_BLOCK_SHIFT) as usize] {
             let op = sh.ram[pc as usize];
             return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
-        if pc < sh.rom_fetch_end[r] {
+        if pc < sh.rom_fetch_end[(pc >> ROM_BLOCK_SHIFT) as usize] {
             let op = sh.rom[pc as usize];
             return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
-        // The fetch limits leave out regions with a watched page: those go by the page.
-        let watched = sh.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
-            && sh.watched_at.is_none_or(|at| at.contains(&pc));
-        if !watched {
-            if pc < fetch_end(sh.masks as u16, r) {
-                let op = sh.ram[pc as usize];
-                return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
-            }
-            if pc < fetch_end((sh.masks >> 32) as u16, r) {
-                let op = sh.rom[pc as usize];
-                return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
-            }
+        // The block limits leave out the rest of a block after a page cut short.
+        let p = (pc >> 8) as usize;
+        if pc < sh.pages.ram[p] {
+            let op = sh.ram[pc as usize];
+            return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+        if pc < sh.pages.rom[p] {
+            let op = sh.rom[pc as usize];
+            return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+        return in_watched_page(sh, st, a, nz, x, y);
+    }
+    stop(sh, st, a, nz, x, y);
+}
+
+/// `redispatch` where `PageEnds` say no: in a watched page at or after its first watched
+/// address (run unless it starts at a watched address, at any if the bus names none), or
+/// where the opcode and operands are not all lent (the chain ends). Kept apart, so that
+/// `redispatch`'s way through `PageEnds` stays short.
+#[inline(never)]
+#[cold]
+fn in_watched_page(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
+    let pc = st as u16;
+    let p = (pc >> 8) as usize;
+    if sh.pages.stops[(pc >> 6) as usize] >> (pc & 63) & 1 == 0 {
+        if pc < sh.pages.ram_lent[p] {
+            let op = sh.ram[pc as usize];
+            return RAM_HANDLERS[op as usize](sh, st, a, nz, x, y);
+        }
+        if pc < sh.pages.rom_lent[p] {
+            let op = sh.rom[pc as usize];
+            return ROM_HANDLERS[op as usize](sh, st, a, nz, x, y);
         }
     }
+    stop(sh, st, a, nz, x, y);
+}
+
+/// The chain ends before this instruction.
+#[inline(always)]
+fn stop(sh: &mut Shared<'_>, st: i64, a: u8, nz: u16, x: u8, y: u8) {
     sh.stop = Hot {
         state: st,
         a,
@@ -724,19 +849,40 @@ impl Cpu {
             None => (&NO_ROM, 0),
         };
         let key = readable as u32 | (rom_readable as u32) << 16;
-        if self.fetch_ends.key != key || self.fetch_ends.watched != watched {
-            let mut watched_regions = 0u16;
-            for r in 0..16 {
-                let pages = watched[r / 4] >> (16 * (r % 4)) & 0xFFFF;
-                watched_regions |= ((pages != 0) as u16) << r;
-            }
+        if self.fetch_ends.key != key
+            || self.fetch_ends.watched != watched
+            || !self.fetch_ends.made_for(watched_at)
+        {
+            let mut at = [0; AT_MAX];
+            let at_len = match watched_at {
+                None => AT_NONE,
+                Some(list) if list.len() > AT_MAX => AT_MAX + 1,
+                Some(list) => {
+                    at[..list.len()].copy_from_slice(list);
+                    list.len()
+                }
+            };
+            let pages = PageEnds::new(readable, rom_readable, &watched, watched_at);
+            let pages = match self.fetch_ends.pages.take() {
+                Some(mut old) => {
+                    *old = pages;
+                    old
+                }
+                None => Box::new(pages),
+            };
             self.fetch_ends = FetchEnds {
                 key,
                 watched,
-                ram: fetch_ends(readable & !watched_regions),
-                rom: fetch_ends(rom_readable & !watched_regions),
+                at,
+                at_len,
+                ram: block_ends::<RAM_BLOCK_SHIFT, RAM_BLOCKS>(&pages.ram),
+                rom: block_ends::<ROM_BLOCK_SHIFT, ROM_BLOCKS>(&pages.rom),
+                pages: Some(pages),
             };
         }
+        let Some(pages) = self.fetch_ends.pages.as_deref() else {
+            return;
+        };
         let mut sh = Shared {
             ram,
             rom,
@@ -746,8 +892,7 @@ impl Cpu {
                 | ((readable | rom_readable) as u64) << 48,
             ram_fetch_end: self.fetch_ends.ram,
             rom_fetch_end: self.fetch_ends.rom,
-            watched,
-            watched_at,
+            pages,
             floor: write_floor,
             guard: write_guard.map_or(0x100, u16::from),
             checks_end: write_guard.map_or(u32::from(write_floor), |page| {
@@ -805,12 +950,73 @@ impl Cpu {
 mod tests {
     use super::*;
 
+    /// `PageEnds` (and the blocks made of them) let no PC run directly that the slow look
+    /// (`in_watched_page`) would not:
+    /// opcode and operands lent, not at a watched address; and all the others of a page
+    /// before its first watched address.
     #[test]
-    fn fetch_ends_are_fetch_end_for_every_lending() {
-        for lent in 0..=u16::MAX {
-            let ends = fetch_ends(lent);
-            for (r, end) in ends.iter().enumerate() {
-                assert_eq!(*end, fetch_end(lent, r), "lent {lent:016b}, region {r:X}");
+    fn page_ends_agree_with_the_slow_look() {
+        let watches: [([u64; 4], Option<&[u16]>); 4] = [
+            ([0; 4], None),
+            ([0, 0, 0, 1 << 0x23 | 1 << 0x31 | 1 << 0x3F], None),
+            (
+                [1 << 0x08, 0, 0, 1 << 0x23 | 1 << 0x31 | 1 << 0x3F],
+                Some(&[0xE38B, 0xF13E, 0xFFFE, 0x0801, 0xE3A0]),
+            ),
+            (
+                [0, 0, 0, 1 << 0x23],
+                Some(&[0xE300, 1, 2, 3, 4, 5, 6, 7, 8]),
+            ),
+        ];
+        for (readable, rom_readable) in [
+            (0xFFFF, 0),
+            (0x1FFF, 0xE000),
+            (0x9FFF, 0x6000),
+            (0x0001, 0xA000),
+        ] {
+            for (watched, at) in watches {
+                let pages = PageEnds::new(readable, rom_readable, &watched, at);
+                for (lent, ends) in [(readable, &pages.ram), (rom_readable, &pages.rom)] {
+                    let blocks: [&[u16]; 2] = [
+                        &block_ends::<RAM_BLOCK_SHIFT, RAM_BLOCKS>(ends),
+                        &block_ends::<ROM_BLOCK_SHIFT, ROM_BLOCKS>(ends),
+                    ];
+                    for pc in 0..=u16::MAX {
+                        for (shift, blocks) in [RAM_BLOCK_SHIFT, ROM_BLOCK_SHIFT].iter().zip(blocks)
+                        {
+                            let b = (pc >> shift) as usize;
+                            // A block's PCs are its pages' up to the first page cut short.
+                            let cut = ((b << (shift - 8))..(pc >> 8) as usize)
+                                .any(|q| u32::from(ends[q]) < (q as u32 + 1) << 8);
+                            assert_eq!(
+                                pc < blocks[b],
+                                pc < ends[(pc >> 8) as usize] && !cut,
+                                "blocks of {shift} bits: lent {lent:016b}, watched {watched:x?} {at:x?}, ${pc:04X}"
+                            );
+                        }
+                        let p = (pc >> 8) as usize;
+                        let in_page = watched[p >> 6] >> (p & 63) & 1 != 0;
+                        let at_watch = in_page && at.is_none_or(|at| at.contains(&pc));
+                        let first = in_page
+                            && (p << 8..pc as usize)
+                                .any(|a| at.is_none_or(|at| at.contains(&(a as u16))));
+                        let lent_here = pc < fetch_end(lent, p >> 4);
+                        let lent_ends = if lent == readable {
+                            &pages.ram_lent
+                        } else {
+                            &pages.rom_lent
+                        };
+                        assert_eq!(pc < lent_ends[p], lent_here, "lent {lent:016b}, ${pc:04X}");
+                        let stop = pages.stops[(pc >> 6) as usize] >> (pc & 63) & 1 != 0;
+                        assert_eq!(stop, at_watch, "stops: {watched:x?} {at:x?}, ${pc:04X}");
+                        let runs = lent_here && !at_watch && !first;
+                        assert_eq!(
+                            pc < ends[p],
+                            runs,
+                            "lent {lent:016b}, watched {watched:x?} {at:x?}, ${pc:04X}"
+                        );
+                    }
+                }
             }
         }
     }
