@@ -1326,30 +1326,30 @@ impl Raster {
             self.load_cell();
             self.graphics_run(xscroll, 8);
         } else {
-            if self.model.is_new() {
-                self.graphics_pixels_with_new_mode_edges(regs);
-            } else {
-                self.graphics_pixels_with_mode_edges(regs);
-            }
+            self.graphics_pixels_with_mode_edges(regs, self.model.is_new());
         }
         self.feed_graphics(regs, visible);
     }
 
-    /// The cycle's 8 graphics pixels when a mode bit changes in it.
-    fn graphics_pixels_with_mode_edges(&mut self, regs: &[u8]) {
+    /// The cycle's 8 graphics pixels when a mode bit changes in it. MCM is taken at pixel 4
+    /// on every chip; ECM and BMM on the 6569 and 6567s at pixels 4 (rising) and 6
+    /// (falling), on the 8565/8562 (`new_chip`) after the cycle's pixels.
+    fn graphics_pixels_with_mode_edges(&mut self, regs: &[u8], new_chip: bool) {
+        let ecm_bmm = (regs[0x11] & 0x60) >> 2;
         for i in 0..8 {
             let p = &mut self.pipe;
             match i {
                 4 => {
                     let (m16, m11) = (p.g.mode_16, p.g.mode_11);
                     p.g.mode_16 = (regs[0x16] & 0x10) >> 2;
-                    // The 6569 sees a rising ECM/BMM edge at pixel 4, a falling one at 6.
-                    p.g.mode_11 |= (regs[0x11] & 0x60) >> 2;
+                    if !new_chip {
+                        p.g.mode_11 |= ecm_bmm;
+                    }
                     p.g.cell_ready &= m16 == p.g.mode_16 && m11 == p.g.mode_11;
                 }
-                6 => {
+                6 if !new_chip => {
                     let m11 = p.g.mode_11;
-                    p.g.mode_11 &= (regs[0x11] & 0x60) >> 2;
+                    p.g.mode_11 &= ecm_bmm;
                     p.g.cell_ready &= m11 == p.g.mode_11;
                 }
                 7 => {
@@ -1366,37 +1366,12 @@ impl Raster {
             }
             self.graphics_pixel(i);
         }
-    }
-
-    /// [`Raster::graphics_pixels_with_mode_edges`] on the 8565/8562: MCM is taken at pixel
-    /// 4 as on the 6569, ECM and BMM after the cycle's pixels.
-    fn graphics_pixels_with_new_mode_edges(&mut self, regs: &[u8]) {
-        for i in 0..8 {
+        if new_chip {
             let p = &mut self.pipe;
-            match i {
-                4 => {
-                    let m16 = p.g.mode_16;
-                    p.g.mode_16 = (regs[0x16] & 0x10) >> 2;
-                    p.g.cell_ready &= m16 == p.g.mode_16;
-                }
-                7 => {
-                    if p.g.mode_16 != 0 && p.g.mode_16_late == 0 {
-                        p.g.mc_flop = false;
-                    }
-                    p.g.cell_ready &= p.g.mode_16_late == p.g.mode_16;
-                    p.g.mode_16_late = p.g.mode_16;
-                }
-                _ => {}
-            }
-            if i == usize::from(self.pipe.g.xscroll) {
-                self.load_cell();
-            }
-            self.graphics_pixel(i);
+            let m11 = p.g.mode_11;
+            p.g.mode_11 = ecm_bmm;
+            p.g.cell_ready &= m11 == p.g.mode_11;
         }
-        let p = &mut self.pipe;
-        let m11 = p.g.mode_11;
-        p.g.mode_11 = (regs[0x11] & 0x60) >> 2;
-        p.g.cell_ready &= m11 == p.g.mode_11;
     }
 
     /// The fetched bytes move one stage on; this cycle's enter the pipeline.
