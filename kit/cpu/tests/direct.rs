@@ -17,19 +17,13 @@ struct Lent {
     mem: Box<[u8; 0x10000]>,
     rom: Box<[u8; 0x10000]>,
     cycles: u64,
-    readable: u16,
-    rom_readable: u16,
-    writable: u16,
-    write_floor: u16,
-    write_guard: Option<u8>,
-    watched: [u64; 4],
-    watched_at: Option<u16>,
+    lending: Lending,
     quiet_until: u64,
     irq: bool,
 }
 
-/// What a lending lends, withholds or lends as ROM, and its watched pages: a `Lent` without
-/// its memory, so that the many lendings of each case share one (see `run_folder`).
+/// What a lending lends, withholds or lends as ROM, and its watched pages: apart from
+/// `Lent`'s memory, so that the many lendings of each case share one (see `run_folder`).
 #[derive(Clone, Copy, Debug)]
 struct Lending {
     readable: u16,
@@ -73,32 +67,21 @@ impl Lent {
             mem: Box::new([0; 0x10000]),
             rom: Box::new([0; 0x10000]),
             cycles: 0,
-            readable: 0xFFFF,
-            rom_readable: 0,
-            writable: 0xFFFF,
-            write_floor: 0,
-            write_guard: None,
-            watched: [0; 4],
-            watched_at: None,
+            lending: Lending::EVERYTHING,
             quiet_until: u64::MAX,
             irq: false,
         }
     }
 
     fn is_rom(&self, addr: u16) -> bool {
-        self.rom_readable & !self.readable & 1 << (addr >> 12) != 0
+        let l = &self.lending;
+        l.rom_readable & !l.readable & 1 << (addr >> 12) != 0
     }
 
     /// Lends as `l` says, the case's addresses cleared (what an earlier run left there)
     /// and the cycle count zero: ready for `set_up`.
     fn lend(&mut self, l: Lending, case: &Case) {
-        self.readable = l.readable;
-        self.rom_readable = l.rom_readable;
-        self.writable = l.writable;
-        self.write_floor = l.write_floor;
-        self.write_guard = l.write_guard;
-        self.watched = l.watched;
-        self.watched_at = l.watched_at;
+        self.lending = l;
         self.cycles = 0;
         let addresses = case.initial.ram.iter().map(|&(a, _)| a);
         for a in addresses.chain(case.cycles.iter().map(|(a, _, _)| *a)) {
@@ -140,13 +123,13 @@ impl Bus for Lent {
         Some(DirectMemory {
             ram: &mut self.mem,
             rom: Some(&self.rom),
-            readable: self.readable,
-            rom_readable: self.rom_readable,
-            writable: self.writable,
-            write_floor: self.write_floor,
-            write_guard: self.write_guard,
-            watched: self.watched,
-            watched_at: self.watched_at.as_ref().map(std::slice::from_ref),
+            readable: self.lending.readable,
+            rom_readable: self.lending.rom_readable,
+            writable: self.lending.writable,
+            write_floor: self.lending.write_floor,
+            write_guard: self.lending.write_guard,
+            watched: self.lending.watched,
+            watched_at: self.lending.watched_at.as_ref().map(std::slice::from_ref),
             cycles: &mut self.cycles,
             quiet_until: self.quiet_until,
             irq: self.irq,
@@ -201,6 +184,7 @@ fn exact_on(case: &Case, l: Lending, lent: &mut Lent) -> ([u16; 6], Vec<u8>, u64
 /// Does any access of the case fall outside what `lent` lends, or does it start in a
 /// watched page?
 fn touches_withheld(case: &Case, lent: &Lent) -> bool {
+    let lent = &lent.lending;
     let pc = case.initial.pc;
     (lent.watched[(pc >> 14) as usize] >> ((pc >> 8) & 63) & 1 != 0
         && lent.watched_at.is_none_or(|at| at == pc))
@@ -235,7 +219,7 @@ fn check(case: &Case, op: u8, l: Lending, lent: &mut Lent) -> Result<(), String>
     // 3 bytes of a region whose next region is not lent (or of $F000-$FFFF).
     // Zero page and stack must be lent for the direct path to run at all.
     let may_bail = must_bail
-        || lent.readable & lent.writable & 1 == 0
+        || lent.lending.readable & lent.lending.writable & 1 == 0
         || Cpu::EXACT_PATH_OPCODES.contains(&op)
         || case.initial.pc & 0x0FFF >= 0x0FFD
         // A jump or branch to itself (a stuck loop, for the exact path to see).
