@@ -103,8 +103,11 @@ pub enum Origin {
         dir: PathBuf,
         /// The line of its `[[scenario]]` (1-based).
         line: usize,
-        /// The line of each key of its `[scenario.settings]`.
+        /// The line of each key of its settings: its own `[scenario.settings]`, then the
+        /// file's `[settings]` where it gives no such key.
         settings_lines: Vec<(String, usize)>,
+        /// The keys of its settings that come from the file's `[settings]`.
+        file_settings: Vec<String>,
     },
 }
 
@@ -124,6 +127,7 @@ impl Scenario {
             file,
             line,
             settings_lines,
+            file_settings,
             ..
         } = &self.origin
         else {
@@ -140,6 +144,13 @@ impl Scenario {
         } else {
             format!("settings.{key}")
         };
+        if file_settings.iter().any(|k| k == top) {
+            return format!(
+                "{}:{at}: key `{key}` of the file's [settings] (for scenario {:?})",
+                file.display(),
+                self.name
+            );
+        }
         format!(
             "{}:{at}: scenario {:?}: key `{key}`",
             file.display(),
@@ -268,6 +279,27 @@ pub struct Expectation {
 #[serde(deny_unknown_fields)]
 struct File {
     scenario: Vec<Scenario>,
+    /// Settings every scenario of the file runs with (a user's file): the keys of
+    /// `[scenario.settings]`, which a scenario's own override key by key.
+    #[serde(default)]
+    settings: Option<toml::Table>,
+}
+
+/// `over` laid over `base`, key by key: a key of both that is a table in both (`roms`) is
+/// merged the same way, any other key of `over` replaces `base`'s.
+fn merged(base: &toml::Table, over: &toml::Table) -> toml::Table {
+    let mut out = base.clone();
+    for (key, value) in over {
+        let both = match (out.get(key), value) {
+            (Some(toml::Value::Table(b)), toml::Value::Table(o)) => Some(merged(b, o)),
+            _ => None,
+        };
+        out.insert(
+            key.clone(),
+            both.map_or_else(|| value.clone(), toml::Value::Table),
+        );
+    }
+    out
 }
 
 /// What is wrong with a scenario's expectations: (which one, counted from 1 as
@@ -288,6 +320,12 @@ fn check_expectations(s: &Scenario) -> Result<(), (Option<usize>, usize, String)
 pub fn parse(text: &str, name: &str) -> Result<Vec<Scenario>, String> {
     let file: File = toml::from_str(text)
         .map_err(|e| format!("{name}: {}", c64kit_files::clip_lines(&e.to_string())))?;
+    if file.settings.is_some() {
+        return Err(format!(
+            "{name}: the RYG suite's scenarios run on the C64 as the blog's programs did: no \
+             settings"
+        ));
+    }
     for s in &file.scenario {
         if s.settings.is_some() || s.screenshot.is_some() {
             return Err(format!(
@@ -316,6 +354,7 @@ pub fn parse(text: &str, name: &str) -> Result<Vec<Scenario>, String> {
 struct FileSpans {
     #[serde(default)]
     scenario: Vec<toml::Spanned<ScenarioSpans>>,
+    settings: Option<std::collections::BTreeMap<String, Span>>,
 }
 
 type Span = Option<toml::Spanned<serde::de::IgnoredAny>>;
@@ -401,6 +440,26 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
     })?;
     let spans: FileSpans = toml::from_str(text).map_err(|e| format!("{shown}: {e}"))?;
     let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // The line of each key of the file's [settings]; a key of a table made only by its
+    // header ([settings.roms]) is on that header's line.
+    let header = text
+        .lines()
+        .position(|l| {
+            let l = l.trim_start();
+            l.starts_with("[settings]") || l.starts_with("[settings.")
+        })
+        .map_or(1, |i| i + 1);
+    let shared_lines: Vec<(String, usize)> = spans
+        .settings
+        .iter()
+        .flatten()
+        .map(|(key, span)| {
+            let l = span
+                .as_ref()
+                .map_or(header, |s| line_of(text, s.span().start));
+            (key.clone(), l)
+        })
+        .collect();
     let mut scenarios = Vec::with_capacity(file.scenario.len());
     for (mut s, spans) in file.scenario.into_iter().zip(spans.scenario) {
         let line = line_of(text, spans.span().start);
@@ -533,11 +592,29 @@ pub fn parse_file(text: &str, path: &Path) -> Result<Vec<Scenario>, String> {
                 ));
             }
         }
+        // The file's [settings], under the scenario's own, key by key.
+        let mut file_settings = Vec::new();
+        if let Some(shared) = &file.settings {
+            let own = s.settings.take().unwrap_or_default();
+            for (key, l) in &shared_lines {
+                if !own.contains_key(key) {
+                    settings_lines.push((key.clone(), *l));
+                    file_settings.push(key.clone());
+                }
+            }
+            let mut table = merged(shared, &own);
+            // The scenario's own `max_cycles` is its budget, whatever the file's says.
+            if spans.max_cycles.is_some() && !own.contains_key("max_cycles") {
+                table.remove("max_cycles");
+            }
+            s.settings = Some(table);
+        }
         s.origin = Origin::File {
             file: path.to_path_buf(),
             dir: dir.clone(),
             line,
             settings_lines,
+            file_settings,
         };
         scenarios.push(s);
     }

@@ -486,6 +486,38 @@ fn bad_scenario_files_name_the_file_line_and_key() {
             "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\nsettings = 3\n",
             &["hello.toml:4: invalid type: integer `3`, expected a table"],
         ),
+        // The file's [settings], shared by its scenarios: named as the file's, by line.
+        (
+            "[settings]\nsid = \"8580\"\nvic = \"6568\"\n\n[[scenario]]\nname = \"a\"\n\
+             program = \"hello.prg\"\n",
+            &[
+                "hello.toml:3: key `settings.vic` of the file's [settings] (for scenario \"a\"): \
+                 \"6568\" is not a VIC-II model",
+            ],
+        ),
+        (
+            "[settings]\ncolour = 3\n\n[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n",
+            &["hello.toml:2: key `settings.colour` of the file's [settings]", "unknown field"],
+        ),
+        (
+            "[settings.roms]\nchargen = \"nosuch.bin\"\n\n[[scenario]]\nname = \"a\"\n\
+             program = \"hello.prg\"\n",
+            &["hello.toml:1: key `settings.roms.chargen` of the file's [settings]"],
+        ),
+        (
+            "settings = 3\n[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n",
+            &["hello.toml:1: invalid type: integer `3`, expected a table"],
+        ),
+        (
+            "[setings]\nsid = \"8580\"\n[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n",
+            &["hello.toml:1: unknown field `setings`, expected `scenario` or `settings`"],
+        ),
+        // A scenario's own key wins, so the file's bad one is not what the error names.
+        (
+            "[settings]\nvic = \"6569\"\n\n[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n\
+             [scenario.settings]\nvic = \"6568\"\n",
+            &["hello.toml:9: scenario \"a\": key `settings.vic`: \"6568\""],
+        ),
     ];
     for (i, (toml, wanted)) in cases.iter().enumerate() {
         let dir = temp_dir(&format!("test-bad-{i}"));
@@ -690,6 +722,72 @@ bytes = [0x11]
         "{}",
         stdout_of(&out)
     );
+}
+
+/// The file's `[settings]` apply to each of its scenarios; a scenario's own keys override
+/// them key by key (its own `max_cycles` too), and the others still apply.
+#[test]
+fn file_settings_are_shared_and_overridden() {
+    let dir = temp_dir("test-file-settings");
+    let tests = suite_with(
+        &dir,
+        r#"
+[settings]
+model = "c64-ntsc"
+max_cycles = 200_000
+
+[[scenario]]
+name = "shared"
+program = "tv.bas"
+keys = ""
+
+[[scenario.expect]]
+line = "NTSC C64"
+
+[[scenario]]
+name = "own-model"
+program = "tv.bas"
+keys = ""
+
+[scenario.settings]
+model = "c64"
+
+[[scenario.expect]]
+line = "PAL C64"
+
+[[scenario]]
+name = "shared-budget"
+program = "loop.bas"
+keys = ""
+stop = "cycle budget of 200000 cycles reached"
+
+[[scenario]]
+name = "own-budget"
+program = "loop.bas"
+keys = ""
+max_cycles = 300_000
+stop = "cycle budget of 300000 cycles reached"
+"#,
+    );
+    std::fs::copy(suites().join("tv.bas"), tests.join("tv.bas")).unwrap();
+    write(&tests, "loop.bas", b"10 GOTO 10\n");
+    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    for name in ["shared", "own-model", "shared-budget", "own-budget"] {
+        assert!(stdout.contains(&format!("PASS {name} ")), "{stdout}");
+    }
+    // Without the file's settings, the first scenario runs on a PAL C64 and fails.
+    let toml = std::fs::read_to_string(tests.join("hello.toml")).unwrap();
+    std::fs::write(
+        tests.join("hello.toml"),
+        toml.replace("model = \"c64-ntsc\"", ""),
+    )
+    .unwrap();
+    let out = c64kit().current_dir(&dir).arg("test").assert().code(1);
+    let stdout = stdout_of(&out);
+    assert!(stdout.contains("FAIL shared "), "{stdout}");
+    assert!(stdout.contains("PASS own-model "), "{stdout}");
 }
 
 /// A T64 tape image holding `prg` as file `name`, in C64S's format: a 64-byte header, one
