@@ -329,6 +329,8 @@ pub struct Observed<'a> {
     pub labels: &'a Labels,
     /// Whose expected values these are: the blog's (the RYG suite) or the user's.
     pub suite: crate::Suite,
+    /// The sound the run made, when an expectation asked for it (never after a call).
+    pub sound: Option<&'a crate::sound::Recording>,
 }
 
 /// The expected value of an expectation as a report shows it, before any run.
@@ -359,6 +361,9 @@ pub fn check(e: &Expectation, o: &Observed) -> Check {
 }
 
 fn check_as_published(e: &Expectation, o: &Observed) -> Check {
+    if crate::sound::is_sound(e) {
+        return crate::sound::check(e, o.sound);
+    }
     let (text, screen, machine, cycles) = (o.text, o.screen, o.machine, o.cycles);
     let what = |default: String| e.value.clone().unwrap_or(default);
     let published = |default: String| e.published.clone().unwrap_or(default);
@@ -821,6 +826,7 @@ mod tests {
             registers: None,
             labels: &labels,
             suite: crate::Suite::Ryg,
+            sound: None,
         };
         let ours = Expectation {
             cycles_below: Some(3_000),

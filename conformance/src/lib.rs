@@ -17,6 +17,7 @@ pub mod host;
 pub mod labels;
 pub mod report;
 pub mod scenario;
+pub mod sound;
 pub mod test;
 
 mod suite_files {
@@ -609,8 +610,18 @@ pub fn run_scenario_on(
     }
     let start_cycles = machine.cycles();
     if runs {
-        let stop = run_until_stop(&mut machine, s.max_cycles, &mut progress);
+        // The SID's sound is rendered only for a scenario that checks it.
+        let mut recording = sound::Recording::start(&mut machine, &s.expect);
+        let stop = run_until_stop(
+            &mut machine,
+            s.max_cycles,
+            &mut progress,
+            recording.as_mut(),
+        );
         outcome.cycles = machine.cycles() - start_cycles;
+        if let Some(r) = recording.as_mut() {
+            r.finish(&mut machine, outcome.cycles);
+        }
         outcome.transcript = transcript_of(s, &machine);
         let at_rts = matches!(program.start.entry, Entry::At(_));
         judge(
@@ -619,6 +630,7 @@ pub fn run_scenario_on(
             &stop,
             at_rts,
             &program.labels,
+            recording.as_ref(),
             &mut outcome,
         );
         outcome.stop = Some(stop);
@@ -631,16 +643,25 @@ pub fn run_scenario_on(
     outcome
 }
 
-/// Runs until a stop reason other than the budget, or until `max_cycles` have passed.
+/// Runs until a stop reason other than the budget, or until `max_cycles` have passed,
+/// taking the sound made into `recording` as it goes.
 fn run_until_stop(
     machine: &mut Machine,
     max_cycles: u64,
     mut progress: impl FnMut(u64),
+    mut recording: Option<&mut sound::Recording>,
 ) -> StopReason {
     let start = machine.cycles();
     loop {
         let spent = machine.cycles() - start;
-        let stop = machine.run(max_cycles.saturating_sub(spent).min(CHUNK));
+        let chunk = recording
+            .as_deref()
+            .map_or(CHUNK, |r| r.next_chunk(spent, CHUNK));
+        let stop = machine.run(max_cycles.saturating_sub(spent).min(chunk));
+        if let Some(r) = recording.as_deref_mut() {
+            let spent = machine.cycles() - start;
+            r.take(machine, spent);
+        }
         progress(machine.cycles() - start);
         match stop {
             StopReason::CycleBudget { .. } if machine.cycles() - start < max_cycles => {}
@@ -658,6 +679,7 @@ fn judge(
     stop: &StopReason,
     at_rts: bool,
     labels: &Labels,
+    sound: Option<&sound::Recording>,
     outcome: &mut Outcome,
 ) {
     let text = outcome.transcript.clone();
@@ -704,6 +726,7 @@ fn judge(
             registers: Some(registers),
             labels,
             suite: outcome.suite,
+            sound,
         };
         outcome.checks.push(check::check(e, &observed));
     }
@@ -885,7 +908,7 @@ fn call_routine(
     }
     machine.sys(addr, call.a, call.x, call.y, program.end_address());
     let before = machine.cycles();
-    let stop = run_until_stop(machine, call.max_cycles, |_| {});
+    let stop = run_until_stop(machine, call.max_cycles, |_| {}, None);
     let cycles = machine.cycles() - before;
     if stop != StopReason::ReturnedToBasic {
         outcome.checks.push(
@@ -911,6 +934,7 @@ fn call_routine(
             registers: Some(registers),
             labels: &program.labels,
             suite: outcome.suite,
+            sound: None,
         };
         let mut c = check::check(e, &observed);
         c.what = what(e);

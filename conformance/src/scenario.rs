@@ -273,6 +273,20 @@ pub struct Expectation {
     pub text: Option<String>,
     /// The final screen shows this text on one of its rows.
     pub screen_contains: Option<String>,
+    /// The SID's sound over the run, or over a window of it (`from_frame`/`from_cycle` to
+    /// `to_frame`/`to_cycle`, from RUN): "silent", "audible", "level" (`dbfs_at_least`,
+    /// `dbfs_at_most`: the RMS level) or "pitch" (`hz` or `note`, within `cents`). See
+    /// [`crate::sound`].
+    pub sound: Option<String>,
+    pub hz: Option<f64>,
+    pub note: Option<String>,
+    pub cents: Option<f64>,
+    pub dbfs_at_least: Option<f64>,
+    pub dbfs_at_most: Option<f64>,
+    pub from_frame: Option<u64>,
+    pub to_frame: Option<u64>,
+    pub from_cycle: Option<u64>,
+    pub to_cycle: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -311,6 +325,13 @@ fn check_expectations(s: &Scenario) -> Result<(), (Option<usize>, usize, String)
     for (c, call) in s.call.iter().enumerate() {
         for (i, e) in call.expect.iter().enumerate() {
             e.validate().map_err(|m| (Some(c), i, m))?;
+            if crate::sound::is_sound(e) {
+                return Err((
+                    Some(c),
+                    i,
+                    "sound is checked over the run ([[scenario.expect]]), not after a call".into(),
+                ));
+            }
         }
     }
     Ok(())
@@ -705,6 +726,7 @@ impl Expectation {
             self.flag.is_some(),
             self.screen_row.is_some(),
             self.screen_contains.is_some(),
+            self.sound.is_some(),
         ]
         .iter()
         .filter(|b| **b)
@@ -716,7 +738,7 @@ impl Expectation {
             return Err(
                 "give exactly one of line, lines, regex, absent, address (or at), \
                         cycles_at_most, cycles_at_least, cycles_below, register, flag, \
-                        screen_row, screen_contains"
+                        screen_row, screen_contains, sound"
                     .into(),
             );
         }
@@ -767,6 +789,6 @@ impl Expectation {
         if let Some(r) = &self.regex {
             regex::Regex::new(r).map_err(|e| format!("bad regex: {e}"))?;
         }
-        Ok(())
+        crate::sound::validate(self)
     }
 }

@@ -518,6 +518,62 @@ fn bad_scenario_files_name_the_file_line_and_key() {
              [scenario.settings]\nvic = \"6568\"\n",
             &["hello.toml:9: scenario \"a\": key `settings.vic`: \"6568\""],
         ),
+        // Sound expectations: their keys, named by line, with what to give.
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             sound = \"loud\"\n",
+            &["hello.toml:5: scenario \"a\": expect #1: sound \"loud\": sound is \"silent\""],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             sound = \"pitch\"\n",
+            &["expect #1: sound = \"pitch\" goes with hz = 440 or note = \"A4\""],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             sound = \"pitch\"\nhz = 10\n",
+            &["expect #1: a pitch of 10.0 Hz cannot be measured: pitches from 30 to 4000 Hz"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             sound = \"pitch\"\nnote = \"H4\"\n",
+            &["expect #1: note \"H4\": a note is a letter A-G"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             sound = \"level\"\n",
+            &["expect #1: sound = \"level\" goes with dbfs_at_least and/or dbfs_at_most"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             sound = \"level\"\ndbfs_at_least = 6\n",
+            &["expect #1: a level of 6 dBFS cannot be"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             sound = \"silent\"\nfrom_frame = 50\nto_frame = 10\n",
+            &["expect #1: the window ends at 10, not after its start (50)"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             sound = \"silent\"\nfrom_frame = 5\nfrom_cycle = 10\n",
+            &["expect #1: give from_frame or from_cycle, not both"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             line = \"HI\"\nto_frame = 10\n",
+            &["expect #1: from_frame, to_frame, from_cycle, to_cycle, hz, note, cents"],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.expect]]\n\
+             sound = \"audible\"\nhz = 440\n",
+            &["expect #1: hz, note and cents go with sound = \"pitch\", not \"audible\""],
+        ),
+        (
+            "[[scenario]]\nname = \"a\"\nprogram = \"hello.prg\"\n\n[[scenario.call]]\n\
+             routine = \"x\"\n\n[[scenario.call.expect]]\nsound = \"silent\"\n",
+            &["hello.toml:8: scenario \"a\": call #1 (x), expect #1: sound is checked over the run"],
+        ),
     ];
     for (i, (toml, wanted)) in cases.iter().enumerate() {
         let dir = temp_dir(&format!("test-bad-{i}"));
@@ -660,7 +716,8 @@ fn the_scenario_files_shown_in_the_docs_are_the_examples() {
             "testing/game.toml",
             "testing/image.toml",
             "testing/prg.toml",
-            "testing/settings.toml"
+            "testing/settings.toml",
+            "testing/sound.toml"
         ],
         "every example suite is shown"
     );
@@ -788,6 +845,96 @@ stop = "cycle budget of 300000 cycles reached"
     let stdout = stdout_of(&out);
     assert!(stdout.contains("FAIL shared "), "{stdout}");
     assert!(stdout.contains("PASS own-model "), "{stdout}");
+}
+
+/// Sound expectations measure what the SID played (examples/testing/note.bas: A4 on voice
+/// 1 from about frame 8 to frame 61): a wrong pitch, silence during the note and sound
+/// after it fail, each with the measured value and the window; a program that never
+/// touches the SID is silent.
+#[test]
+fn sound_is_measured_and_a_wrong_one_fails_with_evidence() {
+    let dir = temp_dir("test-sound");
+    let tests = suite_with(
+        &dir,
+        r#"
+[[scenario]]
+name = "wrong-note"
+program = "note.bas"
+keys = ""
+
+[[scenario.expect]]
+sound = "pitch"
+note = "A#4"
+from_frame = 10
+to_frame = 55
+
+[[scenario.expect]]
+sound = "silent"
+from_cycle = 400_000
+to_cycle = 500_000
+
+[[scenario.expect]]
+sound = "audible"
+from_frame = 70
+
+[[scenario.expect]]
+sound = "level"
+dbfs_at_most = -40
+from_frame = 10
+to_frame = 55
+
+[[scenario.expect]]
+sound = "pitch"
+hz = 440
+from_frame = 200
+
+[[scenario]]
+name = "quiet"
+program = "hello.prg"
+keys = "x\n"
+
+[[scenario.expect]]
+sound = "silent"
+"#,
+    );
+    std::fs::copy(suites().join("note.bas"), tests.join("note.bas")).unwrap();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "--json", "r.json"])
+        .assert()
+        .code(1);
+    let stdout = stdout_of(&out);
+    for wanted in [
+        "FAIL wrong-note (tests/hello.toml:2): 5 of 5 checks failed",
+        "sound pitch, frames 10-55: expected 466.2 Hz (A#4) within 25 cents, measured 440.0 Hz \
+         (A4 +0 cents), -100 cents from the expected, in 7 of 7 sounding blocks of 93 ms",
+        "sound, cycles 400,000-500,000: expected silent (RMS under -60 dBFS), measured RMS -2",
+        "sound, from frame 70 to the run's end: expected audible (RMS at least -60 dBFS), \
+         measured -inf dBFS (no sound at all) - DOES NOT HOLD",
+        "sound level (RMS), frames 10-55: expected at most -40.0 dBFS, measured RMS -21.",
+        "sound pitch, from frame 200 to the run's end: expected 440.0 Hz (A4) within 25 cents, \
+         measured no sound in the window: the run ended at frame 85, before it",
+        "PASS quiet ",
+    ] {
+        assert!(stdout.contains(wanted), "no {wanted:?} in:\n{stdout}");
+    }
+    let json = std::fs::read_to_string(dir.join("r.json")).unwrap();
+    assert!(json.contains("sound pitch, frames 10-55"), "{json}");
+    // The right note holds.
+    let toml = std::fs::read_to_string(tests.join("hello.toml")).unwrap();
+    std::fs::write(
+        tests.join("hello.toml"),
+        toml.replace("note = \"A#4\"", "note = \"A4\""),
+    )
+    .unwrap();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "--scenario", "wrong-note"])
+        .assert()
+        .code(1);
+    let stdout = stdout_of(&out);
+    assert!(stdout.contains("4 of 5 checks failed"), "{stdout}");
+    assert!(!stdout.contains("sound pitch, frames 10-55"), "{stdout}");
 }
 
 /// A T64 tape image holding `prg` as file `name`, in C64S's format: a 64-byte header, one

@@ -522,6 +522,12 @@ impl Machine {
         self.bus.sid.start_audio_clocked(sample_rate, clock, now)
     }
 
+    /// Stops the SID's sound (samples not yet taken are dropped): the run goes on at the
+    /// speed it has without audio.
+    pub fn stop_audio(&mut self) {
+        self.bus.sid.stop_audio();
+    }
+
     /// Appends the sound made since the last call (signed 16-bit mono samples) to `out`.
     pub fn take_audio(&mut self, out: &mut Vec<i16>) {
         let now = self.bus.now;
