@@ -769,6 +769,19 @@ mod tests {
     }
 
     #[test]
+    fn windows_of_any_length_never_panic() {
+        let tone = saw(3_900.0, 0.9, 1.0);
+        for len in [
+            0, 1, 2, 1_469, 1_470, 1_471, 2_939, 2_940, 2_941, 5_566, 5_567, 44_099,
+        ] {
+            for samples in [&tone[..len], &vec![i16::MIN; len][..]] {
+                let _ = pitch(samples);
+                let _ = levels(samples);
+            }
+        }
+    }
+
+    #[test]
     fn levels_in_dbfs() {
         let (rms, peak) = levels(&[16_384, -16_384]);
         assert!((rms + 6.02).abs() < 0.01 && (peak + 6.02).abs() < 0.01);
