@@ -122,10 +122,10 @@ const _: () = {
 /// Line cycle `r`'s phi1 access on `model` (a table lookup but on the 6569).
 #[inline(always)]
 fn access_of(model: VicModel, r: u64) -> Phi1 {
-    match model.timing() {
-        VicModel::Mos6567R8 => Ntsc65::access(r),
+    match model {
+        VicModel::Mos6569 | VicModel::Mos8565 => Pal::access(r),
+        VicModel::Mos6567R8 | VicModel::Mos8562 => Ntsc65::access(r),
         VicModel::Mos6567R56A => Ntsc64::access(r),
-        _ => Pal::access(r),
     }
 }
 

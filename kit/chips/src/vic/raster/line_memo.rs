@@ -180,22 +180,41 @@ impl LineInputs {
             *self = LineInputs::default();
         }
         self.gbuf[r as usize] = now.gbuf;
-        self.gbuf_rom |= u128::from(now.gbuf_rom) << r;
-        self.vborder |= u128::from(now.vborder) << r;
-        self.idle |= u128::from(now.idle) << r;
-        self.main_border |= u128::from(now.main_border) << r;
+        self.gbuf_rom |= cycle_bit(r, now.gbuf_rom);
+        self.vborder |= cycle_bit(r, now.vborder);
+        self.idle |= cycle_bit(r, now.idle);
+        self.main_border |= cycle_bit(r, now.main_border);
     }
 
     /// What the drawing of cycle `r` took.
     fn at(&self, r: u64) -> DrawInputs {
-        let bit = 1u128 << r;
         DrawInputs {
             gbuf: self.gbuf[r as usize],
-            gbuf_rom: self.gbuf_rom & bit != 0,
-            vborder: self.vborder & bit != 0,
-            idle: self.idle & bit != 0,
-            main_border: self.main_border & bit != 0,
+            gbuf_rom: has_cycle(self.gbuf_rom, r),
+            vborder: has_cycle(self.vborder, r),
+            idle: has_cycle(self.idle, r),
+            main_border: has_cycle(self.main_border, r),
         }
+    }
+}
+
+/// Bit r of a line mask set if `on` (in 64-bit halves: the 6569's lines fit the low one).
+#[inline(always)]
+fn cycle_bit(r: u64, on: bool) -> u128 {
+    if r < 64 {
+        u128::from(u64::from(on) << r)
+    } else {
+        u128::from(u64::from(on) << (r - 64)) << 64
+    }
+}
+
+/// Whether bit r of a line mask is set (as [`cycle_bit`]).
+#[inline(always)]
+fn has_cycle(mask: u128, r: u64) -> bool {
+    if r < 64 {
+        (mask as u64) >> r & 1 != 0
+    } else {
+        ((mask >> 64) as u64) >> (r - 64) & 1 != 0
     }
 }
 

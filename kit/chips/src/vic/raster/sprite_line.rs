@@ -52,6 +52,20 @@ const fn pixel_of(cycles: u64, previous: u64, i: u16) -> u16 {
     (8 * ((previous + 1) % cycles)) as u16 + i
 }
 
+/// Calls `f` with each line cycle set in `mask` (bit r: cycle r), lowest first: a half at a
+/// time (the 6569's lines fit the low one).
+#[inline(always)]
+fn for_each_cycle(mask: u128, mut f: impl FnMut(usize)) {
+    for (half, first) in [(mask as u64, 0), ((mask >> 64) as u64, 64)] {
+        let mut bits = half;
+        while bits != 0 {
+            let r = first + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            f(r);
+        }
+    }
+}
+
 // What happens to the sequencers at an event.
 /// The priority and X expansion registers are taken.
 const REGS: u8 = 0;
@@ -134,16 +148,18 @@ const fn events(model: VicModel) -> [Event; 3 + 4 * 8] {
     all
 }
 
-/// The cycles (`previous`, up to two: the 6567R8's X stands still for a cycle) after which
-/// the 8 pixels of each X group (X / 8) are drawn in a line of `model`; `u8::MAX`: none.
-const fn group_cycles(model: VicModel) -> [[u8; 2]; 64] {
-    let mut t = [[u8::MAX; 2]; 64];
+/// The line's first pixel of the 8 of each X group (X / 8) in a line of `model` (the pixel
+/// of a sprite at X is this plus X's low 3 bits): up to two, as the 6567R8's X stands still
+/// for a cycle; `u16::MAX`: none.
+const fn group_pixels(model: VicModel) -> [[u16; 2]; 64] {
+    let cycles = model.cycles_per_line();
+    let mut t = [[u16::MAX; 2]; 64];
     let mut r = 0;
-    while r < model.cycles_per_line() {
+    while r < cycles {
         let g = (model.phi1_x(r) >> 3) as usize & 63;
-        let k = if t[g][0] == u8::MAX { 0 } else { 1 };
-        assert!(t[g][k] == u8::MAX);
-        t[g][k] = r as u8;
+        let k = if t[g][0] == u16::MAX { 0 } else { 1 };
+        assert!(t[g][k] == u16::MAX);
+        t[g][k] = pixel_of(cycles, r, 0);
         r += 1;
     }
     t
@@ -153,15 +169,17 @@ const fn group_cycles(model: VicModel) -> [[u8; 2]; 64] {
 /// comes (for every timing, from its model).
 trait SpriteTiming: Timing {
     const EVENTS: [Event; 3 + 4 * 8] = events(Self::MODEL);
-    const GROUP_CYCLES: [[u8; 2]; 64] = group_cycles(Self::MODEL);
+    const GROUP_PIXELS: [[u16; 2]; 64] = group_pixels(Self::MODEL);
+    /// Some X comes twice in a line (the 6567R8's).
+    const X_TWICE: bool = Self::MODEL.facts().x_stall_cycle != u64::MAX;
 
     /// The pixels of the line at which a sprite at X position `x` may start: where X is
     /// `x` (none past the 6569's last X, $1F7; twice on the 6567R8 for X $180-$187).
-    #[inline]
+    #[inline(always)]
     fn start_pixels(x: u16) -> [Option<u16>; 2] {
-        Self::GROUP_CYCLES[usize::from(x >> 3) & 63].map(|previous| {
-            (previous != u8::MAX).then(|| pixel_of(Self::CYCLES, u64::from(previous), x & 7))
-        })
+        let [first, second] = Self::GROUP_PIXELS[usize::from(x >> 3) & 63];
+        let at = |base: u16| (base != u16::MAX).then(|| base + (x & 7));
+        [at(first), if Self::X_TWICE { at(second) } else { None }]
     }
 }
 impl<T: Timing> SpriteTiming for T {}
@@ -276,12 +294,9 @@ impl Raster {
         // taken in cycle 0, the old one counts).
         let (old_priority, priority) = (self.pipe.priority, regs[0x1B]);
         let (mut sprite_sprite, mut sprite_background) = (0u8, 0u8);
-        let mut cycles = sprites.cycles;
-        while cycles != 0 {
-            let r = cycles.trailing_zeros() as usize;
-            cycles &= cycles - 1;
+        for_each_cycle(sprites.cycles, |r| {
             if u64::from_ne_bytes(sprites.hits[r]) == 0 {
-                continue;
+                return;
             }
             let foreground = graphics.foreground[r];
             for i in 0..8 {
@@ -307,7 +322,7 @@ impl Raster {
                     sprite_sprite |= hits;
                 }
             }
-        }
+        });
         // (No read clears a latch in a steady line: they only gain bits.)
         let before = (self.sprite_sprite, self.sprite_background);
         self.sprite_sprite |= sprite_sprite;
@@ -319,25 +334,19 @@ impl Raster {
         let columns_40 = regs[0x16] & 0x08 != 0;
         let seen = const { seen_cycles::<T>() };
         let at_start = inputs.main_border << 1 | u128::from(self.pipe.border);
-        let mut cycles = at_start & seen;
-        while cycles != 0 {
-            let r = cycles.trailing_zeros() as usize;
-            cycles &= cycles - 1;
+        for_each_cycle(at_start & seen, |r| {
             let last = (render[r][7], rom[r][7]);
             render[r] = [BORDER; 8];
             rom[r] = [0; 8];
             if !columns_40 {
                 (render[r][7], rom[r][7]) = last;
             }
-        }
+        });
         if !columns_40 {
-            let mut cycles = inputs.main_border & seen;
-            while cycles != 0 {
-                let r = cycles.trailing_zeros() as usize;
-                cycles &= cycles - 1;
+            for_each_cycle(inputs.main_border & seen, |r| {
                 render[r][7] = BORDER;
                 rom[r][7] = 0;
-            }
+            });
         }
 
         // The output stage: the row, and the last cycle's pixels as they wait to leave.
