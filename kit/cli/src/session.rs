@@ -123,9 +123,10 @@ pub struct Drive<'a> {
     pub sound: Option<&'a mut Sound>,
 }
 
-/// How long a key typed as a joystick line holds it: 6 frames, long enough that a
-/// terminal's key repeat (about 30 a second once it starts) keeps a held key held.
-pub const JOY_KEY_HOLD: u64 = 6 * c64kit_machine::PAL_CYCLES_PER_FRAME;
+/// How long a key typed as a joystick line holds it, in the machine's frames: 6 (120 ms on
+/// PAL, 100 ms on NTSC), long enough that a terminal's key repeat (about 30 a second once it
+/// starts) keeps a held key held.
+pub const JOY_KEY_HOLD_FRAMES: u64 = 6;
 
 /// The joystick line a typed key stands for under `play --joy-keys`: the cursor keys
 /// (PETSCII 145, 17, 157, 29) and the space bar for fire.
@@ -202,7 +203,10 @@ impl Drive<'_> {
                 // and into the keyboard matrix.
                 for k in self.sink.keys.drain(..) {
                     match joy_key_line(k).filter(|_| self.joy_keys) {
-                        Some(line) => m.bus.input.press_joystick(line, m.cycles(), JOY_KEY_HOLD),
+                        Some(line) => {
+                            let hold = JOY_KEY_HOLD_FRAMES * m.vic_model().cycles_per_frame();
+                            m.bus.input.press_joystick(line, m.cycles(), hold);
+                        }
                         None => m.bus.input.push_key(k),
                     }
                 }

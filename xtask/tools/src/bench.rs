@@ -26,7 +26,8 @@ mod py65;
 
 use c64kit_files::{errln, outln};
 use c64kit_machine::{
-    Machine, Prg, Program, RomPaths, Roms, RunSettings, StopReason, PAL_CYCLES_PER_FRAME, PAL_HZ,
+    Machine, Prg, Program, RomPaths, Roms, RunSettings, StopReason, VicModel, PAL_CYCLES_PER_FRAME,
+    PAL_HZ,
 };
 use comfy_table::{CellAlignment, Table};
 use std::path::{Path, PathBuf};
@@ -77,6 +78,25 @@ pub struct BenchArgs {
     /// minutes).
     #[arg(long)]
     test_suite_only: bool,
+    /// Only time the sprite game, on every VIC-II model (the other workloads take minutes).
+    #[arg(long, conflicts_with = "test_suite_only")]
+    sprites_only: bool,
+    /// With --sprites-only: the sprite game on this VIC-II model alone (6569, 8565, 6567r8,
+    /// 6567r56a, 8562), for a profiler.
+    #[arg(long, requires = "sprites_only", value_parser = parse_vic)]
+    vic: Option<VicModel>,
+    /// With --vic: frames of the sprite game per run.
+    #[arg(long, requires = "vic", default_value_t = GAME_FRAMES,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    frames: u64,
+}
+
+/// A VIC-II model by the name `--vic` takes.
+fn parse_vic(name: &str) -> Result<VicModel, String> {
+    VicModel::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = VicModel::ALL.iter().map(|m| m.name()).collect();
+        format!("no VIC-II model {name:?} (one of {})", names.join(", "))
+    })
 }
 
 /// What the bench found, as it prints it: kept for `--write`, which makes the page of
@@ -188,6 +208,22 @@ pub fn run(args: BenchArgs) -> ExitCode {
             }
             Err(e) => {
                 errln!("bench: c64kit test: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if args.sprites_only {
+        let result = match args.vic {
+            Some(vic) => sprite_game_on(vic, args.frames, args.runs),
+            None => sprite_game(args.runs),
+        };
+        return match result {
+            Ok(text) => {
+                say!("\n{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                errln!("bench: the sprite game: {e}");
                 ExitCode::FAILURE
             }
         };
@@ -878,7 +914,7 @@ fn sid_audio(runs: u32) -> String {
     )
 }
 
-/// PAL frames the sprite game runs in each timed run (20 s of C64 time).
+/// Frames the sprite game runs in each timed run (20 s of C64 time on PAL).
 const GAME_FRAMES: u64 = 1000;
 
 /// The Rugg/Feldman benchmarks (xtask/tools/bench/basic) as BASIC V2 text, in order.
@@ -1035,43 +1071,122 @@ fn ryg3_on_commodores_roms(runs: u32, dir: &Path) -> Result<String, String> {
 
 /// Our sprite game (programs/sprites: six rocks and the ship move, the rocks change colour
 /// every frame) with the VIC-II drawing every frame, as `--record` and a live `play` have it:
-/// the target is at least 100 times real time.
+/// the target is at least 100 times real time. Then the same game on each other VIC-II
+/// model, each as many of its own frames: the target is each model within 10% of the
+/// 6569's cycles per second.
 fn sprite_game(runs: u32) -> Result<String, String> {
     let built = c64kit_programs::built_in("sprites").ok_or("not built into c64kit-programs")?;
     let prg = Prg::parse(built.prg, "sprites").map_err(|e| e.to_string())?;
-    let cycles = GAME_FRAMES * PAL_CYCLES_PER_FRAME;
-    let mut times = Vec::new();
-    for _ in 0..runs {
-        let mut m = Machine::builtin();
-        m.enable_picture();
-        m.load_and_run_prg(&prg)?;
-        let t = Instant::now();
-        let stop = m.run(cycles);
-        times.push(t.elapsed());
-        if !matches!(stop, StopReason::CycleBudget { .. }) {
-            return Err(format!("stopped early: {stop:?}"));
-        }
-        // The picture was drawn all along: a frame completed for each one run.
-        if m.picture().frames < GAME_FRAMES {
-            return Err(format!("only {} frames drawn", m.picture().frames));
-        }
-    }
-    times.sort();
-    let median = times[times.len() / 2].as_secs_f64();
-    let cps = cycles as f64 / median;
-    let x = cps / PAL_HZ as f64;
-    Ok(format!(
+    // Every model timed in turn, run by run, so that a change in the machine's load falls
+    // on all of them alike; the 6569 first.
+    let pal = VicModel::Mos6569;
+    let vics: Vec<VicModel> = std::iter::once(pal)
+        .chain(VicModel::ALL.into_iter().filter(|&m| m != pal))
+        .collect();
+    let medians = time_sprite_games(&prg, &vics, GAME_FRAMES, runs)?;
+    let median = medians[0];
+    let cycles = GAME_FRAMES * pal.cycles_per_frame();
+    let pal_cps = cycles as f64 / median;
+    let x = pal_cps / pal.clock_hz() as f64;
+    let mut text = format!(
         "Sprite game (programs/sprites), the picture drawn every frame ({GAME_FRAMES} frames, \
          {} cycles, median of {runs}):\n\
          - {} cycles/s, {:.0} frames/s, {} real time\n\
          - >= 100x real time rendering every frame: {} ({})",
         cycles,
-        si(cps, ""),
+        si(pal_cps, ""),
         GAME_FRAMES as f64 / median,
         times_real(x),
         if x >= 100.0 { "met" } else { "NOT met" },
         times_real(x)
+    );
+    text.push_str(&format!(
+        "\nThe same game on each VIC-II ({GAME_FRAMES} of its frames, median of {runs}, the \
+         models timed in turn; the 6569's cycles/s are 100%):"
+    ));
+    let mut slowest = f64::INFINITY;
+    for (&vic, median) in vics.iter().zip(medians).skip(1) {
+        let cps = (GAME_FRAMES * vic.cycles_per_frame()) as f64 / median;
+        let share = cps / pal_cps;
+        slowest = slowest.min(share);
+        text.push_str(&format!(
+            "\n- {} ({} cycles a line, {} lines): {} cycles/s ({:.0}%), {} real time",
+            vic.name(),
+            vic.cycles_per_line(),
+            vic.lines(),
+            si(cps, ""),
+            100.0 * share,
+            times_real(cps / vic.clock_hz() as f64)
+        ));
+    }
+    text.push_str(&format!(
+        "\n- every model within 10% of the 6569's speed: {} (slowest {:.0}%)",
+        if slowest >= 0.9 { "met" } else { "NOT met" },
+        100.0 * slowest
+    ));
+    Ok(text)
+}
+
+/// The sprite game on `vic` alone (`--sprites-only --vic`).
+fn sprite_game_on(vic: VicModel, frames: u64, runs: u32) -> Result<String, String> {
+    let built = c64kit_programs::built_in("sprites").ok_or("not built into c64kit-programs")?;
+    let prg = Prg::parse(built.prg, "sprites").map_err(|e| e.to_string())?;
+    let median = time_sprite_games(&prg, &[vic], frames, runs)?[0];
+    let cps = (frames * vic.cycles_per_frame()) as f64 / median;
+    Ok(format!(
+        "Sprite game on the {} ({frames} frames, median of {runs}): {} cycles/s, {} real \
+         time",
+        vic.name(),
+        si(cps, ""),
+        times_real(cps / vic.clock_hz() as f64)
     ))
+}
+
+/// The median time of `runs` runs of the sprite game on a C64 with each of `vics`, drawing
+/// every one of `frames` of its frames; the models timed in turn, run by run.
+fn time_sprite_games(
+    prg: &Prg,
+    vics: &[VicModel],
+    frames: u64,
+    runs: u32,
+) -> Result<Vec<f64>, String> {
+    let mut times = vec![Vec::new(); vics.len()];
+    // A short run first, not timed, so that the first model timed does not pay for the
+    // process's first pictures (page faults, cold caches).
+    if let Some(&vic) = vics.first() {
+        let mut m = Machine::with_vic(Roms::builtin(), vic);
+        m.enable_picture();
+        m.load_and_run_prg(prg)?;
+        m.run(frames.min(50) * vic.cycles_per_frame());
+    }
+    for _ in 0..runs {
+        for (&vic, times) in vics.iter().zip(&mut times) {
+            let mut m = Machine::with_vic(Roms::builtin(), vic);
+            m.enable_picture();
+            m.load_and_run_prg(prg)?;
+            let t = Instant::now();
+            let stop = m.run(frames * vic.cycles_per_frame());
+            times.push(t.elapsed());
+            if !matches!(stop, StopReason::CycleBudget { .. }) {
+                return Err(format!("{}: stopped early: {stop:?}", vic.name()));
+            }
+            // The picture was drawn all along: a frame completed for each one run.
+            if m.picture().frames < frames {
+                return Err(format!(
+                    "{}: only {} frames drawn",
+                    vic.name(),
+                    m.picture().frames
+                ));
+            }
+        }
+    }
+    Ok(times
+        .into_iter()
+        .map(|mut t| {
+            t.sort();
+            t[t.len() / 2].as_secs_f64()
+        })
+        .collect())
 }
 
 /// The scenarios of the `c64kit test` suite: a BASIC program summing 1..N for a typed N,

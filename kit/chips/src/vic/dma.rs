@@ -54,13 +54,14 @@ pub(super) const SPRITE_BA: [u8; 63] = {
 
 /// Which sprites' fetches hold BA low in each line cycle of `model`, from its table
 /// (`model.rs`): BA falls 3 cycles before sprite n's pointer fetch and rises after its data.
-/// The raster engine fetches in the same cycles (`VicModel::phi1_access`).
-const fn sprite_ba_table<const L: usize>(model: VicModel) -> [u8; L] {
+/// The raster engine fetches in the same cycles (`VicModel::phi1_access`). A table longer
+/// than the model's line is 0 past it.
+pub(super) const fn sprite_ba_table<const L: usize>(model: VicModel) -> [u8; L] {
     let first = model.facts().sprite0_pointer_cycle;
-    let len = L as u64;
+    let len = model.cycles_per_line();
     let mut t = [0u8; L];
     let mut r = 0;
-    while r < L {
+    while r < L && (r as u64) < len {
         let mut n = 0;
         while n < 8 {
             let start = (first + 2 * n + len - 3) % len;

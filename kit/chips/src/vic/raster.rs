@@ -1,9 +1,10 @@
-//! The VIC-II's raster engine (6569 PAL), cycle by cycle: what the chip fetches (matrix,
+//! The VIC-II's raster engine (every model), cycle by cycle: what the chip fetches (matrix,
 //! graphics, sprite, refresh and idle accesses), its counters (VC, VCBASE, RC, VMLI, the
 //! idle and display states), the border flip-flops, the sprite DMA and display logic, and
 //! the pixel pipeline that draws the picture and finds the collisions.
 //!
-//! Line cycles `r` are 0-62 (the usual descriptions' cycles 1-63, as in `dma.rs`). One
+//! Line cycles `r` are 0-62 on the 6569 (the usual descriptions' cycles 1-63, as in
+//! `dma.rs`), 0-64 and 0-63 on the NTSC chips: each model's line is a [`timing`]. One
 //! [`Raster::step`] is the chip's work from the second half of cycle r-1 (the sprite fetches
 //! of phi2) through the second half of cycle r, all before the CPU's access in cycle r: a
 //! CPU write in cycle r is seen from step r+1 on. The drawing works one cycle behind the
@@ -13,20 +14,23 @@
 //!
 //! Two speeds: with the picture off and no sprite enabled or fetching nothing a program can
 //! see depends on what the chip reads or draws, so the engine only keeps its counters
-//! ([`Raster::needs_pixels`] decides); otherwise it fetches and draws every cycle.
+//! ([`Raster::needs_pixels`] decides); otherwise it fetches and draws every cycle, a whole
+//! line at a time where nothing changes in it (`fetch_line`, `line_memo`, `sprite_line`:
+//! the same result as the line's steps, on every model's line).
 
 mod fetch_line;
 mod line_memo;
 mod sprite_line;
+mod timing;
 
 use super::dma::{
-    sprite_ba, BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_BA,
-    SPRITE_CRUNCH, UPDATE_MCBASE,
+    BAD_LINE_BA, DEN_LINE, DMA_CHECK_1, DMA_CHECK_2, LAST_BAD_LINE, SPRITE_CRUNCH, UPDATE_MCBASE,
 };
 use super::model::{Phi1, VicModel, SPRITE_EXPAND_CYCLE};
 use super::picture::{Picture, FIRST_LINE, HEIGHT, WIDTH};
-use crate::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE, PAL_LINES};
+use crate::PAL_CYCLES_PER_LINE;
 use line_memo::LineMemos;
+use timing::{Ntsc64, Ntsc65, Pal, Timing};
 
 /// What the VIC-II can read: the RAM of its 16K bank, the character ROM (at $1000-$1FFF of
 /// banks 0 and 2) and colour RAM.
@@ -115,34 +119,14 @@ const _: () = {
     }
 };
 
-/// The phi1 accesses of a model's line, as a table (indexed by line cycle).
-const fn access_table<const L: usize>(model: VicModel) -> [Phi1; L] {
-    let mut t = [Phi1::Idle; L];
-    let mut r = 0;
-    while r < L {
-        t[r] = model.phi1_access(r as u64);
-        r += 1;
-    }
-    t
-}
-const ACCESS_6567R8: [Phi1; 65] = access_table::<65>(VicModel::Mos6567R8);
-const ACCESS_6567R56A: [Phi1; 64] = access_table::<64>(VicModel::Mos6567R56A);
-
 /// Line cycle `r`'s phi1 access on `model` (a table lookup but on the 6569).
 #[inline(always)]
 fn access_of(model: VicModel, r: u64) -> Phi1 {
     match model {
-        VicModel::Mos6569 | VicModel::Mos8565 => phi1_access(r),
-        VicModel::Mos6567R8 | VicModel::Mos8562 => ACCESS_6567R8[r as usize % 65],
-        VicModel::Mos6567R56A => ACCESS_6567R56A[r as usize % 64],
+        VicModel::Mos6569 | VicModel::Mos8565 => Pal::access(r),
+        VicModel::Mos6567R8 | VicModel::Mos8562 => Ntsc65::access(r),
+        VicModel::Mos6567R56A => Ntsc64::access(r),
     }
-}
-
-/// [`sprite_x_of`] on `model`: the X of the cycle's phi1, to the 8-pixel cell (where the
-/// 6567R8's X stands still, two cycles compare with X $180-$187, as in VICE's x64sc).
-#[inline(always)]
-fn model_sprite_x(model: VicModel, r: u64) -> u16 {
-    model.phi1_x(r) & !7
 }
 
 /// Whether the phi2 after cycle `now` is a sprite data fetch, which reads the internal bus
@@ -153,9 +137,6 @@ pub(super) fn sprite_fetch_follows(model: VicModel, now: u64) -> bool {
         Phi1::SpritePointer(_) | Phi1::SpriteData(_)
     )
 }
-
-/// The cycles of a line, as an array length.
-const CYCLES: usize = PAL_CYCLES_PER_LINE as usize;
 
 /// At most this many deferred bus values wait for the engine: a raster poll reads every
 /// few cycles (16 of a line's cycles are sprite fetches), and the CPU waits for the bus in
@@ -528,84 +509,70 @@ impl Raster {
             self.run_to_ntsc(regs, mem, to);
             return;
         }
-        if self.needs_pixels() {
-            self.steps::<true>(regs, mem, to);
-            return;
-        }
-        // Counters only. With the registers unchanged, a whole frame leaves them as the
-        // frame before did: after one full frame, skip the frames in between.
-        if to - self.done > 3 * PAL_CYCLES_PER_FRAME {
-            let first = self.done + PAL_CYCLES_PER_FRAME;
-            self.steps::<false>(regs, mem, first - 1);
-            let frames = (to - self.done) / PAL_CYCLES_PER_FRAME - 1;
-            self.done += frames * PAL_CYCLES_PER_FRAME;
-            self.picture.frames += frames;
-        }
-        self.steps::<false>(regs, mem, to);
+        self.run_to_on::<Pal>(regs, mem, to);
     }
 
     /// [`Raster::run_to`] on a model whose lines are longer than the 6569's.
     #[inline(never)]
     fn run_to_ntsc(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
+        if self.model.timing() == VicModel::Mos6567R56A {
+            self.run_to_on::<Ntsc64>(regs, mem, to);
+        } else {
+            self.run_to_on::<Ntsc65>(regs, mem, to);
+        }
+    }
+
+    /// [`Raster::run_to`] on the line timing `T` (the model's).
+    #[inline(always)]
+    fn run_to_on<T: Timing>(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
         if self.needs_pixels() {
-            self.steps_ntsc::<true>(regs, mem, to);
+            self.steps::<true, T>(regs, mem, to);
             return;
         }
-        let frame = self.model.cycles_per_frame();
+        // Counters only. With the registers unchanged, a whole frame leaves them as the
+        // frame before did: after one full frame, skip the frames in between.
+        let frame = T::CYCLES * T::LINES;
         if to - self.done > 3 * frame {
             let first = self.done + frame;
-            self.steps_ntsc::<false>(regs, mem, first - 1);
+            self.steps::<false, T>(regs, mem, first - 1);
             let frames = (to - self.done) / frame - 1;
             self.done += frames * frame;
             self.picture.frames += frames;
         }
-        self.steps_ntsc::<false>(regs, mem, to);
+        self.steps::<false, T>(regs, mem, to);
     }
 
     /// Steps from `done` through `to`, counting line cycles and lines as it goes.
     #[inline]
-    fn steps<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
-        let mut r = self.done % PAL_CYCLES_PER_LINE;
-        let mut line = (self.done / PAL_CYCLES_PER_LINE % PAL_LINES) as u16;
+    fn steps<const PIXELS: bool, T: Timing>(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
+        let mut r = self.done % T::CYCLES;
+        let mut line = (self.done / T::CYCLES % T::LINES) as u16;
         while self.done <= to {
-            if PIXELS && self.line_memo && r == 0 && to - self.done >= PAL_CYCLES_PER_LINE - 1 {
+            if PIXELS && self.line_memo && r == 0 && to - self.done >= T::CYCLES - 1 {
                 // A whole line with nothing waiting from a write: fetched, then drawn from a
                 // memo or the record.
                 let alike = self.drawn_as_on_the_6569(regs);
                 if alike && self.sprite_free(regs, line) {
-                    self.run_memo_line(regs, mem, line);
-                    line = (line + 1) % PAL_LINES as u16;
+                    self.run_memo_line::<T>(regs, mem, line);
+                    line = (line + 1) % T::LINES as u16;
                     continue;
                 }
                 if alike && self.steady() {
-                    self.run_sprite_line(regs, mem, line);
-                    line = (line + 1) % PAL_LINES as u16;
+                    self.run_sprite_line::<T>(regs, mem, line);
+                    line = (line + 1) % T::LINES as u16;
                     continue;
                 }
             }
-            self.step::<PIXELS, PIXELS, false>(regs, mem, r, line);
+            self.step::<PIXELS, PIXELS, T>(regs, mem, r, line);
             self.done += 1;
             r += 1;
-            if r == PAL_CYCLES_PER_LINE {
+            if r == T::CYCLES {
                 r = 0;
                 line += 1;
-                if line == PAL_LINES as u16 {
+                if line == T::LINES as u16 {
                     line = 0;
                 }
             }
-        }
-    }
-
-    /// [`Raster::steps`] on an NTSC model, whose lines are 64 or 65 cycles with their own
-    /// sprite fetch cycles and X coordinates. Cycle by cycle, without the whole-line fast
-    /// paths (they know the 6569's lines only).
-    fn steps_ntsc<const PIXELS: bool>(&mut self, regs: &[u8], mem: &VicMemory, to: u64) {
-        let model = self.model;
-        while self.done <= to {
-            let r = model.line_cycle(self.done);
-            let line = model.raster_line(self.done) as u16;
-            self.step::<PIXELS, PIXELS, true>(regs, mem, r, line);
-            self.done += 1;
         }
     }
 
@@ -619,25 +586,10 @@ impl Raster {
                 && self.pipe.g.mode_11 == (regs[0x11] & 0x60) >> 2)
     }
 
-    /// Line cycle `r`'s phi1 access (the 6569's or, `NTSC`, the model's).
+    /// The frame's last line (the line counter still holds it in line 0's first cycle).
     #[inline(always)]
-    fn access<const NTSC: bool>(&self, r: u64) -> Phi1 {
-        if NTSC {
-            access_of(self.model, r)
-        } else {
-            phi1_access(r)
-        }
-    }
-
-    /// The frame's last line (the line counter still holds it in line 0's first cycle), on
-    /// the 6569 or (`NTSC`) the model's.
-    #[inline(always)]
-    fn last_line<const NTSC: bool>(&self) -> u16 {
-        if NTSC {
-            self.model.lines() as u16 - 1
-        } else {
-            PAL_LINES as u16 - 1
-        }
+    fn last_line<T: Timing>(&self) -> u16 {
+        T::LINES as u16 - 1
     }
 
     /// A colour register written by the CPU: the output stage takes it two cycles on.
@@ -758,7 +710,7 @@ impl Raster {
 
     /// One cycle (see the module documentation for what a step covers).
     #[inline]
-    fn step<const PIXELS: bool, const DRAW: bool, const NTSC: bool>(
+    fn step<const PIXELS: bool, const DRAW: bool, T: Timing>(
         &mut self,
         regs: &[u8],
         mem: &VicMemory,
@@ -766,46 +718,41 @@ impl Raster {
         line: u16,
     ) {
         if MIDDLE_CYCLES.contains(&r) {
-            self.step_middle::<PIXELS, DRAW, NTSC>(regs, mem, r, line);
+            self.step_middle::<PIXELS, DRAW, T>(regs, mem, r, line);
             return;
         }
-        let previous = if NTSC {
-            let cycles = self.model.cycles_per_line();
-            (r + cycles - 1) % cycles
-        } else {
-            (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE
-        };
+        let previous = T::previous(r);
 
         // Phi2 of the previous cycle: the sprite data fetches that follow a pointer or a
         // second data byte (which see a register read of that cycle on the internal bus).
         if self.done >= self.bus_due {
             self.take_deferred_bus();
         }
-        match self.access::<NTSC>(previous) {
+        match T::access(previous) {
             Phi1::SpritePointer(n) => self.sprite_phi2_fetch::<PIXELS>(mem, n, 16),
             Phi1::SpriteData(n) => self.sprite_phi2_fetch::<PIXELS>(mem, n, 0),
             _ => {}
         }
 
         // Phi1.
-        self.phi1_fetch::<PIXELS, NTSC>(regs, mem, r);
+        self.phi1_fetch::<PIXELS, T>(regs, mem, r);
         self.check_side_border(regs, r, line);
         if PIXELS && !DRAW {
             // Drawn later from a memo or the record: record what the drawing takes from the
             // fetches, and load the sprite shift registers as it would.
-            self.record_draw_inputs(r, previous);
-            if let Phi1::SpriteData(n) = phi1_access(previous) {
+            self.record_draw_inputs::<T>(r, previous);
+            if let Phi1::SpriteData(n) = T::access(previous) {
                 self.pipe.shift[n] = self.data[n];
             }
         }
         if DRAW {
-            self.draw_cycle::<NTSC>(regs, previous, line, r);
+            self.draw_cycle::<T>(regs, previous, line, r);
         }
 
         // Phi2.
         let d011 = regs[0x11];
         if r == 0 {
-            self.line_starts::<NTSC>(d011, line);
+            self.line_starts::<T>(d011, line);
         }
         if r == 1 && line == 0 {
             self.refresh = 0xFF;
@@ -815,7 +762,7 @@ impl Raster {
         }
         // Line 0's count starts a cycle late: its cycle 0 still counts as line 311.
         let counted = if line == 0 && r == 0 {
-            self.last_line::<NTSC>()
+            self.last_line::<T>()
         } else {
             line
         };
@@ -824,10 +771,10 @@ impl Raster {
             self.vborder = self.set_vborder;
         }
 
-        self.sprite_dma::<NTSC>(regs, r, counted);
+        self.sprite_dma::<T>(regs, r, counted);
         self.check_bad_line(d011, counted);
         self.update_counters(r);
-        self.update_ba::<NTSC>(r);
+        self.update_ba::<T>(r);
         // Fetched even while nothing is drawn: `phi1_value` reads the buffer.
         if self.bad_line && MATRIX_CYCLES.contains(&r) {
             self.matrix_fetch(regs, mem);
@@ -842,7 +789,7 @@ impl Raster {
     /// line is not line 0's start. What is left: the graphics fetch, the vertical border,
     /// the bad line condition and its matrix fetch.
     #[inline]
-    fn step_middle<const PIXELS: bool, const DRAW: bool, const NTSC: bool>(
+    fn step_middle<const PIXELS: bool, const DRAW: bool, T: Timing>(
         &mut self,
         regs: &[u8],
         mem: &VicMemory,
@@ -852,12 +799,12 @@ impl Raster {
         if self.done >= self.bus_due {
             self.take_deferred_bus();
         }
-        self.phi1_fetch::<PIXELS, NTSC>(regs, mem, r);
+        self.phi1_fetch::<PIXELS, T>(regs, mem, r);
         if PIXELS && !DRAW {
-            self.record_draw_inputs(r, r - 1);
+            self.record_draw_inputs::<T>(r, r - 1);
         }
         if DRAW {
-            self.draw_cycle::<NTSC>(regs, r - 1, line, r);
+            self.draw_cycle::<T>(regs, r - 1, line, r);
         }
         let d011 = regs[0x11];
         self.check_vertical_border(d011, line);
@@ -875,9 +822,9 @@ impl Raster {
     /// The start of line `line` (phi2 of its cycle 0): the line that just ended decides
     /// whether the frame has bad lines.
     #[inline(always)]
-    fn line_starts<const NTSC: bool>(&mut self, d011: u8, line: u16) {
+    fn line_starts<T: Timing>(&mut self, d011: u8, line: u16) {
         let ended = if line == 0 {
-            self.last_line::<NTSC>()
+            self.last_line::<T>()
         } else {
             line - 1
         };
@@ -894,11 +841,11 @@ impl Raster {
     }
 
     /// The sprite DMA logic in (phi2 of) line cycle `r` of line `counted` (the 6569's or,
-    /// `NTSC`, the model's: its DMA checks come a cycle later).
+    /// on NTSC, the model's: its DMA checks come a cycle later).
     #[inline(always)]
-    fn sprite_dma<const NTSC: bool>(&mut self, regs: &[u8], r: u64, counted: u16) {
-        if NTSC {
-            let [a, b] = self.model.facts().sprite_dma_checks;
+    fn sprite_dma<T: Timing>(&mut self, regs: &[u8], r: u64, counted: u16) {
+        if T::NTSC {
+            let [a, b] = T::MODEL.facts().sprite_dma_checks;
             match r {
                 UPDATE_MCBASE | SPRITE_DISPLAY => self.sprite_dma_6569(regs, r, counted),
                 _ if r == a || r == b => {
@@ -989,12 +936,8 @@ impl Raster {
 
     /// BA in line cycle `r`: the count of cycles since it fell (the CPU keeps the bus for 3).
     #[inline(always)]
-    fn update_ba<const NTSC: bool>(&mut self, r: u64) {
-        let sprites = if NTSC {
-            sprite_ba(self.model, r)
-        } else {
-            SPRITE_BA[r as usize]
-        };
+    fn update_ba<T: Timing>(&mut self, r: u64) {
+        let sprites = T::sprite_ba(r);
         let ba_low = (self.bad_line && BAD_LINE_BA.contains(&r)) || self.dma & sprites != 0;
         if ba_low {
             self.prefetch = self.prefetch.saturating_sub(1);
@@ -1055,13 +998,8 @@ impl Raster {
         }
     }
 
-    fn phi1_fetch<const PIXELS: bool, const NTSC: bool>(
-        &mut self,
-        regs: &[u8],
-        mem: &VicMemory,
-        r: u64,
-    ) {
-        let access = self.access::<NTSC>(r);
+    fn phi1_fetch<const PIXELS: bool, T: Timing>(&mut self, regs: &[u8], mem: &VicMemory, r: u64) {
+        let access = T::access(r);
         let value = match access {
             Phi1::Graphics => {
                 if self.idle {
@@ -1271,26 +1209,20 @@ impl Raster {
     /// The drawing of cycle `r` (in phi1, after the fetch): the 8 pixels of the cycle after
     /// `previous` (whose fetches they show), the cycle before's put into the picture, with
     /// the collision latches it sets or a read cleared and the interrupts they raise.
-    fn draw_cycle<const NTSC: bool>(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
+    fn draw_cycle<T: Timing>(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
         self.draw_graphics(regs, previous);
-        self.draw_over_graphics::<NTSC>(regs, previous, line, r);
+        self.draw_over_graphics::<T>(regs, previous, line, r);
     }
 
     /// What the drawing of a cycle does on top of its graphics pixels: the sprites (and the
     /// collisions they find), the border and the output stage.
     // Inlined into each model's drawing, as into the one it was before there were two.
     #[inline(always)]
-    fn draw_over_graphics<const NTSC: bool>(
-        &mut self,
-        regs: &[u8],
-        previous: u64,
-        line: u16,
-        r: u64,
-    ) {
+    fn draw_over_graphics<T: Timing>(&mut self, regs: &[u8], previous: u64, line: u16, r: u64) {
         let (ss_before, sb_before) = (self.sprite_sprite, self.sprite_background);
-        self.draw_sprites::<NTSC>(regs, previous);
+        self.draw_sprites::<T>(regs, previous);
         self.draw_border(regs);
-        self.draw_colours::<NTSC>(line, r);
+        self.draw_colours::<T>(line, r);
         match self.clear_collisions {
             0x1E => self.sprite_sprite = 0,
             0x1F => self.sprite_background = 0,
@@ -1496,13 +1428,9 @@ impl Raster {
 
     // Inlined into each model's drawing, as into the one it was before there were two.
     #[inline(always)]
-    fn draw_sprites<const NTSC: bool>(&mut self, regs: &[u8], previous: u64) {
-        let xpos = if NTSC {
-            model_sprite_x(self.model, previous)
-        } else {
-            sprite_x_of(previous)
-        };
-        let (pointer_cycle, data_cycle, data_sprite) = match self.access::<NTSC>(previous) {
+    fn draw_sprites<T: Timing>(&mut self, regs: &[u8], previous: u64) {
+        let xpos = T::sprite_x(previous);
+        let (pointer_cycle, data_cycle, data_sprite) = match T::access(previous) {
             Phi1::SpritePointer(n) => (1u8 << n, 0, 0),
             Phi1::SpriteData(n) => (0, 1u8 << n, n),
             _ => (0, 0, 0),
@@ -1512,7 +1440,7 @@ impl Raster {
         if p.active == 0
             && previous != SPRITE_DISPLAY
             && (p.pending == 0
-                || !NTSC && p.start_cycles & 1 << previous == 0
+                || !T::NTSC && p.start_cycles & 1 << previous == 0
                 || p.pending & candidates(p, xpos) == 0)
         {
             // No sprite is being shown or can start in these 8 pixels: only the sequencers'
@@ -1691,7 +1619,7 @@ impl Raster {
 
     /// The output stage: colour registers are looked up one pixel before a pixel leaves, so
     /// a colour write changes a cycle's pixels 1-7 (pixel 0 was looked up a cycle earlier).
-    fn draw_colours<const NTSC: bool>(&mut self, line: u16, r: u64) {
+    fn draw_colours<T: Timing>(&mut self, line: u16, r: u64) {
         let p = &mut self.pipe;
         // The CPU's write of two cycles ago: the stage takes it a cycle after the chip.
         let applied = p.colour_latched.take();
@@ -1714,18 +1642,10 @@ impl Raster {
         }
         // The chunk drawn in cycle r shows cycle r-1's pixels: x = 8(r-1) from the line's
         // cycle 0, PICTURE_LEFT of which are left of the picture.
-        let y = if NTSC {
-            match self.model.picture_row(u64::from(line)) {
-                Some(y) => y,
-                None => return,
-            }
-        } else {
-            match line.checked_sub(FIRST_LINE) {
-                Some(y) => usize::from(y),
-                None => return,
-            }
+        let Some(y) = T::picture_row(line) else {
+            return;
         };
-        if y >= HEIGHT || r == 0 {
+        if r == 0 {
             return;
         }
         let x0 = 8 * (r as usize - 1);
@@ -1965,9 +1885,9 @@ mod tests {
         assert_eq!(sprite_x_of(0), 0x190);
         assert_eq!(sprite_x_of(13), 0x000);
         assert_eq!(sprite_x_of(16), 0x018);
-        assert_eq!(super::SPRITE_BA[54], 0x01);
-        assert_eq!(super::SPRITE_BA[0], 0x18);
-        assert_eq!(super::SPRITE_BA[9], 0x80);
+        assert_eq!(crate::vic::dma::SPRITE_BA[54], 0x01);
+        assert_eq!(crate::vic::dma::SPRITE_BA[0], 0x18);
+        assert_eq!(crate::vic::dma::SPRITE_BA[9], 0x80);
     }
 
     #[test]

@@ -1,21 +1,23 @@
 //! The fetch pass of a whole line in one go (for [`Raster::fetch_line`]): the same fetches,
-//! counters, sprite DMA and record as the line's 63 steps, with the work each cycle's step
-//! checks for done only where it can happen.
+//! counters, sprite DMA and record as the line's steps (63 on the 6569, 65 and 64 on the
+//! NTSC chips), with the work each cycle's step checks for done only where it can happen.
 //!
 //! Through a line stepped whole the registers and memory do not change, so after the line's
 //! start (cycle 0) the bad line condition, the vertical border and (until RC's update) the
 //! idle state stay as they are. The cycles around the sprite fetches (the line's first 15
-//! and its last 9) still go cycle by cycle, doing only what a step does there; the 40
-//! matrix and graphics fetches between them are one loop; and the record of what the
-//! drawing takes is built from the few values each field has in a line.
+//! and its last 9, 11 or 10) still go cycle by cycle, doing only what a step does there;
+//! the 40 matrix and graphics fetches between them are one loop; and the record of what the
+//! drawing takes is built from the few values each field has in a line. The matrix and
+//! graphics fetches, the counters' updates and the border are in the same cycles on every
+//! model; only the sprite cycles around them differ (the model's [`Timing`]).
 
 use super::line_memo::LineInputs;
+use super::timing::{Ntsc64, Ntsc65, Pal, Timing, MAX_CYCLES};
 use super::{
-    graphics_address_of, idle_address, matrix_fetch_at, phi1_access, side_border_cycles, Phi1,
-    Raster, VicMemory, CYCLES, MATRIX_CYCLES,
+    graphics_address_of, idle_address, matrix_fetch_at, side_border_cycles, Phi1, Raster,
+    VicMemory, MATRIX_CYCLES,
 };
-use crate::vic::dma::{BAD_LINE_BA, SPRITE_BA, UPDATE_MCBASE};
-use crate::PAL_CYCLES_PER_LINE;
+use crate::vic::dma::{BAD_LINE_BA, UPDATE_MCBASE};
 
 /// The line's first cycles, stepped one by one (up to the first matrix fetch's cycle).
 const FIRST_MATRIX: u64 = *MATRIX_CYCLES.start();
@@ -27,40 +29,51 @@ const COLUMNS: u64 = LAST_MATRIX - FIRST_MATRIX + 1;
 
 /// Steps the listed line cycles with [`Raster::fetch_edge_cycle`], each a constant.
 macro_rules! edge_cycles {
-    ($raster:ident, $regs:ident, $mem:ident, $line:ident, $first:ident, $($r:literal)*) => {
-        $( $raster.fetch_edge_cycle::<$r>($regs, $mem, $line, $first + $r); )*
+    ($raster:ident, $t:ty, $regs:ident, $mem:ident, $line:ident, $first:ident, $($r:literal)*) => {
+        $( $raster.fetch_edge_cycle::<$t, $r>($regs, $mem, $line, $first + $r); )*
     };
 }
 
-// The edge cycles are listed by number: cycles 0 to the first matrix cycle, and from the
-// last graphics fetch to the line's end; and the line's last phi1 fetch is a sprite's.
-const _: () = assert!(FIRST_MATRIX == 14 && LAST_GRAPHICS == 54 && PAL_CYCLES_PER_LINE == 63);
-const _: () = assert!(matches!(
-    phi1_access(PAL_CYCLES_PER_LINE - 1),
-    Phi1::SpriteData(_)
-));
-
-// What the batch of matrix cycles relies on, checked against the chip's tables: the phi1
-// accesses there are graphics fetches (but the first cycle's), BA there is the bad line's
-// alone, and nothing else happens there but MCBASE's update and the left border edge.
-const _: () = {
+/// What the batch of matrix cycles relies on, checked against timing `T`'s tables: the
+/// edge cycles are listed by number (cycles 0 to the first matrix cycle, and from the last
+/// graphics fetch to the line's end, at most 65); the line's last phi1 fetch and the phi2
+/// before its last cycle are a sprite's; the phi1 accesses in the batch are graphics
+/// fetches (but the first cycle's), BA there is the bad line's alone, and the sprite DMA
+/// checks come after it (what else happens there is checked for every model below).
+const fn check_timing<T: Timing>() {
+    assert!(T::CYCLES >= 63 && T::CYCLES as usize <= MAX_CYCLES);
+    assert!(matches!(
+        T::ACCESS[T::CYCLES as usize - 1],
+        Phi1::SpriteData(_) | Phi1::SpritePointer(_)
+    ));
+    assert!(matches!(
+        T::ACCESS[T::CYCLES as usize - 2],
+        Phi1::SpriteData(_) | Phi1::SpritePointer(_)
+    ));
     let mut r = 0;
-    while r < PAL_CYCLES_PER_LINE {
-        let graphics = matches!(phi1_access(r), Phi1::Graphics);
+    while r < T::CYCLES {
+        let graphics = matches!(T::ACCESS[r as usize], Phi1::Graphics);
         assert!(graphics == (r >= FIRST_GRAPHICS && r <= LAST_GRAPHICS));
         r += 1;
     }
     let mut r = FIRST_MATRIX + 1;
     while r <= LAST_MATRIX {
-        assert!(SPRITE_BA[r as usize] == 0);
+        assert!(T::BA[r as usize] == 0);
         assert!(*BAD_LINE_BA.start() <= r && r <= *BAD_LINE_BA.end());
         r += 1;
     }
+    let [check_1, check_2] = T::MODEL.facts().sprite_dma_checks;
+    assert!(check_1 > LAST_MATRIX && check_2 > LAST_MATRIX);
+}
+const _: () = check_timing::<Pal>();
+const _: () = check_timing::<Ntsc65>();
+const _: () = check_timing::<Ntsc64>();
+// The same on every model: the counters' updates and the border edges around the batch.
+const _: () = {
     use super::{SPRITE_DISPLAY, UPDATE_RC, UPDATE_VC};
-    use crate::vic::dma::{DMA_CHECK_1, DMA_CHECK_2};
+    assert!(FIRST_MATRIX == 14 && LAST_GRAPHICS == 54);
     assert!(UPDATE_VC < FIRST_MATRIX);
     assert!(UPDATE_MCBASE > FIRST_MATRIX && UPDATE_MCBASE <= LAST_MATRIX);
-    assert!(DMA_CHECK_1 > LAST_MATRIX && DMA_CHECK_2 > LAST_MATRIX);
     assert!(SPRITE_DISPLAY > LAST_MATRIX && UPDATE_RC > LAST_MATRIX);
     let (left_40, right_40) = side_border_cycles(0x08);
     let (left_38, right_38) = side_border_cycles(0);
@@ -71,13 +84,13 @@ const _: () = {
 
 /// Bits `from..to` of a line mask (cycle r in bit r).
 #[inline(always)]
-const fn cycles_mask(from: u64, to: u64) -> u64 {
-    (1u64 << to) - (1u64 << from)
+const fn cycles_mask(from: u64, to: u64) -> u128 {
+    (1u128 << to) - (1u128 << from)
 }
 
 /// A line mask with `value` in cycles `from..to`.
 #[inline(always)]
-const fn mask_if(value: bool, from: u64, to: u64) -> u64 {
+const fn mask_if(value: bool, from: u64, to: u64) -> u128 {
     if value {
         cycles_mask(from, to)
     } else {
@@ -154,8 +167,13 @@ fn display_fetches<const MODE: u8, const BAD_LINE: bool>(
 impl Raster {
     /// The fetch pass of line `line` (its cycle 0 next) in one go; false (nothing done) where
     /// it does not apply: line 0, whose start also starts the frame's counters.
-    pub(super) fn fetch_whole_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16) -> bool {
-        if line == 0 || !self.done.is_multiple_of(PAL_CYCLES_PER_LINE) {
+    pub(super) fn fetch_whole_line<T: Timing>(
+        &mut self,
+        regs: &[u8],
+        mem: &VicMemory,
+        line: u16,
+    ) -> bool {
+        if line == 0 || !self.done.is_multiple_of(T::CYCLES) {
             return false;
         }
         let Some(quarters) = Quarters::of(mem) else {
@@ -169,16 +187,17 @@ impl Raster {
 
         // Phi2 of cycle 0: the line's start decides the bad line and the vertical border for
         // the whole line (the registers do not change).
-        self.line_starts::<false>(d011, line);
+        self.line_starts::<T>(d011, line);
         self.check_vertical_border(d011, line);
         self.vborder = self.set_vborder;
         self.check_bad_line(d011, line);
         let (vborder_1, idle_1) = (self.vborder, self.idle);
 
-        edge_cycles!(self, regs, mem, line, first, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14);
+        edge_cycles!(self, T, regs, mem, line, first, 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14);
 
         // The matrix fetches (phi2, cycles 14-53) and graphics fetches (phi1, 15-54).
-        let mut gbuf = [gbuf_0; CYCLES];
+        let mut gbuf = [0; MAX_CYCLES];
+        gbuf[..FIRST_GRAPHICS as usize].fill(gbuf_0);
         let bad_line = self.bad_line;
         let prefetch = self.prefetch;
         let fetched = FIRST_GRAPHICS as usize..=LAST_GRAPHICS as usize;
@@ -212,10 +231,10 @@ impl Raster {
             gbuf[FIRST_GRAPHICS as usize..=LAST_GRAPHICS as usize].copy_from_slice(&fetched);
             self.vc = vc;
             self.vmli += COLUMNS as usize;
-            bits << FIRST_GRAPHICS
+            u128::from(bits) << FIRST_GRAPHICS
         };
         let last = gbuf[LAST_GRAPHICS as usize];
-        gbuf[LAST_GRAPHICS as usize + 1..].fill(last);
+        gbuf[LAST_GRAPHICS as usize + 1..T::CYCLES as usize].fill(last);
         self.gbuf = last;
         self.gbuf_rom = rom_bits & 1 << LAST_GRAPHICS != 0;
         self.prefetch = if bad_line {
@@ -223,18 +242,25 @@ impl Raster {
         } else {
             4
         };
-        self.sprite_dma::<false>(regs, UPDATE_MCBASE, line);
+        self.sprite_dma::<T>(regs, UPDATE_MCBASE, line);
         let (left, right) = side_border_cycles(regs[0x16]);
         self.check_side_border(regs, left, line);
         let (vborder_left, main_border_left) = (self.vborder, self.main_border);
 
-        edge_cycles!(self, regs, mem, line, first, 54 55 56 57 58 59 60 61 62);
+        edge_cycles!(self, T, regs, mem, line, first, 54 55 56 57 58 59 60 61 62);
+        // The NTSC lines' cycles past the 6569's.
+        if T::CYCLES > 63 {
+            edge_cycles!(self, T, regs, mem, line, first, 63);
+        }
+        if T::CYCLES > 64 {
+            edge_cycles!(self, T, regs, mem, line, first, 64);
+        }
         self.d011_delayed = d011;
-        self.done += PAL_CYCLES_PER_LINE;
+        self.done += T::CYCLES;
 
         // The record: each field's values, by the cycles that hold them.
         let after_rc = super::UPDATE_RC + 1;
-        let end = PAL_CYCLES_PER_LINE;
+        let end = T::CYCLES;
         let rom_before = mask_if(rom_0, 0, FIRST_GRAPHICS);
         let rom_after = mask_if(self.gbuf_rom, LAST_GRAPHICS + 1, end);
         self.line_memos.recording = LineInputs {
@@ -257,7 +283,7 @@ impl Raster {
     /// there but for what the line's start settled (bad line, vertical border) and the
     /// graphics fetch (done with the others). `R` a constant, each cycle's checks fold away.
     #[inline(always)]
-    fn fetch_edge_cycle<const R: u64>(
+    fn fetch_edge_cycle<T: Timing, const R: u64>(
         &mut self,
         regs: &[u8],
         mem: &VicMemory,
@@ -265,13 +291,13 @@ impl Raster {
         now: u64,
     ) {
         let r = R;
-        let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
+        let previous = T::previous(r);
         // A deferred register read reaches only a sprite's phi2 fetch (the bus is $FF again
         // after each cycle). Taking them only in those cycles leaves the list as taking them
         // in every cycle would: a later cycle drops what an earlier one would have taken, and
         // the line's last cycle is one of them.
         let sprite_phi2 = matches!(
-            phi1_access(previous),
+            T::access(previous),
             Phi1::SpritePointer(_) | Phi1::SpriteData(_)
         );
         if sprite_phi2 && self.bus_due <= now {
@@ -279,7 +305,7 @@ impl Raster {
                 self.last_bus_phi2 = value;
             }
         }
-        match phi1_access(previous) {
+        match T::access(previous) {
             Phi1::SpritePointer(n) => self.sprite_phi2_fetch::<true>(mem, n, 16),
             Phi1::SpriteData(n) => {
                 self.sprite_phi2_fetch::<true>(mem, n, 0);
@@ -289,10 +315,8 @@ impl Raster {
             }
             _ => {}
         }
-        match phi1_access(r) {
-            Phi1::SpritePointer(n) => {
-                self.sprite_pointer_fetch(regs, mem, n);
-            }
+        match T::access(r) {
+            Phi1::SpritePointer(n) => self.last_phi1 = self.sprite_pointer_fetch(regs, mem, n),
             Phi1::SpriteData(n) => self.last_phi1 = self.sprite_phi1_fetch(mem, n),
             // The refresh and idle reads go only to `last_phi1`, which the line's last phi1
             // fetch (a sprite's) sets.
@@ -300,9 +324,9 @@ impl Raster {
             Phi1::Idle | Phi1::Graphics => {}
         }
         self.check_side_border(regs, r, line);
-        self.sprite_dma::<false>(regs, r, line);
+        self.sprite_dma::<T>(regs, r, line);
         self.update_counters(r);
-        self.update_ba::<false>(r);
+        self.update_ba::<T>(r);
         self.last_bus_phi2 = 0xFF;
     }
 }
@@ -310,7 +334,7 @@ impl Raster {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::PAL_LINES;
+    use crate::vic::model::VicModel;
 
     /// The fields of two engines that differ (for the failure message).
     fn differences(a: &Raster, b: &Raster) -> Vec<&'static str> {
@@ -385,16 +409,17 @@ mod tests {
     }
 
     /// A line worth testing: the frame's edges (DEN's line, the first and last bad lines,
-    /// the vertical border's edges for 24 and 25 rows) or any other but line 0.
-    fn random_line(rng: &mut fastrand::Rng) -> u16 {
+    /// the vertical border's edges for 24 and 25 rows, the frame's last line) or any other
+    /// of the frame's `lines` but line 0.
+    fn random_line(rng: &mut fastrand::Rng, lines: u64) -> u16 {
         const EDGES: [u16; 16] = [
             1, 2, 0x2F, 0x30, 0x31, 0x32, 0x33, 0x34, 0x37, 0x38, 0xF6, 0xF7, 0xF8, 0xFA, 0xFB,
             0xFC,
         ];
-        if rng.bool() {
-            EDGES[rng.usize(..EDGES.len())]
-        } else {
-            rng.u16(1..PAL_LINES as u16)
+        match rng.u8(..8) {
+            0..=3 => EDGES[rng.usize(..EDGES.len())],
+            4 => lines as u16 - 1 - rng.u16(..2),
+            _ => rng.u16(1..lines as u16),
         }
     }
 
@@ -407,8 +432,8 @@ mod tests {
         }
     }
 
-    /// A random engine at the start of `line` and registers for it.
-    fn random_case(rng: &mut fastrand::Rng, line: u16) -> (Raster, [u8; 0x40]) {
+    /// A random `model` engine at the start of `line` and registers for it.
+    fn random_case(rng: &mut fastrand::Rng, model: VicModel, line: u16) -> (Raster, [u8; 0x40]) {
         let mut regs = [0u8; 0x40];
         rng.fill(&mut regs);
         if rng.u8(..4) != 0 {
@@ -429,8 +454,12 @@ mod tests {
                 _ => {}
             }
         }
-        let mut r = Raster::default();
-        r.done = (u64::from(rng.u8(..3)) * PAL_LINES + u64::from(line)) * PAL_CYCLES_PER_LINE;
+        let mut r = Raster {
+            model,
+            ..Raster::default()
+        };
+        r.done =
+            (u64::from(rng.u8(..3)) * model.lines() + u64::from(line)) * model.cycles_per_line();
         r.vcbase = rng.u16(..0x400);
         r.vc = if rng.bool() {
             r.vcbase
@@ -483,9 +512,10 @@ mod tests {
         (r, regs)
     }
 
-    #[test]
-    fn a_whole_line_fetched_in_one_go_is_fetched_as_its_steps_fetch_it() {
-        let mut rng = fastrand::Rng::with_seed(0x6569);
+    /// Random lines of a `model` (whose line is `T`'s) fetched in one go and by steps.
+    fn whole_lines_fetch_as_steps<T: Timing>(model: VicModel, seed: u64) {
+        assert_eq!(model.timing(), T::MODEL);
+        let mut rng = fastrand::Rng::with_seed(seed);
         let memories: Vec<Memory> = (0..3).map(|_| random_memory(&mut rng)).collect();
         for case in 0..3000 {
             let m = &memories[case % memories.len()];
@@ -495,18 +525,31 @@ mod tests {
                 colour: &m.colour,
                 bank: rng.u8(..4),
             };
-            let line = random_line(&mut rng);
-            let (start, regs) = random_case(&mut rng, line);
+            let line = random_line(&mut rng, model.lines());
+            let (start, regs) = random_case(&mut rng, model, line);
             let mut fast = start.clone();
             let mut stepped = start.clone();
-            assert!(fast.fetch_whole_line(&regs, &mem, line), "case {case}");
-            stepped.fetch_line_by_steps(&regs, &mem, line);
+            assert!(fast.fetch_whole_line::<T>(&regs, &mem, line), "case {case}");
+            stepped.fetch_line_by_steps::<T>(&regs, &mem, line);
             let d = differences(&fast, &stepped);
             assert!(
                 d.is_empty(),
-                "case {case}: line {line:#x}, $D011 {:#04x}: {d:?} differ",
+                "{} case {case}: line {line:#x}, $D011 {:#04x}: {d:?} differ",
+                model.name(),
                 regs[0x11]
             );
+        }
+    }
+
+    #[test]
+    fn a_whole_line_fetched_in_one_go_is_fetched_as_its_steps_fetch_it() {
+        for (i, model) in VicModel::ALL.into_iter().enumerate() {
+            let seed = 0x6569 + i as u64;
+            match model.timing() {
+                VicModel::Mos6567R8 => whole_lines_fetch_as_steps::<Ntsc65>(model, seed),
+                VicModel::Mos6567R56A => whole_lines_fetch_as_steps::<Ntsc64>(model, seed),
+                _ => whole_lines_fetch_as_steps::<Pal>(model, seed),
+            }
         }
     }
 
@@ -520,7 +563,7 @@ mod tests {
             colour: &m.colour,
             bank: 0,
         };
-        assert!(!r.fetch_whole_line(&[0; 0x40], &mem, 0));
+        assert!(!r.fetch_whole_line::<Pal>(&[0; 0x40], &mem, 0));
         assert_eq!(r.done, 0);
     }
 }

@@ -21,11 +21,8 @@
 //! an X position, a collision register read): [`Raster::steady`].
 
 use super::sprite_line::LineGraphics;
-use super::{
-    phi1_access, ColourRegisters, GraphicsPipe, Phi1, Pipeline, Raster, VicMemory, CYCLES,
-    FIRST_LINE, HEIGHT,
-};
-use crate::{PAL_CYCLES_PER_LINE, PAL_LINES};
+use super::timing::{Timing, MAX_CYCLES};
+use super::{ColourRegisters, GraphicsPipe, Phi1, Pipeline, Raster, VicMemory};
 
 /// The registers the drawing reads: $D011 (modes), $D016 (modes, XSCROLL, CSEL) and the
 /// sprite priority, multicolour and X expansion the sequencers take every cycle. The rest
@@ -42,6 +39,8 @@ impl Pipeline {
     /// sequencers' pixel and flip-flops (the multicolour ones are cleared by a multicolour
     /// switch, so they count when one is due). A game's sprites move and change colour
     /// every frame; the lines between them stay the same.
+    // Inlined into each line timing's copy of the caller, as into the one caller it had.
+    #[inline(always)]
     fn without_sprite_inputs(&self, regs: &[u8]) -> Pipeline {
         let mut p = self.clone();
         p.keep_sprite_inputs_of(&Pipeline::default(), self.multicolour == regs[0x1C]);
@@ -66,20 +65,21 @@ impl Pipeline {
     }
 }
 
-/// What the fetches leave for the drawing in each cycle of a line (bit r of a mask: cycle r).
+/// What the fetches leave for the drawing in each cycle of a line (bit r of a mask: cycle r;
+/// past the line's end 0).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) struct LineInputs {
-    pub(super) gbuf: [u8; CYCLES],
-    pub(super) gbuf_rom: u64,
-    pub(super) vborder: u64,
-    pub(super) idle: u64,
-    pub(super) main_border: u64,
+    pub(super) gbuf: [u8; MAX_CYCLES],
+    pub(super) gbuf_rom: u128,
+    pub(super) vborder: u128,
+    pub(super) idle: u128,
+    pub(super) main_border: u128,
 }
 
 impl Default for LineInputs {
     fn default() -> Self {
         LineInputs {
-            gbuf: [0; CYCLES],
+            gbuf: [0; MAX_CYCLES],
             gbuf_rom: 0,
             vborder: 0,
             idle: 0,
@@ -131,9 +131,9 @@ struct GraphicsKey {
 struct GraphicsMemo {
     key: GraphicsKey,
     end: GraphicsPipe,
-    render: [[u8; 8]; CYCLES],
-    foreground: [u8; CYCLES],
-    rom: [[u16; 8]; CYCLES],
+    render: [[u8; 8]; MAX_CYCLES],
+    foreground: [u8; MAX_CYCLES],
+    rom: [[u16; 8]; MAX_CYCLES],
 }
 
 /// One memo of each kind per raster line, and what the fetch pass of the line being
@@ -180,22 +180,41 @@ impl LineInputs {
             *self = LineInputs::default();
         }
         self.gbuf[r as usize] = now.gbuf;
-        self.gbuf_rom |= u64::from(now.gbuf_rom) << r;
-        self.vborder |= u64::from(now.vborder) << r;
-        self.idle |= u64::from(now.idle) << r;
-        self.main_border |= u64::from(now.main_border) << r;
+        self.gbuf_rom |= cycle_bit(r, now.gbuf_rom);
+        self.vborder |= cycle_bit(r, now.vborder);
+        self.idle |= cycle_bit(r, now.idle);
+        self.main_border |= cycle_bit(r, now.main_border);
     }
 
     /// What the drawing of cycle `r` took.
     fn at(&self, r: u64) -> DrawInputs {
-        let bit = 1u64 << r;
         DrawInputs {
             gbuf: self.gbuf[r as usize],
-            gbuf_rom: self.gbuf_rom & bit != 0,
-            vborder: self.vborder & bit != 0,
-            idle: self.idle & bit != 0,
-            main_border: self.main_border & bit != 0,
+            gbuf_rom: has_cycle(self.gbuf_rom, r),
+            vborder: has_cycle(self.vborder, r),
+            idle: has_cycle(self.idle, r),
+            main_border: has_cycle(self.main_border, r),
         }
+    }
+}
+
+/// Bit r of a line mask set if `on` (in 64-bit halves: the 6569's lines fit the low one).
+#[inline(always)]
+fn cycle_bit(r: u64, on: bool) -> u128 {
+    if r < 64 {
+        u128::from(u64::from(on) << r)
+    } else {
+        u128::from(u64::from(on) << (r - 64)) << 64
+    }
+}
+
+/// Whether bit r of a line mask is set (as [`cycle_bit`]).
+#[inline(always)]
+fn has_cycle(mask: u128, r: u64) -> bool {
+    if r < 64 {
+        (mask as u64) >> r & 1 != 0
+    } else {
+        ((mask >> 64) as u64) >> (r - 64) & 1 != 0
     }
 }
 
@@ -204,6 +223,7 @@ impl Raster {
     /// X positions): a line stepped whole from here can be fetched first and drawn after.
     /// What a register access leaves on the internal bus reaches only the sprite fetches,
     /// which are stepped as always (and their loads recorded).
+    #[inline(always)]
     pub(super) fn steady(&self) -> bool {
         let p = &self.pipe;
         self.clear_collisions == 0
@@ -214,6 +234,7 @@ impl Raster {
 
     /// Whether the line about to start (its cycle 0 next) can be drawn from the line memo:
     /// steady, and no sprite is shown, pending or starting on it.
+    #[inline(always)]
     pub(super) fn sprite_free(&self, regs: &[u8], line: u16) -> bool {
         let p = &self.pipe;
         self.steady()
@@ -228,44 +249,64 @@ impl Raster {
     /// Steps a sprite-free line: its fetches cycle by cycle, recording what its drawing
     /// takes from them; then its drawing from the memo if the key matches, else from the
     /// record (and remembered).
-    pub(super) fn run_memo_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
-        let row = line
-            .checked_sub(FIRST_LINE)
-            .map(usize::from)
-            .filter(|&y| y < HEIGHT);
+    pub(super) fn run_memo_line<T: Timing>(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
+        let row = T::picture_row(line);
         let start = self.pipe.without_sprite_inputs(regs);
-        self.fetch_line(regs, mem, line);
+        self.fetch_line::<T>(regs, mem, line);
         let key = LineKey {
             regs: DRAWING_REGISTERS.map(|i| regs[i]),
             start,
             fetched: self.fetched_line(),
         };
-        if self.line_memos.lines.is_empty() {
-            self.line_memos
-                .lines
-                .resize_with(PAL_LINES as usize, || None);
+        if self.line_from_memo(regs, line, T::LINES, row, &key) {
+            return;
+        }
+        self.draw_recorded_line::<T>(regs, line, &key.fetched.inputs);
+        self.remember_line(line, row, key);
+    }
+
+    /// The line memo's part of [`Raster::run_memo_line`] (one copy for every line timing, so
+    /// that what it calls is inlined as into one caller): whether raster line `line` (of a
+    /// frame of `lines`) was drawn from its memo, whose key is `key`, into picture row `row`.
+    #[inline(never)]
+    fn line_from_memo(
+        &mut self,
+        regs: &[u8],
+        line: u16,
+        lines: u64,
+        row: Option<usize>,
+        key: &LineKey,
+    ) -> bool {
+        if self.line_memos.lines.len() < lines as usize {
+            self.line_memos.lines.resize_with(lines as usize, || None);
         }
         let slot = usize::from(line);
         // Taken out while in use (and put back): no copy of its row.
         let memo = self.line_memos.lines[slot].take();
-        if let Some(memo) = memo.filter(|m| m.key == key && (row.is_none() || m.row.is_some())) {
-            // The fetch pass left the pipeline as the line started but for the shift
-            // registers.
-            let mut end = memo.end.clone();
-            end.keep_sprite_inputs_of(&self.pipe, self.pipe.multicolour == regs[0x1C]);
-            self.pipe = end;
-            if let (Some(y), Some((pixels, rom))) = (row, &memo.row) {
-                self.picture.set_row(y, pixels, rom);
-            }
-            self.line_memos.lines[slot] = Some(memo);
-            return;
+        let Some(memo) = memo.filter(|m| m.key == *key && (row.is_none() || m.row.is_some()))
+        else {
+            return false;
+        };
+        // The fetch pass left the pipeline as the line started but for the shift registers.
+        let mut end = memo.end.clone();
+        end.keep_sprite_inputs_of(&self.pipe, self.pipe.multicolour == regs[0x1C]);
+        self.pipe = end;
+        if let (Some(y), Some((pixels, rom))) = (row, &memo.row) {
+            self.picture.set_row(y, pixels, rom);
         }
-        self.draw_recorded_line(regs, line, &key.fetched.inputs);
+        self.line_memos.lines[slot] = Some(memo);
+        true
+    }
+
+    /// Keeps raster line `line` as just drawn (into picture row `row`) in its memo, with its
+    /// key.
+    #[inline(never)]
+    fn remember_line(&mut self, line: u16, row: Option<usize>, key: LineKey) {
         let row = row.map(|y| {
             let (pixels, rom) = self.picture.row(y);
             (pixels.to_vec(), rom.to_vec())
         });
-        self.line_memos.lines[slot] = Some(Box::new(LineMemo {
+        self.line_memos.lines[usize::from(line)] = Some(Box::new(LineMemo {
             key,
             end: self.pipe.clone(),
             row,
@@ -275,25 +316,25 @@ impl Raster {
     /// Draws the line just fetched from its record: the pipeline is still where the line
     /// started (the fetch pass changed only the sprite shift registers, which the drawing
     /// loads again from the recorded data).
-    fn draw_recorded_line(&mut self, regs: &[u8], line: u16, inputs: &LineInputs) {
-        self.replay(inputs, |raster, previous, r| {
-            raster.draw_cycle::<false>(regs, previous, line, r);
+    fn draw_recorded_line<T: Timing>(&mut self, regs: &[u8], line: u16, inputs: &LineInputs) {
+        self.replay::<T>(inputs, |raster, previous, r| {
+            raster.draw_cycle::<T>(regs, previous, line, r);
         });
     }
 
     /// Runs `draw` for each cycle of the line just fetched with the fetch state its drawing
     /// saw then (from the record), and puts the state the fetches left back after.
-    pub(super) fn replay(
+    pub(super) fn replay<T: Timing>(
         &mut self,
         inputs: &LineInputs,
         mut draw: impl FnMut(&mut Raster, u64, u64),
     ) {
         let fetched = (self.draw_inputs(), self.data);
         let loaded = self.line_memos.loaded;
-        for r in 0..PAL_CYCLES_PER_LINE {
+        for r in 0..T::CYCLES {
             self.set_draw_inputs(inputs.at(r));
-            let previous = (r + PAL_CYCLES_PER_LINE - 1) % PAL_CYCLES_PER_LINE;
-            if let Phi1::SpriteData(n) = phi1_access(previous) {
+            let previous = T::previous(r);
+            if let Phi1::SpriteData(n) = T::access(previous) {
                 self.data[n] = loaded[n];
             }
             draw(self, previous, r);
@@ -304,16 +345,21 @@ impl Raster {
 
     /// Steps the line's fetches, counters and sprite DMA without drawing, recording what its
     /// drawing takes from them: in one go where [`Raster::fetch_whole_line`] applies.
-    fn fetch_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
-        if !self.fetch_whole_line(regs, mem, line) {
-            self.fetch_line_by_steps(regs, mem, line);
+    fn fetch_line<T: Timing>(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
+        if !self.fetch_whole_line::<T>(regs, mem, line) {
+            self.fetch_line_by_steps::<T>(regs, mem, line);
         }
     }
 
     /// [`Raster::fetch_line`] cycle by cycle.
-    pub(super) fn fetch_line_by_steps(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
-        for r in 0..PAL_CYCLES_PER_LINE {
-            self.step::<true, false, false>(regs, mem, r, line);
+    pub(super) fn fetch_line_by_steps<T: Timing>(
+        &mut self,
+        regs: &[u8],
+        mem: &VicMemory,
+        line: u16,
+    ) {
+        for r in 0..T::CYCLES {
+            self.step::<true, false, T>(regs, mem, r, line);
             self.done += 1;
         }
     }
@@ -322,10 +368,10 @@ impl Raster {
     /// drawing, to be drawn from a memo or the record), and the sprite data a shift register
     /// loads in it (`previous`: the cycle before).
     #[inline]
-    pub(super) fn record_draw_inputs(&mut self, r: u64, previous: u64) {
+    pub(super) fn record_draw_inputs<T: Timing>(&mut self, r: u64, previous: u64) {
         let now = self.draw_inputs();
         self.line_memos.recording.record(r, now);
-        if let Phi1::SpriteData(n) = phi1_access(previous) {
+        if let Phi1::SpriteData(n) = T::access(previous) {
             self.line_memos.loaded[n] = self.data[n];
         }
     }
@@ -360,12 +406,12 @@ impl Raster {
     /// Steps a line with sprites: its fetches cycle by cycle, recording what its drawing
     /// takes from them; its graphics from the memo if the key matches, else from the record
     /// (and remembered); then sprites, border and colours over them (`sprite_line`).
-    pub(super) fn run_sprite_line(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
+    pub(super) fn run_sprite_line<T: Timing>(&mut self, regs: &[u8], mem: &VicMemory, line: u16) {
         let start = self.pipe.g.clone();
         // The sprites are drawn after the fetch pass, loading their shift registers as the
         // record says: the fetch pass's loads would come too early.
         let shift = self.pipe.shift;
-        self.fetch_line(regs, mem, line);
+        self.fetch_line::<T>(regs, mem, line);
         self.pipe.shift = shift;
         let mut cregs = self.pipe.cregs.clone();
         for code in SPRITE_COLOURS {
@@ -377,28 +423,20 @@ impl Raster {
             cregs,
             fetched: self.fetched_line(),
         };
-        if self.line_memos.graphics.is_empty() {
-            self.line_memos
-                .graphics
-                .resize_with(PAL_LINES as usize, || None);
-        }
         let slot = usize::from(line);
-        let memo = match self.line_memos.graphics[slot].take() {
-            Some(memo) if memo.key == key => {
-                self.pipe.g = memo.end.clone();
-                memo
-            }
-            old => {
+        let memo = match self.graphics_memo(line, T::LINES, &key) {
+            Ok(memo) => memo,
+            Err(old) => {
                 let mut memo = old.unwrap_or_else(|| {
                     Box::new(GraphicsMemo {
                         key: key.clone(),
                         end: GraphicsPipe::default(),
-                        render: [[0; 8]; CYCLES],
-                        foreground: [0; CYCLES],
-                        rom: [[0; 8]; CYCLES],
+                        render: [[0; 8]; MAX_CYCLES],
+                        foreground: [0; MAX_CYCLES],
+                        rom: [[0; 8]; MAX_CYCLES],
                     })
                 });
-                self.replay(&key.fetched.inputs, |raster, previous, r| {
+                self.replay::<T>(&key.fetched.inputs, |raster, previous, r| {
                     raster.draw_graphics(regs, previous);
                     let (p, r) = (&raster.pipe, r as usize);
                     memo.render[r] = p.render;
@@ -415,7 +453,32 @@ impl Raster {
             foreground: &memo.foreground,
             rom: &memo.rom,
         };
-        self.draw_over_line(regs, line, &memo.key.fetched.inputs, graphics);
+        self.draw_over_line::<T>(regs, line, &memo.key.fetched.inputs, graphics);
         self.line_memos.graphics[slot] = Some(memo);
+    }
+
+    /// The graphics memo's part of [`Raster::run_sprite_line`] (one copy for every line
+    /// timing, so that what it calls is inlined as into one caller): raster line `line`'s
+    /// memo (of a frame of `lines`), taken out while in use, if its key is `key`; else the
+    /// memo there was, if any.
+    #[inline(never)]
+    fn graphics_memo(
+        &mut self,
+        line: u16,
+        lines: u64,
+        key: &GraphicsKey,
+    ) -> Result<Box<GraphicsMemo>, Option<Box<GraphicsMemo>>> {
+        if self.line_memos.graphics.len() < lines as usize {
+            self.line_memos
+                .graphics
+                .resize_with(lines as usize, || None);
+        }
+        match self.line_memos.graphics[usize::from(line)].take() {
+            Some(memo) if memo.key == *key => {
+                self.pipe.g = memo.end.clone();
+                Ok(memo)
+            }
+            old => Err(old),
+        }
     }
 }

@@ -5,12 +5,13 @@
 //!
 //! In such a line the registers do not change and no colour write or collision read is
 //! pending, so:
-//! - the sprite sequencers' state changes only at fixed pixels of the line ([`EVENTS`]:
-//!   each sprite's pointer and data fetches, the registers taken in cycle 0, the sprites to
-//!   show taken after cycle 57) and at the one pixel of each sprite whose X is its X
-//!   position (where it may start). The line's 504 pixels (63 cycles of 8, pixel `8r + i`
-//!   drawn in line cycle r) are run from one of these to the next, the shown sprites pixel
-//!   by pixel, the others not at all;
+//! - the sprite sequencers' state changes only at fixed pixels of the line (the model's
+//!   [`events`]: each sprite's pointer and data fetches, the registers taken in cycle 0,
+//!   the sprites to show taken after cycle 57) and at the pixels where X is a sprite's X
+//!   position (where it may start: one a line, two on the 6567R8 for X $180-$187, none
+//!   past the 6569's last X). The line's pixels (8 a cycle, pixel `8r + i` drawn in line
+//!   cycle r: 504 on the 6569, 520 and 512 on the NTSC chips) are run from one of these to
+//!   the next, the shown sprites pixel by pixel, the others not at all;
 //! - then the sprites' pixels are put over the graphics by priority, the collision latches
 //!   set and their interrupt flags raised;
 //! - the border is applied over whole cycles;
@@ -26,27 +27,43 @@
 //! and states.
 
 use super::line_memo::LineInputs;
+use super::timing::{Timing, MAX_CYCLES};
 use super::{
-    phi1_access, sequencer_pixel, sprite_code, Phi1, Pipeline, Raster, BORDER, CYCLES, FIRST_LINE,
-    GROUP_CYCLE, HEIGHT, PICTURE_LEFT, SPRITE_DISPLAY, SPRITE_HALT_PIXEL, SPRITE_LOAD_PIXEL,
-    SPRITE_REGS_PIXEL, SPRITE_RESUME_PIXEL, SPRITE_STOP_PIXEL, WIDTH,
+    sequencer_pixel, sprite_code, Phi1, Pipeline, Raster, BORDER, PICTURE_LEFT, SPRITE_DISPLAY,
+    SPRITE_HALT_PIXEL, SPRITE_LOAD_PIXEL, SPRITE_REGS_PIXEL, SPRITE_RESUME_PIXEL,
+    SPRITE_STOP_PIXEL, WIDTH,
 };
-use crate::PAL_CYCLES_PER_LINE;
-
-/// The pixels of a line: pixel `8r + i` is pixel i of line cycle r's drawing.
-const PIXELS: usize = 8 * CYCLES;
+use crate::vic::model::VicModel;
 
 /// The cycles whose pixels are in the picture (those drawn after them in the next).
 const PICTURE_CYCLES: std::ops::Range<usize> = PICTURE_LEFT / 8..(PICTURE_LEFT + WIDTH) / 8;
-/// The cycles whose pixels are seen: the picture's, and the last, whose pixels wait in the
-/// pipeline as the line ends.
-const SEEN_CYCLES: u64 =
-    (u64::MAX >> (64 - PICTURE_CYCLES.end) & u64::MAX << PICTURE_CYCLES.start) | 1 << (CYCLES - 1);
 
-/// The line's pixel at pixel `i` of the cycle drawn after line cycle `previous` (the
-/// drawing of cycle r shows the cycle after r - 1).
-const fn pixel_of(previous: u64, i: u16) -> u16 {
-    (8 * ((previous + 1) % PAL_CYCLES_PER_LINE)) as u16 + i
+/// The cycles of a `T` line whose pixels are seen: the picture's, and the last, whose pixels
+/// wait in the pipeline as the line ends.
+const fn seen_cycles<T: Timing>() -> u128 {
+    (u128::MAX >> (128 - PICTURE_CYCLES.end) & u128::MAX << PICTURE_CYCLES.start)
+        | 1 << (T::CYCLES - 1)
+}
+
+/// The line's pixel at pixel `i` of the cycle drawn after line cycle `previous` of a line of
+/// `cycles` cycles (the drawing of cycle r shows the cycle after r - 1; pixel `8r + i` is
+/// pixel i of line cycle r's drawing).
+const fn pixel_of(cycles: u64, previous: u64, i: u16) -> u16 {
+    (8 * ((previous + 1) % cycles)) as u16 + i
+}
+
+/// Calls `f` with each line cycle set in `mask` (bit r: cycle r), lowest first: a half at a
+/// time (the 6569's lines fit the low one).
+#[inline(always)]
+fn for_each_cycle(mask: u128, mut f: impl FnMut(usize)) {
+    for (half, first) in [(mask as u64, 0), ((mask >> 64) as u64, 64)] {
+        let mut bits = half;
+        while bits != 0 {
+            let r = first + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            f(r);
+        }
+    }
 }
 
 // What happens to the sequencers at an event.
@@ -65,8 +82,9 @@ const LOAD: u8 = 5;
 /// ... and lets it go on.
 const RESUME: u8 = 6;
 
-/// Where the sprites to show are taken.
-const PENDING_PIXEL: u16 = pixel_of(SPRITE_DISPLAY, SPRITE_LOAD_PIXEL);
+/// Where the sprites to show are taken (the same pixel on every model: the cycle after
+/// cycle 57 is in every line).
+const PENDING_PIXEL: u16 = (8 * (SPRITE_DISPLAY + 1)) as u16 + SPRITE_LOAD_PIXEL;
 
 /// A change of the sequencers' state at a pixel of the line (`sprite`: whose, for the
 /// kinds that are one sprite's).
@@ -77,37 +95,39 @@ struct Event {
     sprite: u8,
 }
 
-/// The sequencers' events in a line, in pixel order, from the chip's cycle table
-/// ([`phi1_access`]) and the pixels at which they change state ([`Raster::sprite_event`]).
-/// Events at one pixel change different things, so their order among them does not matter.
-const EVENTS: [Event; 3 + 4 * 8] = {
+/// The sequencers' events in a line of `model`, in pixel order, from the chip's cycle table
+/// ([`VicModel::phi1_access`]) and the pixels at which they change state
+/// ([`Raster::sprite_event`]). Events at one pixel change different things, so their order
+/// among them does not matter.
+const fn events(model: VicModel) -> [Event; 3 + 4 * 8] {
     const fn event(at: u16, kind: u8, sprite: u8) -> Event {
         Event { at, kind, sprite }
     }
+    let cycles = model.cycles_per_line();
     let mut all = [event(0, 0, 0); 3 + 4 * 8];
-    all[0] = event(
-        pixel_of(PAL_CYCLES_PER_LINE - 1, SPRITE_REGS_PIXEL),
-        REGS,
-        0,
-    );
+    all[0] = event(pixel_of(cycles, cycles - 1, SPRITE_REGS_PIXEL), REGS, 0);
     all[1] = event(
-        pixel_of(PAL_CYCLES_PER_LINE - 1, SPRITE_RESUME_PIXEL),
+        pixel_of(cycles, cycles - 1, SPRITE_RESUME_PIXEL),
         MULTICOLOUR,
         0,
     );
     all[2] = event(PENDING_PIXEL, PENDING, 0);
     let mut len = 3;
     let mut previous = 0;
-    while previous < PAL_CYCLES_PER_LINE {
-        match phi1_access(previous) {
+    while previous < cycles {
+        match model.phi1_access(previous) {
             Phi1::SpritePointer(n) => {
-                all[len] = event(pixel_of(previous, SPRITE_HALT_PIXEL), HALT, n as u8);
+                let at = pixel_of(cycles, previous, SPRITE_HALT_PIXEL);
+                all[len] = event(at, HALT, n as u8);
                 len += 1;
             }
             Phi1::SpriteData(n) => {
-                all[len] = event(pixel_of(previous, SPRITE_STOP_PIXEL), STOP, n as u8);
-                all[len + 1] = event(pixel_of(previous, SPRITE_LOAD_PIXEL), LOAD, n as u8);
-                all[len + 2] = event(pixel_of(previous, SPRITE_RESUME_PIXEL), RESUME, n as u8);
+                let at = pixel_of(cycles, previous, SPRITE_STOP_PIXEL);
+                all[len] = event(at, STOP, n as u8);
+                let at = pixel_of(cycles, previous, SPRITE_LOAD_PIXEL);
+                all[len + 1] = event(at, LOAD, n as u8);
+                let at = pixel_of(cycles, previous, SPRITE_RESUME_PIXEL);
+                all[len + 2] = event(at, RESUME, n as u8);
                 len += 3;
             }
             _ => {}
@@ -126,22 +146,51 @@ const EVENTS: [Event; 3 + 4 * 8] = {
         i += 1;
     }
     all
-};
-
-/// The pixel of the line at which a sprite at X position `x` starts, if any X in the line
-/// is `x` (X wraps at $1F8: $1F8-$1FF never come).
-fn start_pixel(x: u16) -> Option<u16> {
-    let previous = GROUP_CYCLE[usize::from(x >> 3) & 63];
-    (previous != u8::MAX).then(|| pixel_of(u64::from(previous), x & 7))
 }
+
+/// The line's first pixel of the 8 of each X group (X / 8) in a line of `model` (the pixel
+/// of a sprite at X is this plus X's low 3 bits): up to two, as the 6567R8's X stands still
+/// for a cycle; `u16::MAX`: none.
+const fn group_pixels(model: VicModel) -> [[u16; 2]; 64] {
+    let cycles = model.cycles_per_line();
+    let mut t = [[u16::MAX; 2]; 64];
+    let mut r = 0;
+    while r < cycles {
+        let g = (model.phi1_x(r) >> 3) as usize & 63;
+        let k = if t[g][0] == u16::MAX { 0 } else { 1 };
+        assert!(t[g][k] == u16::MAX);
+        t[g][k] = pixel_of(cycles, r, 0);
+        r += 1;
+    }
+    t
+}
+
+/// What a line of timing `T` does to the sprite sequencers: its events and where each X
+/// comes (for every timing, from its model).
+trait SpriteTiming: Timing {
+    const EVENTS: [Event; 3 + 4 * 8] = events(Self::MODEL);
+    const GROUP_PIXELS: [[u16; 2]; 64] = group_pixels(Self::MODEL);
+    /// Some X comes twice in a line (the 6567R8's).
+    const X_TWICE: bool = Self::MODEL.facts().x_stall_cycle != u64::MAX;
+
+    /// The pixels of the line at which a sprite at X position `x` may start: where X is
+    /// `x` (none past the 6569's last X, $1F7; twice on the 6567R8 for X $180-$187).
+    #[inline(always)]
+    fn start_pixels(x: u16) -> [Option<u16>; 2] {
+        let [first, second] = Self::GROUP_PIXELS[usize::from(x >> 3) & 63];
+        let at = |base: u16| (base != u16::MAX).then(|| base + (x & 7));
+        [at(first), if Self::X_TWICE { at(second) } else { None }]
+    }
+}
+impl<T: Timing> SpriteTiming for T {}
 
 /// The sprites' pixels of a line: which sprites show a pixel (value 1-3) at each pixel and
 /// the value of the front one (the lowest numbered), by cycle; bit r of `cycles`: some
 /// sprite may show a pixel in cycle r.
 struct SpritePixels {
-    hits: [[u8; 8]; CYCLES],
-    value: [[u8; 8]; CYCLES],
-    cycles: u64,
+    hits: [[u8; 8]; MAX_CYCLES],
+    value: [[u8; 8]; MAX_CYCLES],
+    cycles: u128,
 }
 
 impl Pipeline {
@@ -202,7 +251,7 @@ impl Pipeline {
             t += 1;
         }
         if t > from {
-            out.cycles |= (u64::MAX >> (63 - ((t - 1) >> 3))) & (u64::MAX << (from >> 3));
+            out.cycles |= (u128::MAX >> (127 - ((t - 1) >> 3))) & (u128::MAX << (from >> 3));
         }
         self.shift[n] = shift;
         self.sprite_pixel[n] = pixel;
@@ -214,16 +263,16 @@ impl Pipeline {
 /// A line's graphics pixels before sprites, border and colours (by cycle): colour codes,
 /// foreground bits and ROM colours.
 pub(super) struct LineGraphics<'a> {
-    pub render: &'a [[u8; 8]; CYCLES],
-    pub foreground: &'a [u8; CYCLES],
-    pub rom: &'a [[u16; 8]; CYCLES],
+    pub render: &'a [[u8; 8]; MAX_CYCLES],
+    pub foreground: &'a [u8; MAX_CYCLES],
+    pub rom: &'a [[u16; 8]; MAX_CYCLES],
 }
 
 impl Raster {
     /// Draws sprites, border and colours over the graphics of the steady line just fetched
     /// (`inputs`: its record; the pipeline is where the line started but for the graphics),
     /// as [`Raster::draw_over_graphics`] would in each of its cycles.
-    pub(super) fn draw_over_line(
+    pub(super) fn draw_over_line<T: Timing>(
         &mut self,
         regs: &[u8],
         line: u16,
@@ -234,23 +283,20 @@ impl Raster {
         let mut render = *graphics.render;
         let mut rom = *graphics.rom;
         let mut sprites = SpritePixels {
-            hits: [[0; 8]; CYCLES],
-            value: [[0; 8]; CYCLES],
+            hits: [[0; 8]; MAX_CYCLES],
+            value: [[0; 8]; MAX_CYCLES],
             cycles: 0,
         };
-        self.run_sequencers(regs, &mut sprites);
+        self.run_sequencers::<T>(regs, &mut sprites);
 
         // Sprites over the graphics by priority: the front sprite's pixel shows unless the
         // graphics are foreground and it is behind them (until the priority register is
         // taken in cycle 0, the old one counts).
         let (old_priority, priority) = (self.pipe.priority, regs[0x1B]);
         let (mut sprite_sprite, mut sprite_background) = (0u8, 0u8);
-        let mut cycles = sprites.cycles;
-        while cycles != 0 {
-            let r = cycles.trailing_zeros() as usize;
-            cycles &= cycles - 1;
+        for_each_cycle(sprites.cycles, |r| {
             if u64::from_ne_bytes(sprites.hits[r]) == 0 {
-                continue;
+                return;
             }
             let foreground = graphics.foreground[r];
             for i in 0..8 {
@@ -276,7 +322,7 @@ impl Raster {
                     sprite_sprite |= hits;
                 }
             }
-        }
+        });
         // (No read clears a latch in a steady line: they only gain bits.)
         let before = (self.sprite_sprite, self.sprite_background);
         self.sprite_sprite |= sprite_sprite;
@@ -286,43 +332,35 @@ impl Raster {
         // The border over both, a cycle after the flip-flop (at pixel 7 with 38 columns),
         // where anyone sees it.
         let columns_40 = regs[0x16] & 0x08 != 0;
-        let at_start = inputs.main_border << 1 | u64::from(self.pipe.border);
-        let mut cycles = at_start & SEEN_CYCLES;
-        while cycles != 0 {
-            let r = cycles.trailing_zeros() as usize;
-            cycles &= cycles - 1;
+        let seen = const { seen_cycles::<T>() };
+        let at_start = inputs.main_border << 1 | u128::from(self.pipe.border);
+        for_each_cycle(at_start & seen, |r| {
             let last = (render[r][7], rom[r][7]);
             render[r] = [BORDER; 8];
             rom[r] = [0; 8];
             if !columns_40 {
                 (render[r][7], rom[r][7]) = last;
             }
-        }
+        });
         if !columns_40 {
-            let mut cycles = inputs.main_border & SEEN_CYCLES;
-            while cycles != 0 {
-                let r = cycles.trailing_zeros() as usize;
-                cycles &= cycles - 1;
+            for_each_cycle(inputs.main_border & seen, |r| {
                 render[r][7] = BORDER;
                 rom[r][7] = 0;
-            }
+            });
         }
 
         // The output stage: the row, and the last cycle's pixels as they wait to leave.
         let p = &mut self.pipe;
-        p.border = inputs.main_border & 1 << (CYCLES - 1) != 0;
-        p.render = render[CYCLES - 1];
-        p.foreground = graphics.foreground[CYCLES - 1];
-        p.rom = rom[CYCLES - 1];
+        let last = T::CYCLES as usize - 1;
+        p.border = inputs.main_border & 1 << last != 0;
+        p.render = render[last];
+        p.foreground = graphics.foreground[last];
+        p.rom = rom[last];
         p.out = p.render;
         p.out[0] = p.cregs[usize::from(p.render[0])];
         p.out0_code = p.render[0];
         p.out_rom = p.rom;
-        let y = line
-            .checked_sub(FIRST_LINE)
-            .map(usize::from)
-            .filter(|&y| y < HEIGHT);
-        if let (true, Some(y)) = (self.picture_on, y) {
+        if let (true, Some(y)) = (self.picture_on, T::picture_row(line)) {
             let mut pixels = [0u8; WIDTH];
             // Runs of like cycles are common (background, border): each looked up once.
             let (mut codes, mut colours) = ([u8::MAX; 8], [0u8; 8]);
@@ -341,39 +379,38 @@ impl Raster {
     /// Runs the sprite sequencers through the line, event by event, each shown sprite pixel
     /// by pixel between them; leaves their state at the line's end in the pipeline and
     /// the pixels the sprites show in `out` (cleared).
-    fn run_sequencers(&mut self, regs: &[u8], out: &mut SpritePixels) {
+    fn run_sequencers<T: Timing>(&mut self, regs: &[u8], out: &mut SpritePixels) {
         let (display, loaded) = (self.display, &self.line_memos.loaded);
         let p = &mut self.pipe;
         // The starts that can happen (a sprite is pending at its X only if it was before
         // the sprites to show are taken, or is to be shown after), in pixel order (and an
         // end mark).
-        let mut starts = [(u16::MAX, 0u8); 9];
+        let mut starts = [(u16::MAX, 0u8); 2 * 8 + 1];
         let mut count = 0;
         for n in 0..8 {
-            let Some(at) = start_pixel(p.sprite_x[n]) else {
-                continue;
-            };
-            let pending = if at >= PENDING_PIXEL {
-                display
-            } else {
-                p.pending
-            };
-            if pending & 1 << n == 0 {
-                continue;
+            for at in T::start_pixels(p.sprite_x[n]).into_iter().flatten() {
+                let pending = if at >= PENDING_PIXEL {
+                    display
+                } else {
+                    p.pending
+                };
+                if pending & 1 << n == 0 {
+                    continue;
+                }
+                let mut i = count;
+                while i > 0 && starts[i - 1].0 > at {
+                    starts[i] = starts[i - 1];
+                    i -= 1;
+                }
+                starts[i] = (at, n as u8);
+                count += 1;
             }
-            let mut i = count;
-            while i > 0 && starts[i - 1].0 > at {
-                starts[i] = starts[i - 1];
-                i -= 1;
-            }
-            starts[i] = (at, n as u8);
-            count += 1;
         }
         // Each event after the starts before it and the pixels shown before it (a start
         // comes after the events at its pixel: it waits while the next event is there).
         let mut k = 0;
         let mut t = 0;
-        for ev in &EVENTS {
+        for ev in &T::EVENTS {
             while starts[k].0 < ev.at {
                 let at = usize::from(starts[k].0);
                 p.show_sprites(t, at, out);
@@ -409,31 +446,31 @@ impl Raster {
             p.start(usize::from(starts[k].1));
             k += 1;
         }
-        p.show_sprites(t, PIXELS, out);
+        p.show_sprites(t, 8 * T::CYCLES as usize, out);
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::timing::{Ntsc64, Ntsc65, Pal};
     use super::super::{start_cycles, VicMemory};
     use super::*;
-    use crate::PAL_LINES;
     use fastrand::Rng;
 
     /// The reference: [`Raster::draw_over_graphics`] in each cycle of the line.
-    fn draw_per_cycle(
+    fn draw_per_cycle<T: Timing>(
         raster: &mut Raster,
         regs: &[u8],
         line: u16,
         inputs: &LineInputs,
         graphics: &LineGraphics,
     ) {
-        raster.replay(inputs, |raster, previous, r| {
+        raster.replay::<T>(inputs, |raster, previous, r| {
             let (p, i) = (&mut raster.pipe, r as usize);
             p.render = graphics.render[i];
             p.foreground = graphics.foreground[i];
             p.rom = graphics.rom[i];
-            raster.draw_over_graphics::<false>(regs, previous, line, r);
+            raster.draw_over_graphics::<T>(regs, previous, line, r);
         });
     }
 
@@ -491,17 +528,39 @@ mod tests {
         (0..8).fold(0, |m, n| m | u8::from(rng.u8(0..100) < percent) << n)
     }
 
+    /// Calls `f::<T>(model, seed)` with the line timing `T` of each model (the 6569 with
+    /// `seed`, the others with seeds after it).
+    macro_rules! on_every_model {
+        ($f:ident, $seed:expr) => {
+            for (i, model) in VicModel::ALL.into_iter().enumerate() {
+                let seed = $seed + i as u64;
+                match model.timing() {
+                    VicModel::Mos6567R8 => $f::<Ntsc65>(model, seed),
+                    VicModel::Mos6567R56A => $f::<Ntsc64>(model, seed),
+                    _ => $f::<Pal>(model, seed),
+                }
+            }
+        };
+    }
+
     #[test]
     fn a_steady_line_draws_as_cycle_by_cycle_drawing_does() {
-        // Random sequencer states (reachable or not: the fast path follows the same rules
-        // from any state), registers, graphics and border, drawn both ways.
-        let mut rng = Rng::with_seed(0x5B17E);
+        on_every_model!(steady_lines_draw_as_cycle_by_cycle, 0x5B17E);
+    }
+
+    /// Random sequencer states (reachable or not: the fast path follows the same rules from
+    /// any state), registers, graphics and border on a `model` (whose line is `T`'s), drawn
+    /// both ways. (The 8565/8562 take a multicolour switch in their own way: the engine
+    /// draws no line in one go while one is due.)
+    fn steady_lines_draw_as_cycle_by_cycle<T: Timing>(model: VicModel, seed: u64) {
+        let mut rng = Rng::with_seed(seed);
         let mut regs = [0u8; 0x40];
         for case in 0..3000 {
             let mut raster = Raster {
                 picture_on: rng.u8(0..8) != 0,
                 // Steady: the X positions taken.
                 sprite_x_stale: false,
+                model,
                 ..Raster::default()
             };
             rng.fill(&mut regs);
@@ -526,7 +585,11 @@ mod tests {
             let changed = rng.u8(0..4) == 0;
             p.priority = if changed { rng.u8(..) } else { regs[0x1B] };
             p.x_expand = if changed { rng.u8(..) } else { regs[0x1D] };
-            p.multicolour = if changed { rng.u8(..) } else { regs[0x1C] };
+            p.multicolour = if changed && !model.is_new() {
+                rng.u8(..)
+            } else {
+                regs[0x1C]
+            };
             p.border = rng.bool();
             for code in 0x20..=0x2E {
                 p.cregs.set(code, rng.u8(..));
@@ -537,30 +600,31 @@ mod tests {
             let inputs = LineInputs {
                 main_border: match rng.u8(0..3) {
                     0 => 0,
-                    1 => u64::MAX,
-                    _ => rng.u64(..),
+                    1 => u128::MAX,
+                    _ => rng.u128(..),
                 },
                 ..LineInputs::default()
             };
-            let render: [[u8; 8]; CYCLES] =
+            let render: [[u8; 8]; MAX_CYCLES] =
                 std::array::from_fn(|_| std::array::from_fn(|_| rng.u8(0..0x2F)));
-            let foreground: [u8; CYCLES] = std::array::from_fn(|_| rng.u8(..));
-            let rom: [[u16; 8]; CYCLES] =
+            let foreground: [u8; MAX_CYCLES] = std::array::from_fn(|_| rng.u8(..));
+            let rom: [[u16; 8]; MAX_CYCLES] =
                 std::array::from_fn(|_| std::array::from_fn(|_| rng.u16(..)));
             let graphics = LineGraphics {
                 render: &render,
                 foreground: &foreground,
                 rom: &rom,
             };
-            let line = rng.u16(0..PAL_LINES as u16);
+            let line = rng.u16(0..model.lines() as u16);
             let mut exact = raster.clone();
             // (A copy starts without memos: the record's loads too.)
             exact.line_memos.loaded = raster.line_memos.loaded;
-            draw_per_cycle(&mut exact, &regs, line, &inputs, &graphics);
-            raster.draw_over_line(&regs, line, &inputs, graphics);
+            draw_per_cycle::<T>(&mut exact, &regs, line, &inputs, &graphics);
+            raster.draw_over_line::<T>(&regs, line, &inputs, graphics);
             assert!(
                 raster.pipe == exact.pipe,
-                "case {case}: {}",
+                "{} case {case}: {}",
+                model.name(),
                 differences(&raster, &exact)
             );
             assert_eq!(
@@ -570,19 +634,28 @@ mod tests {
                     raster.raised
                 ),
                 (exact.sprite_sprite, exact.sprite_background, exact.raised),
-                "case {case}: collisions and flags"
+                "{} case {case}: collisions and flags",
+                model.name()
             );
-            assert!(raster == exact, "case {case}: picture or engine");
+            assert!(
+                raster == exact,
+                "{} case {case}: picture or engine",
+                model.name()
+            );
         }
     }
 
     #[test]
     fn sprite_lines_draw_as_with_the_line_memos_off() {
-        // Whole frames of random sprites over random graphics: the engine with its line
-        // memos (sprite lines drawn in one go) and without (every cycle), compared line by
-        // line; between frames X positions move, a colour changes and a collision register
-        // is read, as a game does.
-        let mut rng = Rng::with_seed(0xD01E);
+        on_every_model!(frames_draw_as_with_the_line_memos_off, 0xD01E);
+    }
+
+    /// Whole frames of random sprites over random graphics on a `model` (whose line is
+    /// `T`'s): the engine with its line memos (lines fetched and drawn in one go) and
+    /// without (every cycle), compared line by line; between frames X positions move, a
+    /// colour changes and a collision register is read, as a game does.
+    fn frames_draw_as_with_the_line_memos_off<T: Timing>(model: VicModel, seed: u64) {
+        let mut rng = Rng::with_seed(seed);
         for case in 0..12 {
             let mut ram = Box::new([0u8; 0x10000]);
             rng.fill(&mut ram[..]);
@@ -600,7 +673,11 @@ mod tests {
                 colour: &colour,
                 bank: rng.u8(0..4),
             };
-            let mut fast = Raster::default();
+            let mut fast = Raster {
+                model,
+                ..Raster::default()
+            };
+            fast.picture.set_model(model);
             fast.enable_picture();
             let mut exact = fast.clone();
             exact.line_memo = false;
@@ -618,15 +695,17 @@ mod tests {
                         raster.clear_collisions = 0x1E;
                     }
                 }
-                for line in 0..PAL_LINES {
-                    let to = (frame * PAL_LINES + line + 1) * PAL_CYCLES_PER_LINE - 1;
+                let lines = T::LINES;
+                for line in 0..lines {
+                    let to = (frame * lines + line + 1) * T::CYCLES - 1;
                     fast.run_to(&regs, &mem, to);
                     exact.run_to(&regs, &mem, to);
                     // (Equal but for the switch.)
                     exact.line_memo = true;
                     assert!(
                         fast == exact,
-                        "case {case} frame {frame} line {line}: {}",
+                        "{} case {case} frame {frame} line {line}: {}",
+                        model.name(),
                         differences(&fast, &exact)
                     );
                     exact.line_memo = false;
