@@ -220,6 +220,9 @@ pub struct C64Bus {
     touched: u8,
     lines: Interrupts,
     nmi_level: bool,
+    /// CIA 2's count of interrupt assertions when the bus last looked (`Cia::interrupt_edges`):
+    /// a new one is an NMI edge even if the line's release before it fell between two looks.
+    cia2_edges: u64,
     /// The RESTORE key's line into NMI (held by the key script's `{RESTORE}`).
     pub restore_pressed: bool,
     /// The VIC-II's light pen line is low (CIA 1's PB4, which joystick 1's fire shares).
@@ -287,6 +290,7 @@ impl C64Bus {
             touched: ALL_SOURCES,
             lines: Interrupts::NONE,
             nmi_level: false,
+            cia2_edges: 0,
             restore_pressed: false,
             light_pen_low: false,
             input: InputQueue::for_model(vic),
@@ -727,8 +731,8 @@ impl C64Bus {
                 // An ICR read on the cycle CIA 2 raises its interrupt ends a one-cycle NMI
                 // pulse: latch the edge before the read releases the line (an IRQ that
                 // short is rightly never taken, so only the NMI needs this).
-                let nmi = self.cia2.irq(now) || self.restore_pressed;
-                self.set_nmi_level(nmi);
+                let asserted = self.sample_cia2(now);
+                self.set_nmi_level(asserted || self.restore_pressed);
                 self.cia2.read(register, now)
             }
             // Nothing drives the data bus in phi2: it keeps what the VIC-II fetched in phi1.
@@ -925,7 +929,12 @@ impl C64Bus {
             };
         }
         refresh!(0, CIA1, cia1);
-        refresh!(1, CIA2, cia2);
+        if self.touched & CIA2 != 0 || now >= self.sources[1].changes_at {
+            self.sources[1] = Source {
+                asserted: self.sample_cia2(now),
+                changes_at: self.cia2.next_event(),
+            };
+        }
         if (self.touched & VIC != 0 || now >= self.sources[2].changes_at)
             && self.vic.reads_memory()
             && self.vic.collision_interrupts()
@@ -957,6 +966,20 @@ impl C64Bus {
         if self.restore_pressed {
             self.next_interrupt_check = now;
         }
+    }
+
+    /// CIA 2's interrupt output at `now`; an assertion since the last look that the line's
+    /// level cannot show (released and asserted again in between, as a 6526A acknowledged
+    /// in the cycle before its timer's next underflow does) is an NMI edge all the same,
+    /// unless RESTORE holds the line.
+    fn sample_cia2(&mut self, now: u64) -> bool {
+        let asserted = self.cia2.irq(now);
+        let edges = self.cia2.interrupt_edges(now);
+        if edges != self.cia2_edges && !self.restore_pressed {
+            self.lines.nmi_edge = true;
+        }
+        self.cia2_edges = edges;
+        asserted
     }
 
     /// The NMI line's level now: a rise is an edge the CPU takes (NMI is edge-triggered).
