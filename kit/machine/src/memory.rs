@@ -797,8 +797,14 @@ impl C64Bus {
             }
             // Nothing drives the data bus in phi2: it keeps what the VIC-II fetched in phi1.
             _ => {
-                self.catch_up_vic(now);
-                let value = self.vic.last_fetch();
+                // Worked out exactly even while the chip keeps only its counters (the first
+                // such read): from then on it fetches every cycle.
+                self.settle_vic_bank(now);
+                let value = self.with_vic_memory(|vic, mem| {
+                    let value = vic.phi1_bus(now, mem);
+                    vic.last_fetch();
+                    value
+                });
                 self.update_vic_watch();
                 value
             }
