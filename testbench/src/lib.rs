@@ -24,7 +24,7 @@ use c64kit_machine::kernal::AfterReturn;
 use c64kit_machine::picture::{HEIGHT, WIDTH};
 use c64kit_machine::pla::Region;
 use c64kit_machine::{load_name_of, Machine, Picture, Prg, Program, RunSettings, StopReason};
-use c64kit_machine::{CiaModel, SidModel, VicModel};
+use c64kit_machine::{CiaModel, GlueLogic, SidModel, VicModel};
 use c64kit_machine::{RomPaths, Roms};
 use screenshot::{Comparison, Match, Reference};
 use std::path::{Path, PathBuf};
@@ -336,6 +336,18 @@ pub fn vic_model(test: &Test) -> VicModel {
     }
 }
 
+/// The glue logic between CIA 2 and the VIC-II's bank: a C64C's custom chip with the new
+/// VIC-IIs (`vicii-new`), a breadbin C64's gates with the 6569 and 6567s. The references of
+/// the 6569's tests come from breadbins: VICII/split-tests/fetchsplit, which switches banks
+/// mid-line, is far closer to its 6569 reference with the breadbin's glue.
+pub fn glue_logic(test: &Test) -> GlueLogic {
+    if vic_model(test).is_new() {
+        GlueLogic::CustomIc
+    } else {
+        GlueLogic::Discrete
+    }
+}
+
 /// The CIAs a test asks for: `cia-old` the 6526, `cia-new` (or nothing) the 6526A.
 pub fn cia_model(test: &Test) -> CiaModel {
     // x64sc ran a test that names no CIA as a C64C, with 6526As: its verdicts are for that
@@ -528,6 +540,7 @@ fn start(test: &Test, roms: Option<&CommodoreRoms>, picture: bool) -> Result<Mac
         cia: cia_model(test),
         sid: sid_model(test),
         vic: vic_model(test),
+        glue: glue_logic(test),
         debug_cart: true,
         stop_on_stuck_loop: true,
         drive: Drive::read_only(collection_dir().join(&test.dir)),

@@ -86,7 +86,11 @@
 //! ciacore models it: after a timer underflow the IRQ line and ICR bit 7 come
 //! in the underflow cycle itself, not one cycle later (but one cycle later
 //! when the ICR was read in the cycle just before); enabling a pending source
-//! in the mask asserts one cycle sooner; and there is no timer B bug. A
+//! in the mask asserts one cycle sooner (not at all right after an ICR read);
+//! and there is no timer B bug. An ICR read clears the flags it saw only two
+//! cycles later (a flag raised again in between stays), so a read-modify-write
+//! of the ICR reads them twice, and shows bit 7 already for an interrupt due in
+//! the next cycle, which it cancels (CIA/dd0dtest on a 6526A). A
 //! switch of the serial port to input misses a CNT that fell in the last
 //! cycle (see above); the rest of the serial port and the TOD alarm timing
 //! are the same on both.
@@ -408,6 +412,13 @@ pub struct Cia {
     icr: u8,
     imr: u8,
     int_asserted: bool,
+    /// How many times the interrupt output has been asserted since power-on: an NMI input
+    /// (CIA 2's line) is edge-triggered, and the 6502 sees a fall of /NMI however short
+    /// the release before it, even between two of the bus's looks at the line.
+    int_edges: u64,
+    /// 6526A: the ICR bits the last read acknowledged, cleared two cycles after it (the
+    /// `CLEAR_ICR1` stage) unless their source raised them again in between.
+    icr_acked: u8,
     delay: u64,
     feed: u64,
     pb67_toggle: u8,
@@ -461,6 +472,8 @@ impl Cia {
             icr: 0,
             imr: 0,
             int_asserted: false,
+            int_edges: 0,
+            icr_acked: 0,
             delay: 0,
             feed: 0,
             pb67_toggle: 0,
@@ -531,8 +544,10 @@ impl Cia {
     pub fn reset(&mut self) {
         let (cycle, model, tod_input) = (self.cycle, self.model, self.tod_input);
         let (keys, input_a, input_b) = (self.keys, self.input_a, self.input_b);
+        let int_edges = self.int_edges;
         *self = Cia::new();
         self.cycle = cycle;
+        self.int_edges = int_edges; // a count of the line's falls, which a reset never makes
         self.model = model;
         self.tod_input = tod_input;
         self.keys = keys;
@@ -635,10 +650,25 @@ impl Cia {
                 latched[3]
             }
             0x0D => {
-                let value = self.icr;
                 if self.int_asserted {
                     self.delay |= CLEAR_INT0;
                 }
+                if self.model == CiaModel::Mos6526A {
+                    // The 6526A shows bit 7 already for an interrupt due in the next cycle
+                    // (which the read cancels), and clears the flags it read only two
+                    // cycles later: a second read in the next cycle (a read-modify-write's
+                    // double read) sees them again (VICE's ciacore, CIA/dd0dtest).
+                    if self.delay & SET_INT1 != 0 && self.icr & 0x1F != 0 {
+                        self.icr |= 0x80;
+                    }
+                    if self.icr & 0x9F != 0 {
+                        self.icr_acked |= self.icr | 0x80;
+                    }
+                    self.delay &= !(SET_INT0 | SET_INT1 | SET_ICR0 | SET_ICR1);
+                    self.delay |= CLEAR_ICR0 | READ_ICR0;
+                    return self.icr;
+                }
+                let value = self.icr;
                 self.delay &= !(SET_INT0 | SET_INT1);
                 self.delay |= CLEAR_ICR0 | READ_ICR0;
                 self.icr &= 0x80;
@@ -708,9 +738,11 @@ impl Cia {
                 }
                 if self.imr & self.icr & 0x1F != 0 && !self.int_asserted {
                     // The line and bit 7 come two cycles later on the 6526,
-                    // one on the 6526A.
+                    // one on the 6526A (not at all if the ICR was read in the cycle
+                    // before: the flags it read are on their way out).
                     self.delay |= match self.model {
                         CiaModel::Mos6526 => SET_INT0 | SET_ICR0,
+                        CiaModel::Mos6526A if self.delay & READ_ICR1 != 0 => 0,
                         CiaModel::Mos6526A => SET_INT1 | SET_ICR1,
                     };
                 } else if self.delay & CLEAR_ICR2 != 0 {
@@ -728,6 +760,14 @@ impl Cia {
     pub fn irq(&mut self, now: u64) -> bool {
         self.catch_up(now);
         self.int_asserted
+    }
+
+    /// How many times the interrupt output has been asserted up to cycle `now` (each a
+    /// fall of the line, which an edge-triggered input such as the 6510's NMI latches,
+    /// even if the line was high for only one cycle before it).
+    pub fn interrupt_edges(&mut self, now: u64) -> u64 {
+        self.catch_up(now);
+        self.int_edges
     }
 
     /// Earliest cycle at which the interrupt output may change without a
@@ -1005,11 +1045,17 @@ impl Cia {
             changed
         };
         if changed && self.tod.time == self.tod.alarm {
-            self.icr |= 0x04;
+            self.raise_flag(0x04);
             if self.imr & 0x04 != 0 && !self.int_asserted {
                 self.delay |= SET_INT0 | SET_ICR0;
             }
         }
+    }
+
+    /// Sets an ICR flag; one raised again after a 6526A's read is no longer acknowledged.
+    fn raise_flag(&mut self, flag: u8) {
+        self.icr |= flag;
+        self.icr_acked &= !flag;
     }
 
     /// Cycle at which the next tenth is counted, if the clock runs.
@@ -1167,11 +1213,11 @@ impl Cia {
         }
 
         if a_underflow {
-            self.icr |= 0x01;
+            self.raise_flag(0x01);
         }
         if b_underflow && (delay & READ_ICR0 == 0 || self.model == CiaModel::Mos6526A) {
             // Lost on the 6526 if the ICR is being read (timer B bug).
-            self.icr |= 0x02;
+            self.raise_flag(0x02);
         }
         let timer_fire =
             (a_underflow && self.imr & 0x01 != 0) || (b_underflow && self.imr & 0x02 != 0);
@@ -1199,7 +1245,7 @@ impl Cia {
         if serial_done {
             // The serial flag comes late in the cycle: bit 7 and the line
             // follow in the same cycle, not one later.
-            self.icr |= 0x08;
+            self.raise_flag(0x08);
             if self.imr & 0x08 != 0 {
                 delay |= SET_INT1 | SET_ICR1;
             }
@@ -1210,7 +1256,7 @@ impl Cia {
                 self.tod.next_tick += tod_match(self.cra) + 1;
                 tod_increment(&mut self.tod.time);
                 if self.tod.time == self.tod.alarm {
-                    self.icr |= 0x04;
+                    self.raise_flag(0x04);
                     fire |= self.imr & 0x04 != 0;
                 }
             }
@@ -1220,16 +1266,27 @@ impl Cia {
         }
 
         if delay & CLEAR_ICR1 != 0 {
-            self.icr &= 0x7F;
+            if self.model == CiaModel::Mos6526A {
+                // A flag raised again since the read stays (`raise_flag`), as does
+                // bit 7 set below.
+                self.icr &= !self.icr_acked;
+                self.icr_acked = 0;
+            } else {
+                self.icr &= 0x7F;
+            }
         }
         if delay & SET_ICR1 != 0 {
             self.icr |= 0x80;
         }
+        let was_asserted = self.int_asserted;
         if delay & SET_INT1 != 0 {
             self.int_asserted = true;
         }
         if delay & CLEAR_INT0 != 0 {
             self.int_asserted = false;
+        }
+        if self.int_asserted && !was_asserted {
+            self.int_edges += 1;
         }
 
         self.delay = ((delay << 1) & SHIFT_MASK) | self.feed;

@@ -28,7 +28,7 @@
 //! ```
 
 use anyhow::{bail, Context, Result};
-pub use c64kit_machine::{CiaModel, SidModel, VicModel};
+pub use c64kit_machine::{CiaModel, GlueLogic, SidModel, VicModel};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -71,12 +71,13 @@ pub fn parse_vic_model(s: &str) -> Result<VicModel> {
 }
 
 /// A C64 as `--model` and `model` take it (x64sc's `-model`): the VIC-II, CIAs and SID
-/// chosen together.
+/// chosen together, and the glue logic between CIA 2 and the VIC-II's bank.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct C64Model {
     pub vic: VicModel,
     pub cia: CiaModel,
     pub sid: SidModel,
+    pub glue: GlueLogic,
 }
 
 /// The `--model` presets, as VICE's x64sc has them: the breadbin C64s (old CIAs, 6581) and
@@ -88,6 +89,7 @@ pub const C64_MODELS: [(&str, C64Model); 5] = [
             vic: VicModel::Mos6569,
             cia: CiaModel::Mos6526,
             sid: SidModel::Mos6581,
+            glue: GlueLogic::Discrete,
         },
     ),
     (
@@ -96,6 +98,7 @@ pub const C64_MODELS: [(&str, C64Model); 5] = [
             vic: VicModel::Mos6567R8,
             cia: CiaModel::Mos6526,
             sid: SidModel::Mos6581,
+            glue: GlueLogic::Discrete,
         },
     ),
     (
@@ -104,6 +107,7 @@ pub const C64_MODELS: [(&str, C64Model); 5] = [
             vic: VicModel::Mos6567R56A,
             cia: CiaModel::Mos6526,
             sid: SidModel::Mos6581,
+            glue: GlueLogic::Discrete,
         },
     ),
     (
@@ -112,6 +116,7 @@ pub const C64_MODELS: [(&str, C64Model); 5] = [
             vic: VicModel::Mos8565,
             cia: CiaModel::Mos6526A,
             sid: SidModel::Mos8580,
+            glue: GlueLogic::CustomIc,
         },
     ),
     (
@@ -120,6 +125,7 @@ pub const C64_MODELS: [(&str, C64Model); 5] = [
             vic: VicModel::Mos8562,
             cia: CiaModel::Mos6526A,
             sid: SidModel::Mos8580,
+            glue: GlueLogic::CustomIc,
         },
     ),
 ];
@@ -503,6 +509,11 @@ impl Config {
     /// The CIAs: `cia`, else the `model`'s.
     pub fn cia_model(&self) -> Option<CiaModel> {
         self.cia.or(self.model.map(|m| m.cia))
+    }
+
+    /// The glue logic: the `model`'s (a breadbin C64's unless it names a C64C).
+    pub fn glue_logic(&self) -> Option<GlueLogic> {
+        self.model.map(|m| m.glue)
     }
 
     /// The SID: `sid`, else the `model`'s.

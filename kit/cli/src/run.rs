@@ -100,8 +100,9 @@ pub struct RunArgs {
     #[arg(long, value_name = "6569|6567r8|6567r56a|8565|8562", value_parser = c64kit::config::parse_vic_model)]
     vic: Option<VicModel>,
     /// A C64 as VICE's x64sc `-model` names it: `c64` (PAL), `c64-ntsc`, `c64-ntsc-old`,
-    /// `c64c` or `c64c-ntsc` (8565/8562, 6526A, 8580), choosing the VIC-II, CIAs and SID
-    /// together; `--vic`, `--cia` and `--sid` override it.
+    /// `c64c` or `c64c-ntsc` (8565/8562, 6526A, 8580, the C64C's glue chip before the
+    /// VIC-II's bank), choosing the VIC-II, CIAs and SID together; `--vic`, `--cia` and
+    /// `--sid` override it.
     #[arg(long, value_name = "c64|c64-ntsc|c64-ntsc-old|c64c|c64c-ntsc", value_parser = c64kit::config::parse_c64_model)]
     model: Option<C64Model>,
     /// What a return to BASIC does: `return` ends the run (the default of `run`); `wait`
@@ -630,6 +631,9 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
             .or(config.sid_model())
             .unwrap_or_default(),
         vic,
+        glue: (args.model.map(|m| m.glue))
+            .or(config.glue_logic())
+            .unwrap_or_default(),
         drive: drive_8,
         raw_loads,
         start_address: start,

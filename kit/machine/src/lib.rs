@@ -28,6 +28,7 @@ pub use c64kit_chips::{PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_LINE};
 pub use drive::Drive;
 pub use loader::{Prg, PrgError};
 pub use machine::{trace_line, Machine, PAL_HZ};
+pub use memory::GlueLogic;
 pub use roms::{RomPaths, Roms};
 pub use settings::{load_name_of, runs_basic_first, Entry, Program, RunSettings, Segment};
 pub use start::StartError;

@@ -20,9 +20,22 @@ macro_rules! vic_memory {
             ram: &$bus.ram,
             char_rom: &$bus.roms.chargen,
             colour: &$bus.colour,
-            bank: $bus.cia2.vic_bank(),
+            bank: $bus.vic_bank(),
         }
     };
+}
+
+/// What turns CIA 2's port A into the VIC-II's bank lines (VA14/VA15).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum GlueLogic {
+    /// The breadbin C64's TTL gates: the bank follows the port at once.
+    #[default]
+    Discrete,
+    /// The C64C's custom chip (252535-01): switching straight between banks 1 and 2
+    /// ($DD00 %10 and %01) shows bank 3 for one cycle on the way, and a data-direction
+    /// write that lowers the bank takes effect a cycle late (VICE's c64gluelogic.c,
+    /// which x64sc's `-model c64c` uses).
+    CustomIc,
 }
 
 /// Power-on values of the 6510 port: data direction $2F, data $37 (BASIC, KERNAL, I/O).
@@ -220,6 +233,14 @@ pub struct C64Bus {
     touched: u8,
     lines: Interrupts,
     nmi_level: bool,
+    /// The glue logic between CIA 2's port A and the VIC-II's bank.
+    glue: GlueLogic,
+    /// The bank the VIC-II sees up to and including a cycle, where the glue logic lags
+    /// behind CIA 2's port (`GlueLogic::CustomIc`).
+    vic_bank_until: Option<(u64, u8)>,
+    /// CIA 2's count of interrupt assertions when the bus last looked (`Cia::interrupt_edges`):
+    /// a new one is an NMI edge even if the line's release before it fell between two looks.
+    cia2_edges: u64,
     /// The RESTORE key's line into NMI (held by the key script's `{RESTORE}`).
     pub restore_pressed: bool,
     /// The VIC-II's light pen line is low (CIA 1's PB4, which joystick 1's fire shares).
@@ -287,6 +308,9 @@ impl C64Bus {
             touched: ALL_SOURCES,
             lines: Interrupts::NONE,
             nmi_level: false,
+            cia2_edges: 0,
+            glue: GlueLogic::Discrete,
+            vic_bank_until: None,
             restore_pressed: false,
             light_pen_low: false,
             input: InputQueue::for_model(vic),
@@ -300,6 +324,19 @@ impl C64Bus {
         bus.cia1.set_tod_input(tod);
         bus.cia2.set_tod_input(tod);
         bus
+    }
+
+    /// The glue logic between CIA 2 and the VIC-II's bank: a breadbin C64's (the default) or
+    /// a C64C's.
+    pub fn set_glue_logic(&mut self, glue: GlueLogic) {
+        self.glue = glue;
+    }
+
+    /// The VIC-II's bank now (0-3: $0000, $4000, $8000, $C000): CIA 2's port A, through the
+    /// glue logic.
+    pub fn vic_bank(&self) -> u8 {
+        self.vic_bank_until
+            .map_or_else(|| self.cia2.vic_bank(), |(_, bank)| bank)
     }
 
     /// Makes both CIAs 6526s (the default, a breadbin C64's) or 6526As (a C64C's).
@@ -404,7 +441,20 @@ impl C64Bus {
 
     /// Brings the VIC-II's fetching and drawing up to cycle `now`.
     fn catch_up_vic(&mut self, now: u64) {
+        self.settle_vic_bank(now);
         self.with_vic_memory(|vic, mem| vic.run_to(now, mem));
+    }
+
+    /// Ends a lag of the glue logic that is over by cycle `now`: the VIC-II first runs up to
+    /// its last cycle on the bank it saw then.
+    fn settle_vic_bank(&mut self, now: u64) {
+        if let Some((until, _)) = self.vic_bank_until {
+            if now > until {
+                self.with_vic_memory(|vic, mem| vic.run_to(until, mem));
+                self.vic_bank_until = None;
+                self.update_vic_watch();
+            }
+        }
     }
 
     /// Runs `f` on the VIC-II and memory as it sees it: the RAM under the port at $0000/$0001.
@@ -442,6 +492,7 @@ impl C64Bus {
     /// the pages its fetches may read), and a whole bad line in between fetched its video
     /// matrix anew (a chip that keeps its counters reads no other memory).
     fn port_cell_written(&mut self, cell: usize, now: u64) {
+        self.settle_vic_bank(now);
         let behind = now.saturating_sub(self.vic.drawn_until());
         if self.vic.reads_memory() || behind <= PORT_FETCH_AT_ONCE || !self.defer_port_fetches {
             let bus = self.with_vic_memory(|vic, mem| vic.phi1_bus(now, mem));
@@ -527,13 +578,18 @@ impl C64Bus {
         self.vic_pages = FetchedPages::default();
         self.vic_watch = 0;
         if self.vic.reads_memory() {
-            let bank = self.cia2.vic_bank();
-            let base = usize::from(Vic::bank_base(bank));
-            self.vic_pages = self.vic.pages_read(bank, &self.ram[base..base + 0x4000]);
-            let pages = self.vic_pages.every_line | self.vic_pages.bad_lines;
-            for region in 0..4 {
-                if pages >> (16 * region) & 0xFFFF != 0 {
-                    self.vic_watch |= 1 << (4 * usize::from(bank) + region);
+            // While the glue logic lags, the bank it shows now and the port's next.
+            let lagging = self.vic_bank_until.map(|(_, bank)| bank);
+            for bank in lagging.into_iter().chain([self.cia2.vic_bank()]) {
+                let base = usize::from(Vic::bank_base(bank));
+                let read = self.vic.pages_read(bank, &self.ram[base..base + 0x4000]);
+                self.vic_pages.every_line |= read.every_line;
+                self.vic_pages.bad_lines |= read.bad_lines;
+                let pages = read.every_line | read.bad_lines;
+                for region in 0..4 {
+                    if pages >> (16 * region) & 0xFFFF != 0 {
+                        self.vic_watch |= 1 << (4 * usize::from(bank) + region);
+                    }
                 }
             }
         }
@@ -568,6 +624,14 @@ impl C64Bus {
         let mem = VicMemory {
             ram: &ram,
             ..vic_memory!(self)
+        };
+        // A lag of the glue logic ends after its cycle.
+        if let Some((until, _)) = self.vic_bank_until {
+            vic.run_to(until.min(self.now), &mem);
+        }
+        let mem = VicMemory {
+            bank: self.cia2.vic_bank(),
+            ..mem
         };
         vic.run_to(self.now, &mem);
         vic.enable_picture();
@@ -727,14 +791,20 @@ impl C64Bus {
                 // An ICR read on the cycle CIA 2 raises its interrupt ends a one-cycle NMI
                 // pulse: latch the edge before the read releases the line (an IRQ that
                 // short is rightly never taken, so only the NMI needs this).
-                let nmi = self.cia2.irq(now) || self.restore_pressed;
-                self.set_nmi_level(nmi);
+                let asserted = self.sample_cia2(now);
+                self.set_nmi_level(asserted || self.restore_pressed);
                 self.cia2.read(register, now)
             }
             // Nothing drives the data bus in phi2: it keeps what the VIC-II fetched in phi1.
             _ => {
-                self.catch_up_vic(now);
-                let value = self.vic.last_fetch();
+                // Worked out exactly even while the chip keeps only its counters (the first
+                // such read): from then on it fetches every cycle.
+                self.settle_vic_bank(now);
+                let value = self.with_vic_memory(|vic, mem| {
+                    let value = vic.phi1_bus(now, mem);
+                    vic.last_fetch();
+                    value
+                });
                 self.update_vic_watch();
                 value
             }
@@ -818,7 +888,19 @@ impl C64Bus {
             0xDD00..=0xDDFF => {
                 // Port A chooses the VIC's bank.
                 self.catch_up_vic(now);
-                self.cia2.write((addr & 0x0F) as u8, value, now);
+                let register = (addr & 0x0F) as u8;
+                let (old, old_ddr) = (self.cia2.vic_bank(), self.cia2.peek(0x02, now));
+                self.cia2.write(register, value, now);
+                let new = self.cia2.vic_bank();
+                if self.glue == GlueLogic::CustomIc && new != old {
+                    // The cycle after the write still shows the lag (VICE's c64gluelogic.c).
+                    let ddr_write = register == 0x02 && value != old_ddr;
+                    if old ^ new == 3 && (new == 1 || new == 2) {
+                        self.vic_bank_until = Some((now + 1, 3));
+                    } else if ddr_write && new < old && old ^ new != 3 {
+                        self.vic_bank_until = Some((now + 1, old));
+                    }
+                }
                 self.update_vic_watch();
             }
             _ => {}
@@ -925,7 +1007,12 @@ impl C64Bus {
             };
         }
         refresh!(0, CIA1, cia1);
-        refresh!(1, CIA2, cia2);
+        if self.touched & CIA2 != 0 || now >= self.sources[1].changes_at {
+            self.sources[1] = Source {
+                asserted: self.sample_cia2(now),
+                changes_at: self.cia2.next_event(),
+            };
+        }
         if (self.touched & VIC != 0 || now >= self.sources[2].changes_at)
             && self.vic.reads_memory()
             && self.vic.collision_interrupts()
@@ -957,6 +1044,20 @@ impl C64Bus {
         if self.restore_pressed {
             self.next_interrupt_check = now;
         }
+    }
+
+    /// CIA 2's interrupt output at `now`; an assertion since the last look that the line's
+    /// level cannot show (released and asserted again in between, as a 6526A acknowledged
+    /// in the cycle before its timer's next underflow does) is an NMI edge all the same,
+    /// unless RESTORE holds the line.
+    fn sample_cia2(&mut self, now: u64) -> bool {
+        let asserted = self.cia2.irq(now);
+        let edges = self.cia2.interrupt_edges(now);
+        if edges != self.cia2_edges && !self.restore_pressed {
+            self.lines.nmi_edge = true;
+        }
+        self.cia2_edges = edges;
+        asserted
     }
 
     /// The NMI line's level now: a rise is an edge the CPU takes (NMI is edge-triggered).

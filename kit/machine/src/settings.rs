@@ -16,6 +16,7 @@ use crate::input::DEFAULT_KEY_HOLD;
 use crate::kernal::{AfterReturn, DEFAULT_IDLE_POLL_LIMIT};
 use crate::loader::Prg;
 use crate::machine::Machine;
+use crate::memory::GlueLogic;
 use crate::roms::Roms;
 use crate::start::StartError;
 use c64kit_basic::KeyEvent;
@@ -84,6 +85,8 @@ pub struct RunSettings {
     pub sid: SidModel,
     /// The VIC-II, which also decides the clock and mains frequency (PAL or NTSC).
     pub vic: VicModel,
+    /// The glue logic between CIA 2 and the VIC-II's bank (a breadbin C64's or a C64C's).
+    pub glue: GlueLogic,
     /// Drive 8.
     pub drive: Drive,
     /// Bytes placed before the program (`--load ADDR FILE`). Without another start, the
@@ -120,6 +123,7 @@ impl Default for RunSettings {
             cia: CiaModel::default(),
             sid: SidModel::default(),
             vic: VicModel::default(),
+            glue: GlueLogic::default(),
             drive: Drive::default(),
             raw_loads: Vec::new(),
             start_address: None,
@@ -183,6 +187,7 @@ impl Machine {
             cia,
             sid,
             vic,
+            glue,
             drive,
             raw_loads,
             start_address,
@@ -220,6 +225,7 @@ impl Machine {
         };
         m.bus.set_cia_model(cia);
         m.bus.set_sid_model(sid);
+        m.bus.set_glue_logic(glue);
         m.kernal.drive = drive;
         // LOAD: the raw bytes, then the program over them.
         let segments = program.map_or(&[][..], |p| &p.segments[..]);

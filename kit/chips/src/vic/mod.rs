@@ -11,9 +11,13 @@
 //! Raster interrupt: writing $D012 (bits 0-7) or $D011 bit 7 (bit 8) sets the
 //! compare line. At the first cycle of each line equal to it, $D019 bit 0 is
 //! set (whether or not enabled); writing the compare line to equal the
-//! current line also sets it at once (the comparison is edge-triggered).
+//! line of the next cycle also sets it (the comparison is edge-triggered and
+//! sees a write from the next cycle on: not the line a write in its last
+//! cycle ends).
 //! Lines 312-511 never match. The IRQ output is `$D019 & $D01A & $0F != 0`;
-//! $D019 reads that as bit 7. Writing 1s to $D019 acknowledges those bits.
+//! $D019 reads that as bit 7. Writing 1s to $D019 acknowledges those bits; the
+//! 6510 sees a release by a $D019 or $D01A write a cycle late (`irq` still low
+//! in the write's cycle), so INC $D019 after CLI is still interrupted.
 //! The line counter resets a cycle into the frame: in line 0's first cycle
 //! $D011/$D012 still read 311 and line 0 matches a cycle late. At power-on
 //! the compare line is 0, so bit 0 of $D019 is set at cycle 1: programs
@@ -74,6 +78,12 @@ pub struct Vic {
     regs: [u8; REGISTER_COUNT],
     irq_flags: u8,
     irq_mask: u8,
+    /// The last cycle the IRQ output still holds the line after a register write released
+    /// it: the 6510 sees the release a cycle late, so an acknowledge in an instruction's
+    /// last two cycles (INC $D019's first write) comes too late for its interrupt poll.
+    /// The CIAs release a cycle after the ICR read; VICE's interrupt core keeps any source
+    /// pending for its check up to two cycles after the release.
+    irq_held_until: Option<u64>,
     /// First cycle whose raster compare has not been evaluated yet.
     pending_from: u64,
     /// Bad lines and sprite DMA: when BA is low.
@@ -107,6 +117,7 @@ impl Vic {
             regs: [0; REGISTER_COUNT],
             irq_flags: 0,
             irq_mask: 0,
+            irq_held_until: None,
             pending_from: 0,
             claims: BusClaims {
                 sprites: dma::SpriteDma::starting_at(0, model),
@@ -438,6 +449,7 @@ impl Vic {
             regs: self.regs,
             irq_flags: self.irq_flags,
             irq_mask: self.irq_mask,
+            irq_held_until: self.irq_held_until,
             pending_from: self.pending_from,
             claims: self.claims,
             raster: Box::new(Raster::drawing_into(Picture::none())),
@@ -482,18 +494,29 @@ impl Vic {
                 let old = self.raster_compare();
                 self.regs[usize::from(reg)] = value;
                 let new = self.raster_compare();
-                let line = self.counter_line(now.max(self.pending_from.saturating_sub(1)));
+                // The comparator sees the new line from the next cycle on, against the line
+                // counter as it stands then: written in a line's last cycle (or in line 0's
+                // first, where the counter still holds the last line), the current line no
+                // longer matches (VICE's viciisc compares every cycle after the access).
+                let line = self.counter_line((now + 1).max(self.pending_from));
                 if new != old && new == line {
                     self.irq_flags |= 0x01;
                 }
             }
             0x13 | 0x14 | 0x1E | 0x1F => {} // read-only latches
-            0x19 => self.irq_flags &= !(value & 0x0F),
-            0x1A => {
-                self.irq_mask = value & 0x0F;
-                if value & 0x06 != 0 {
-                    // Collision interrupts: the chip must draw to find them.
-                    self.raster.keep_fetching = true;
+            0x19 | 0x1A => {
+                let was_asserted = self.irq_flags & self.irq_mask != 0;
+                if reg == 0x19 {
+                    self.irq_flags &= !(value & 0x0F);
+                } else {
+                    self.irq_mask = value & 0x0F;
+                    if value & 0x06 != 0 {
+                        // Collision interrupts: the chip must draw to find them.
+                        self.raster.keep_fetching = true;
+                    }
+                }
+                if was_asserted && self.irq_flags & self.irq_mask == 0 {
+                    self.irq_held_until = Some(now);
                 }
             }
             0x20..=0x2E => self.regs[usize::from(reg)] = value & 0x0F,
@@ -505,7 +528,7 @@ impl Vic {
     /// Interrupt output at cycle `now` (true = IRQ line pulled low).
     pub fn irq(&mut self, now: u64) -> bool {
         self.catch_up(now);
-        self.irq_flags & self.irq_mask != 0
+        self.irq_flags & self.irq_mask != 0 || self.irq_held_until.is_some_and(|last| now <= last)
     }
 
     /// Earliest cycle at which the interrupt output may change without a
@@ -514,6 +537,11 @@ impl Vic {
     pub fn next_event(&self) -> u64 {
         if self.irq_flags & self.irq_mask != 0 {
             return u64::MAX;
+        }
+        if let Some(last) = self.irq_held_until {
+            if last + 1 >= self.pending_from {
+                return last + 1; // the held line's release
+            }
         }
         // A collision can raise its flag in any cycle the chip draws sprites.
         let collisions = if self.irq_mask & 0x06 != 0 && self.reads_memory() {
