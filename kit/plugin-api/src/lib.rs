@@ -47,6 +47,7 @@ pub mod palette;
 pub mod picture;
 pub mod plugin;
 
+pub use abi::Clock;
 pub use picture::{Image, Picture, PictureKind};
 pub use plugin::{
     panic_message, parse_number_option, AudioOutput, Confidence, DisplayBackend, FrameView,
