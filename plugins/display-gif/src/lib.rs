@@ -402,4 +402,119 @@ mod tests {
         assert_eq!(changed(&a, &b, 6, 4), Some((2, 1, 3, 2)));
         assert_eq!(changed(&[], &b, 6, 4), Some((0, 0, 6, 4)));
     }
+
+    mod host {
+        use c64kit_plugin_api::abi::{Host, RSlice};
+        use std::ffi::c_void;
+
+        extern "C" fn text(_: *mut c_void, _: RSlice) {}
+        extern "C" fn key(_: *mut c_void, _: u8) {}
+        extern "C" fn quit(_: *mut c_void) {}
+        extern "C" fn segment(_: *mut c_void, _: u16, _: RSlice) {}
+        extern "C" fn start(_: *mut c_void, _: u32, _: u16) {}
+
+        /// A host that ignores everything said to it.
+        pub fn deaf() -> Host {
+            Host {
+                ctx: std::ptr::null_mut(),
+                write_stdout: text,
+                note: text,
+                error: text,
+                push_key: key,
+                quit,
+                segment,
+                start,
+                describe: text,
+            }
+        }
+    }
+
+    /// A recording of `frames` frames that all differ, on a made-up clock of `hz` cycles a
+    /// second and `per_frame` a frame, then the run's end one frame later: the delays.
+    fn delays_of(hz: u64, per_frame: u64, frames: u64) -> Vec<u16> {
+        let dir = std::env::temp_dir().join(format!(
+            "c64kit-gif-{}-{hz}-{per_frame}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.gif");
+        let raw = host::deaf();
+        // SAFETY: a valid host table for the calls below.
+        let host = unsafe { HostRef::from_raw(&raw) };
+        let options = Options::new(vec![("output".into(), path.display().to_string())]);
+        let mut gif = GifDisplay::create(&options, &host).unwrap();
+        let clock = Clock {
+            cycles_per_second: hz,
+            cycles_per_frame: per_frame,
+            video: c64kit_plugin_api::abi::VIDEO_NTSC,
+        };
+        let screen = c64kit_plugin_api::abi::Screen::blank();
+        let mut pixels = vec![0u8; 4];
+        for n in 1..=frames + 1 {
+            // Each picture differs from the one before.
+            pixels[(n % 4) as usize] = (n % 16) as u8;
+            pixels[0] = (n % 7) as u8;
+            let (px, cycles) = (pixels.clone(), n * per_frame);
+            let view = FrameView {
+                screen: &screen,
+                picture: Some(Picture {
+                    pixels: &px,
+                    width: 2,
+                    height: 2,
+                    kind: PictureKind::Live,
+                    cycles,
+                }),
+                clock,
+            };
+            if n <= frames {
+                gif.frame(&view, &host).unwrap();
+            } else {
+                let end = RunEndInfo {
+                    reason: "done".into(),
+                    exit_code: 0,
+                    cycles,
+                    pc: 0,
+                    clock,
+                };
+                gif.finish(&end, &view, &host).unwrap();
+            }
+        }
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::Indexed);
+        let mut decoder = options
+            .read_info(std::fs::File::open(&path).unwrap())
+            .unwrap();
+        let mut delays = Vec::new();
+        while let Some(f) = decoder.read_next_frame().unwrap() {
+            delays.push(f.delay);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+        delays
+    }
+
+    /// However long the recording, its delays add up to the frames' time on the clock
+    /// (rounded once, not once a frame), none is under 2/100 s, and at most one frame in six
+    /// is left out at 60 frames a second, one in 400 at 50.125.
+    #[test]
+    fn delays_carry_their_remainder_and_never_drop_under_two_hundredths() {
+        let frames = 3000;
+        for (per_frame, most_dropped) in [(19_950, frames / 400 + 1), (16_667, frames / 6 + 1)] {
+            let hz = 1_000_000;
+            let delays = delays_of(hz, per_frame, frames);
+            let total: u64 = delays.iter().map(|&d| u64::from(d)).sum();
+            // Every frame's time, the last one's too.
+            let want = (frames + 1) as f64 * per_frame as f64 * 100.0 / hz as f64;
+            assert!(
+                (total as f64 - want).abs() <= 0.5,
+                "{per_frame}: {total} hundredths for {want}"
+            );
+            assert!(delays.iter().all(|&d| d >= 2), "{per_frame}: {delays:?}");
+            let dropped = frames + 1 - delays.len() as u64;
+            assert!(
+                dropped <= most_dropped,
+                "{per_frame}: {dropped} of {} frames left out",
+                frames + 1
+            );
+        }
+    }
 }
