@@ -400,7 +400,7 @@ pub fn run_parallel_on(
                 let outcome = crate::run_scenario_on(&s, program, roms, |cycles| {
                     bar.set_message(format!(
                         "{label}: {} of C64 time",
-                        crate::check::c64_seconds(cycles)
+                        crate::check::c64_seconds(cycles, s.clock_hz())
                     ));
                 });
                 bar.finish_and_clear();

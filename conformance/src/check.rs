@@ -3,7 +3,7 @@
 
 use crate::labels::Labels;
 use crate::scenario::Expectation;
-use c64kit_machine::{Machine, PAL_HZ};
+use c64kit_machine::Machine;
 use serde::Serialize;
 
 /// What a check is about. Only facts decide whether a build behaves as published.
@@ -225,9 +225,10 @@ pub fn shown(v: u64, radix: u32) -> String {
     }
 }
 
-/// Seconds of C64 time for a cycle count, one decimal.
-pub fn c64_seconds(cycles: u64) -> String {
-    format!("{:.1} s", cycles as f64 / PAL_HZ as f64)
+/// Seconds of C64 time for a cycle count on a machine whose clock runs at `clock_hz`
+/// (`Machine::clock_hz`: the VIC-II model's), one decimal.
+pub fn c64_seconds(cycles: u64, clock_hz: u64) -> String {
+    format!("{:.1} s", cycles as f64 / clock_hz.max(1) as f64)
 }
 
 /// The 6510's registers, as a run or a call left them.
@@ -490,12 +491,16 @@ fn check_as_published(e: &Expectation, o: &Observed) -> Check {
             what("C64 time".into()),
             published(format!(
                 "at most {} ({} cycles)",
-                c64_seconds(limit),
+                c64_seconds(limit, o.machine.clock_hz()),
                 thousands(limit)
             )),
         );
         return bound(c).measured(
-            format!("{} ({} cycles)", c64_seconds(cycles), thousands(cycles)),
+            format!(
+                "{} ({} cycles)",
+                c64_seconds(cycles, o.machine.clock_hz()),
+                thousands(cycles)
+            ),
             cycles <= limit,
         );
     }

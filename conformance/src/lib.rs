@@ -368,6 +368,8 @@ pub struct Outcome {
     pub checks: Vec<Check>,
     /// Cycles from RUN (or the first call) to the end.
     pub cycles: u64,
+    /// The machine's clock, cycles per second (its VIC-II model's): `cycles` in C64 time.
+    pub clock_hz: u64,
     pub elapsed: Duration,
     /// The transcript as text (RETURN as newline).
     pub transcript: String,
@@ -547,6 +549,7 @@ pub fn run_scenario_on(
         stop: None,
         checks: Vec::new(),
         cycles: 0,
+        clock_hz: s.clock_hz(),
         elapsed: Duration::ZERO,
         transcript: String::new(),
     };
@@ -603,6 +606,7 @@ pub fn run_scenario_on(
             return outcome;
         }
     };
+    outcome.clock_hz = machine.clock_hz();
     if s.screenshot.is_some() {
         // Drawn from the start, as VICE's testbench does: the picture at the end is the
         // one the raster drew (what changed during the frame included).

@@ -49,7 +49,11 @@ pub fn cells(o: &Outcome) -> Vec<String> {
             o.location.clone(),
             o.program.clone(),
             facts_cell(o),
-            format!("{} ({} cycles)", c64_seconds(o.cycles), thousands(o.cycles)),
+            format!(
+                "{} ({} cycles)",
+                c64_seconds(o.cycles, o.clock_hz),
+                thousands(o.cycles)
+            ),
             format!("{:.2} s", o.elapsed.as_secs_f64()),
         ],
     }
@@ -100,7 +104,11 @@ pub fn row(o: &Outcome) -> [String; 8] {
         facts_cell(o),
         transcript_cell(o.published_transcript()),
         transcript_cell(o.golden_transcript()),
-        format!("{} ({} cycles)", c64_seconds(o.cycles), thousands(o.cycles)),
+        format!(
+            "{} ({} cycles)",
+            c64_seconds(o.cycles, o.clock_hz),
+            thousands(o.cycles)
+        ),
         format!("{:.2} s", o.elapsed.as_secs_f64()),
     ]
 }
@@ -546,7 +554,7 @@ pub fn json(outcomes: &[Outcome], published: &[PublishedFact], title: &str) -> S
                 "published_transcript": transcript_cell(o.published_transcript()),
                 "golden_transcript": transcript_cell(o.golden_transcript()),
                 "cycles": o.cycles,
-                "c64_seconds": o.cycles as f64 / c64kit_machine::PAL_HZ as f64,
+                "c64_seconds": o.cycles as f64 / o.clock_hz.max(1) as f64,
                 "run_seconds": o.elapsed.as_secs_f64(),
                 "checks": o.checks,
             })
@@ -586,7 +594,7 @@ fn test_json(outcomes: &[Outcome], title: &str) -> String {
                 "stop": o.stop.as_ref().map(|s| s.to_string()),
                 "passed": o.facts_hold(),
                 "cycles": o.cycles,
-                "c64_seconds": o.cycles as f64 / c64kit_machine::PAL_HZ as f64,
+                "c64_seconds": o.cycles as f64 / o.clock_hz.max(1) as f64,
                 "run_seconds": o.elapsed.as_secs_f64(),
                 // Every expected value is the user's: no published/ours to tell apart.
                 "checks": o.checks.iter().map(|c| serde_json::json!({

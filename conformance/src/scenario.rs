@@ -112,6 +112,12 @@ pub enum Origin {
 }
 
 impl Scenario {
+    /// The clock of the machine it runs on (its VIC-II model's, the default's when its
+    /// settings name none), cycles per second: what its cycles are in C64 time.
+    pub fn clock_hz(&self) -> u64 {
+        self.setup.vic.unwrap_or_default().clock_hz()
+    }
+
     /// "tests/greeting.toml:3" for a user's scenario, "" for the RYG suite's.
     pub fn location(&self) -> String {
         match &self.origin {

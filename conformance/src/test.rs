@@ -374,7 +374,7 @@ fn print_outcome(o: &Outcome, colour: bool, max_diff: usize) {
         "{word} {} ({}): {checks}, {} of C64 time ({} cycles)",
         o.name,
         o.location,
-        c64_seconds(o.cycles),
+        c64_seconds(o.cycles, o.clock_hz),
         thousands(o.cycles)
     );
     if standing == Standing::Holds {

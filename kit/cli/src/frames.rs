@@ -14,7 +14,7 @@
 
 use c64kit_machine::picture::{FIRST_LINE, HEIGHT};
 use c64kit_machine::Machine;
-use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES, FLAG_PIXELS};
+use c64kit_plugin_api::abi::{Clock, Screen, FLAG_FRAMES, FLAG_PIXELS, VIDEO_NTSC, VIDEO_PAL};
 use c64kit_plugin_api::host::DisplayInstance;
 use c64kit_plugin_api::{Picture, PictureKind};
 
@@ -33,6 +33,20 @@ pub fn screen(m: &Machine) -> Screen {
     s.cursor_col = t.cursor_col;
     s.vic[..t.vic.len()].copy_from_slice(&t.vic);
     s
+}
+
+/// The machine's clock, in the plugin interface's form (from its VIC-II model, which keeps
+/// the facts).
+pub fn clock(m: &Machine) -> Clock {
+    Clock {
+        cycles_per_second: m.clock_hz(),
+        cycles_per_frame: m.cycles_per_frame(),
+        video: if m.vic_model().is_pal() {
+            VIDEO_PAL
+        } else {
+            VIDEO_NTSC
+        },
+    }
 }
 
 /// A picture the host keeps while displays look at it.

@@ -8,6 +8,7 @@
 pub mod config;
 
 use anyhow::{bail, Context, Result};
+use c64kit_machine::VicModel;
 
 /// Parses a number as C64 people write it: $hex, 0xhex, %binary or decimal.
 pub fn parse_number(s: &str) -> Result<u64> {
@@ -27,8 +28,10 @@ pub fn parse_number(s: &str) -> Result<u64> {
 pub fn parse_budget(s: &str) -> Result<u64> {
     let refused = || {
         anyhow::anyhow!(
-            "a cycle budget is a positive count of cycles (985248 is one second of PAL C64 \
-             time), not {}",
+            "a cycle budget is a positive count of cycles ({} is one second of PAL C64 time, \
+             {} of NTSC), not {}",
+            VicModel::Mos6569.clock_hz(),
+            VicModel::Mos6567R8.clock_hz(),
             s.trim()
         )
     };

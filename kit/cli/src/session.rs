@@ -1,10 +1,11 @@
-//! A run shown through display plugins. The machine runs one PAL frame (19,656 cycles) at a
-//! time: after each, the displays get the new CHROUT bytes, a frame (the text screen, and
-//! the picture for those that want pixels: see `frames.rs`) if they want one now, and a
-//! chance to read the keyboard; the run is paced to 50 frames a second if one of them asked
-//! for real time; audio outputs get the sound made during the frame (see `sound.rs`).
-//! Running in frame-sized pieces does not change what the program does: `Machine::run`
-//! stops between instructions and the next call carries on exactly there.
+//! A run shown through display plugins. The machine runs one frame (the VIC-II model's
+//! cycles per frame) at a time: after each, the displays get the new CHROUT bytes, a frame
+//! (the text screen, and the picture for those that want pixels: see `frames.rs`) if they
+//! want one now, and a chance to read the keyboard; the run is paced to real time by the
+//! machine's clock (about 50 frames a second on PAL, 60 on NTSC) if one of them asked for
+//! it; audio outputs get the sound made during the frame (see `sound.rs`). Running in
+//! frame-sized pieces does not change what the program does: `Machine::run` stops between
+//! instructions and the next call carries on exactly there.
 
 use crate::frames::{self, PictureRef, Pictures};
 use crate::sound::Sound;
@@ -12,15 +13,40 @@ use anyhow::Result;
 use c64kit_files::{errln, stdio};
 use c64kit_machine::{Machine, StopReason};
 use c64kit_plugin_api::abi::{
-    CHARSET_LOWER, CHARSET_UPPER, FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME,
+    Clock, CHARSET_LOWER, CHARSET_UPPER, FLAG_INPUT, FLAG_PIXELS, FLAG_REALTIME,
 };
 use c64kit_plugin_api::host::{DisplayInstance, HostSink, Plugin};
-use c64kit_plugin_api::FrameView;
+use c64kit_plugin_api::{FrameView, RunEndInfo};
 use std::time::{Duration, Instant};
 
-/// One frame of real time on `m` (a PAL frame is 19,656 cycles of 985,248 Hz).
-fn frame_time(m: &Machine) -> Duration {
-    Duration::from_micros(1_000_000 * m.cycles_per_frame() / m.clock_hz())
+/// Real-time pacing: the wall-clock moment each cycle count is due, by the machine's clock
+/// (`Machine::clock_hz`, the VIC-II model's). Times are taken from a start, not summed frame by frame, so rounding never drifts.
+struct Pace {
+    since: Instant,
+    cycles: u64,
+}
+
+impl Pace {
+    fn start(m: &Machine) -> Pace {
+        Pace {
+            since: Instant::now(),
+            cycles: m.cycles(),
+        }
+    }
+
+    /// Waits until the machine's time has come; when far behind (a slow terminal, a
+    /// suspended process) it starts again from now rather than race to catch up.
+    fn wait(&mut self, m: &Machine) {
+        let run = m.cycles().saturating_sub(self.cycles);
+        let nanos = u128::from(run) * 1_000_000_000 / u128::from(m.clock_hz().max(1));
+        let due = self.since + Duration::from_nanos(u64::try_from(nanos).unwrap_or(u64::MAX));
+        let now = Instant::now();
+        if due > now {
+            std::thread::sleep(due - now);
+        } else if now - due > Duration::from_millis(250) {
+            *self = Pace::start(m);
+        }
+    }
 }
 
 /// How a shown run ended.
@@ -115,7 +141,7 @@ pub struct Drive<'a> {
     pub pictures: Option<Pictures>,
     pub displays: &'a mut [Shown],
     pub sink: &'a mut CliSink,
-    /// Pace to 50 frames a second even if no display asked (`c64kit play`).
+    /// Pace to real time even if no display asked (`c64kit play`).
     pub realtime: bool,
     /// Typed cursor keys and space are joystick 2 (`play --joy-keys`).
     pub joy_keys: bool,
@@ -159,7 +185,7 @@ impl Drive<'_> {
         let mut pictures = Pictures::start(m, &instances);
         let end = m.cycles().saturating_add(max_cycles);
         let mut seen = m.transcript().len();
-        let mut deadline = Instant::now();
+        let mut pace = Pace::start(m);
         let outcome = loop {
             let now = m.cycles();
             let frame = m.cycles_per_frame();
@@ -215,14 +241,7 @@ impl Drive<'_> {
                 }
             }
             if realtime {
-                deadline += frame_time(m);
-                let now = Instant::now();
-                if deadline > now {
-                    std::thread::sleep(deadline - now);
-                } else if now - deadline > Duration::from_millis(250) {
-                    // Far behind (a slow terminal, a suspended process): do not race to catch up.
-                    deadline = now;
-                }
+                pace.wait(m);
             }
         };
         self.pictures = Some(pictures);
@@ -248,6 +267,7 @@ impl Drive<'_> {
             return Ok(());
         }
         let screen = frames::screen(m);
+        let clock = frames::clock(m);
         let pixels = self
             .displays
             .iter()
@@ -257,7 +277,7 @@ impl Drive<'_> {
             if !due(d) {
                 continue;
             }
-            let frame = frame_for(d, &screen, picture.as_ref());
+            let frame = frame_for(d, &screen, picture.as_ref(), clock);
             self.sink.current = d.name.clone();
             d.instance
                 .frame(&frame, self.sink)
@@ -295,26 +315,26 @@ impl Drive<'_> {
             .any(|d| d.instance.flags & FLAG_PIXELS != 0);
         let pictures = self.pictures.take().unwrap_or_default();
         let picture = pixels.then(|| pictures.end(m));
-        let text = outcome.text();
+        let clock = frames::clock(m);
+        let end = RunEndInfo {
+            reason: outcome.text(),
+            exit_code: outcome.exit_code(),
+            cycles: m.cycles(),
+            pc: m.cpu.pc,
+            clock,
+        };
         let mut first_error = None;
         for d in self.displays.iter_mut() {
             self.sink.current = d.name.clone();
             // Every display gets its finish (to restore a terminal, write its file) even if
             // another one failed; the first failure is reported.
-            let frame = frame_for(d, &screen, picture.as_ref());
-            if let Err(e) = d.instance.finish(
-                &text,
-                outcome.exit_code(),
-                m.cycles(),
-                m.cpu.pc,
-                &frame,
-                self.sink,
-            ) {
+            let frame = frame_for(d, &screen, picture.as_ref(), clock);
+            if let Err(e) = d.instance.finish(&end, &frame, self.sink) {
                 first_error.get_or_insert_with(|| failed(d, e));
             }
         }
         if let Some(sound) = self.sound.as_deref_mut() {
-            let heard = sound.finish(m, &text, outcome.exit_code(), self.sink);
+            let heard = sound.finish(&end, self.sink);
             if let Err(e) = heard {
                 first_error.get_or_insert(e);
             }
@@ -333,16 +353,18 @@ pub fn print_drive_notes(m: &mut Machine) {
     }
 }
 
-/// What display `d` is shown: the screen, and the picture if it asked for pixels.
+/// What display `d` is shown: the screen, the picture if it asked for pixels, the clock.
 fn frame_for<'a>(
     d: &Shown,
     screen: &'a c64kit_plugin_api::abi::Screen,
     picture: Option<&'a PictureRef<'_>>,
+    clock: Clock,
 ) -> FrameView<'a> {
     FrameView {
         screen,
         picture: picture
             .filter(|_| d.instance.flags & FLAG_PIXELS != 0)
             .map(|p| p.view()),
+        clock,
     }
 }

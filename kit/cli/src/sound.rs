@@ -7,7 +7,7 @@ use crate::session::CliSink;
 use anyhow::Result;
 use c64kit_machine::Machine;
 use c64kit_plugin_api::host::{AudioInstance, Plugin};
-use c64kit_plugin_api::SoundBlock;
+use c64kit_plugin_api::{RunEndInfo, SoundBlock};
 
 /// An audio output taking part in the run.
 pub struct Heard {
@@ -108,20 +108,11 @@ impl Sound {
     /// The end of the run for every output, after the run's last block (each gets its
     /// finish, to write its file or release the sound card, even if another failed; the
     /// first failure is reported).
-    pub fn finish(
-        &mut self,
-        m: &Machine,
-        reason: &str,
-        exit_code: i32,
-        sink: &mut CliSink,
-    ) -> Result<()> {
+    pub fn finish(&mut self, end: &RunEndInfo, sink: &mut CliSink) -> Result<()> {
         let mut first_error = None;
         for h in self.outputs.iter_mut() {
             sink.current = h.name.clone();
-            if let Err(e) = h
-                .instance
-                .finish(reason, exit_code, m.cycles(), m.cpu.pc, sink)
-            {
+            if let Err(e) = h.instance.finish(end, sink) {
                 first_error.get_or_insert_with(|| failed(h, e));
             }
         }

@@ -146,6 +146,54 @@ fn the_html_page_holds_the_picture_and_the_text() {
     assert!(!html.contains("src=\"http"), "self-contained");
 }
 
+/// The page gives the run's time on the machine's clock and names the machine (a second of
+/// NTSC C64 time is more cycles than a PAL second), and shows NTSC's shorter picture at its
+/// own shape.
+#[test]
+fn the_html_page_gives_the_time_on_the_machines_clock() {
+    let dir = temp_dir("pictures-html-clock");
+    let prg = write(&dir, "border.prg", &border_every_frame());
+    for (vic, video, height) in [("6569", "PAL", 272), ("6567r8", "NTSC", 247)] {
+        let (hz, _) = clock_of(vic);
+        let page = dir.join(format!("{vic}.html"));
+        // Half a second of this machine's time.
+        c64kit()
+            .args(["run", &prg, "-q", "--vic", vic, "--html"])
+            .arg(&page)
+            .args(["--max-cycles", &(hz / 2).to_string()])
+            .assert()
+            .code(4);
+        let html = std::fs::read_to_string(&page).unwrap();
+        let cycles: u64 = html
+            .split(" reached after ")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .and_then(|c| c.parse().ok())
+            .unwrap_or_else(|| panic!("{vic}: no cycle count in the summary: {html}"));
+        assert!((hz / 2..hz / 2 + 10).contains(&cycles), "{vic}: {cycles}");
+        let seconds = format!("{:.3}", cycles as f64 / hz as f64);
+        assert_eq!(seconds, "0.500", "{vic}");
+        assert!(
+            html.contains(&format!(
+                "after {cycles} cycles ({seconds} s of {video} C64 time)"
+            )),
+            "{vic}: {html}"
+        );
+        let screen = html
+            .split("<figcaption>")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{vic}: no caption: {html}"));
+        assert!(
+            screen.starts_with(&format!("final screen (cycle {cycles}, {seconds} s)")),
+            "{vic}: {screen}"
+        );
+        assert!(
+            html.contains(&format!("width=\"768\" height=\"{}\"", 2 * height)),
+            "{vic}: the picture at twice its size"
+        );
+    }
+}
+
 #[test]
 fn the_terminal_shows_pixels_as_half_blocks_where_it_can() {
     let dir = temp_dir("pictures-terminal");
@@ -235,7 +283,8 @@ fn record_writes_every_frame_that_changed_with_its_time() {
         .collect();
     // Border, background, hundredths of a second: identical frames only show longer.
     assert_eq!(shown, [(14, 6, 2), (0, 6, 8), (1, 6, 8), (2, 6, 6)]);
-    // Every other frame: each kept frame lasts two.
+    // Every other frame: each kept frame lasts until the next (two frames), the last one
+    // frame: the same 12 frames' time.
     let every = dir.join("every.gif");
     c64kit()
         .args(["run", &prg, "-q", "--record"])
@@ -245,7 +294,82 @@ fn record_writes_every_frame_that_changed_with_its_time() {
         .code(0);
     let (frames, _) = decode_gif(&every);
     let shown: Vec<(u8, u16)> = frames.iter().map(|(px, d)| (px[0], *d)).collect();
-    assert_eq!(shown, [(14, 4), (0, 8), (1, 8), (2, 6)]);
+    assert_eq!(shown, [(14, 4), (0, 8), (1, 8), (2, 4)]);
+}
+
+/// Makes the border the next colour on line 100 of every frame, for ever: no two frames
+/// in a row look the same.
+fn border_every_frame() -> Vec<u8> {
+    stub_asm(
+        "loop lda $d012
+ cmp #100
+ bne loop
+ inc $d020
+wait lda $d012
+ cmp #100
+ beq wait
+ jmp loop",
+    )
+}
+
+/// The machine's clock and frame of a VIC-II model, as `--vic` names it.
+fn clock_of(vic: &str) -> (u64, u64) {
+    let model = c64kit_machine::VicModel::from_name(vic).unwrap();
+    (model.clock_hz(), model.cycles_per_frame())
+}
+
+/// A recording lasts as long as the frames it kept did on the machine's clock, within
+/// 1/100 s, on PAL (50.125 frames a second) and NTSC (59.826; 60.0 on the 6567R56A) alike:
+/// the GIF's hundredths carry their remainder. No frame is shorter than 2/100 s, the
+/// shortest browsers play, so at NTSC's rate some frames are left out, never their time.
+#[test]
+fn a_recording_lasts_as_long_as_the_run_on_the_machines_clock() {
+    let dir = temp_dir("pictures-gif-clock");
+    let prg = write(&dir, "border.prg", &border_every_frame());
+    for vic in ["6569", "6567r8", "6567r56a"] {
+        let (hz, frame) = clock_of(vic);
+        let frames = 150;
+        let gif = dir.join(format!("{vic}.gif"));
+        let out = c64kit()
+            .args(["run", &prg, "-q", "--vic", vic, "--record"])
+            .arg(&gif)
+            .args(["--max-cycles", &(frames * frame).to_string()])
+            .assert()
+            .code(4);
+        // "(N frames of K kept, ...)": K frames of the machine, each shown for its time.
+        let stderr = stderr_of(&out);
+        let kept: u64 = stderr
+            .split(" kept, ")
+            .next()
+            .and_then(|s| s.rsplit(' ').next())
+            .and_then(|k| k.parse().ok())
+            .unwrap_or_else(|| panic!("{vic}: no count of frames kept: {stderr}"));
+        assert!(
+            (frames - 1..=frames + 1).contains(&kept),
+            "{vic}: {kept} frames kept of a {frames}-frame run"
+        );
+        let (shown, _) = decode_gif(&gif);
+        let delays: Vec<u16> = shown.iter().map(|(_, d)| *d).collect();
+        let total = delays.iter().map(|&d| f64::from(d)).sum::<f64>() / 100.0;
+        let want = (kept * frame) as f64 / hz as f64;
+        assert!(
+            (total - want).abs() <= 0.01,
+            "{vic}: the GIF lasts {total} s, {kept} frames {want} s: {delays:?}"
+        );
+        assert!(
+            delays.iter().all(|&d| d >= 2),
+            "{vic}: no delay under 2/100 s: {delays:?}"
+        );
+        // Every frame differs from the one before: written unless too short to show. At
+        // most 50 frames a second are shown (one in 400 dropped on PAL); NTSC's 59.826 or 60
+        // keep about five in six.
+        let most = (total * 50.0).ceil() as usize;
+        assert!(
+            shown.len() <= most && shown.len() + 2 >= most.min(kept as usize),
+            "{vic}: {} GIF frames for {kept} machine frames ({total} s)",
+            shown.len()
+        );
+    }
 }
 
 #[test]

@@ -565,9 +565,10 @@ fn bad_plugins_fail_the_run_without_aborting() {
     assert_eq!(out.code, 1);
     assert!(
         out.stderr.contains(&format!(
-            "{}: `c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 2; this c64kit \
-             speaks 4: rebuild it against c64kit-plugin-api {} (ABI 4), which has audio outputs \
-             and whose displays get each CHROUT byte's character set",
+            "{}: `c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 4; this c64kit \
+             speaks 5: rebuild it against c64kit-plugin-api {} (ABI 5), whose displays and \
+             audio outputs get the machine's clock (cycles per second and per frame, PAL or \
+             NTSC) with each frame and at the end of the run",
             wrong.display(),
             env!("CARGO_PKG_VERSION")
         )),

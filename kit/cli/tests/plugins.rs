@@ -3,9 +3,10 @@
 //! give the same results. Broken libraries and panicking plugins give clear errors, never an
 //! abort of the host.
 
-use c64kit_plugin_api::abi::{PluginHeader, Screen, FLAG_PIXELS};
+use c64kit_machine::VicModel;
+use c64kit_plugin_api::abi::{Clock, PluginHeader, Screen, FLAG_PIXELS, VIDEO_PAL};
 use c64kit_plugin_api::host::{load_library, Collect, Kind, Origin, Plugin};
-use c64kit_plugin_api::{FrameView, Picture, PictureKind, SoundBlock};
+use c64kit_plugin_api::{FrameView, Picture, PictureKind, RunEndInfo, SoundBlock};
 use std::path::{Path, PathBuf};
 
 mod common;
@@ -39,10 +40,31 @@ fn both(header: &'static PluginHeader, crate_name: &str) -> (Plugin, Plugin) {
     (builtin, loaded)
 }
 
+/// A PAL C64's clock, as the host hands it over.
+fn pal_clock() -> Clock {
+    let pal = VicModel::Mos6569;
+    Clock {
+        cycles_per_second: pal.clock_hz(),
+        cycles_per_frame: pal.cycles_per_frame(),
+        video: VIDEO_PAL,
+    }
+}
+
+/// The end of a (made-up) run on a PAL C64.
+fn run_end(reason: &str, exit_code: i32, cycles: u64, pc: u16) -> RunEndInfo {
+    RunEndInfo {
+        reason: reason.into(),
+        exit_code,
+        cycles,
+        pc,
+        clock: pal_clock(),
+    }
+}
+
 fn sample_screen(cycles: u64) -> Screen {
     let mut s = Screen::blank();
     s.cycles = cycles;
-    s.frame = cycles / 19656;
+    s.frame = cycles / pal_clock().cycles_per_frame;
     s.vic[0x11] = 0x1B;
     s.vic[0x16] = 0xC8;
     s.vic[0x18] = 0x15;
@@ -62,7 +84,7 @@ fn sample_pixels(cycles: u64) -> Vec<u8> {
     for y in 35..235 {
         px[y * 384 + 32..y * 384 + 352].fill(6);
     }
-    px[35 * 384 + 32 + (cycles / 19656) as usize % 320] = 2;
+    px[35 * 384 + 32 + (cycles / pal_clock().cycles_per_frame) as usize % 320] = 2;
     px
 }
 
@@ -77,6 +99,7 @@ fn sample_frame<'a>(screen: &'a Screen, pixels: &'a [u8], flags: u32) -> FrameVi
             kind: PictureKind::Still,
             cycles: screen.cycles,
         }),
+        clock: pal_clock(),
     }
 }
 
@@ -121,7 +144,7 @@ fn exercise_display(
     let mut d = plugin.open_display(&options, &mut sink).unwrap();
     d.chrout(b"HELLO\rWORLD\x93", &mut sink).unwrap();
     for f in 1..4u64 {
-        let cycles = f * 19656;
+        let cycles = f * pal_clock().cycles_per_frame;
         if d.wants_frame(cycles) {
             let (screen, pixels) = (sample_screen(cycles), sample_pixels(cycles));
             d.frame(&sample_frame(&screen, &pixels, d.flags), &mut sink)
@@ -131,10 +154,7 @@ fn exercise_display(
     d.chrout(b"\x05BYE", &mut sink).unwrap();
     let (screen, pixels) = (sample_screen(123_456), sample_pixels(123_456));
     d.finish(
-        "returned to BASIC",
-        0,
-        123_456,
-        0xE147,
+        &run_end("returned to BASIC", 0, 123_456, 0xE147),
         &sample_frame(&screen, &pixels, d.flags),
         &mut sink,
     )
@@ -343,8 +363,8 @@ fn broken_libraries_are_refused_naming_the_file() {
     assert!(e.starts_with(&wrong.display().to_string()), "{e}");
     assert!(
         e.contains(
-            "`c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 2; this c64kit speaks \
-             4: rebuild it against c64kit-plugin-api"
+            "`c64kit_plugin_entry_wrong_abi`: it speaks c64kit plugin ABI 4; this c64kit speaks \
+             5: rebuild it against c64kit-plugin-api"
         ),
         "{e}"
     );
@@ -415,7 +435,11 @@ fn a_panicking_plugin_is_an_error_not_an_abort() {
     let builtin = Plugin::builtin(c64kit_plugin_panicky::display::plugin()).unwrap();
     let mut d = builtin.open_display(&opts("finish"), &mut sink).unwrap();
     let e = d
-        .finish("x", 0, 0, 0, &sample_frame(&blank, &[], 0), &mut sink)
+        .finish(
+            &run_end("x", 0, 0, 0),
+            &sample_frame(&blank, &[], 0),
+            &mut sink,
+        )
         .unwrap_err();
     assert!(
         e.panicked && e.message.contains("deliberate panic in finish"),
@@ -443,11 +467,11 @@ fn a_panicking_plugin_is_an_error_not_an_abort() {
             e.panicked && e.message == "panicked: panicky audio: deliberate panic in samples",
             "{e:?}"
         );
-        let e = a.finish("x", 0, 0, 0, &mut sink).unwrap_err();
+        let e = a.finish(&run_end("x", 0, 0, 0), &mut sink).unwrap_err();
         assert!(e.message.contains("panicked earlier"), "{e:?}");
         let mut a = p.open_audio(&opts("finish"), &mut sink).unwrap();
         a.samples(&block, &mut sink).unwrap();
-        let e = a.finish("x", 0, 0, 0, &mut sink).unwrap_err();
+        let e = a.finish(&run_end("x", 0, 0, 0), &mut sink).unwrap_err();
         assert!(
             e.panicked && e.message.contains("deliberate panic in finish"),
             "{e:?}"
@@ -471,7 +495,7 @@ fn exercise_audio(
         .collect();
     let mut sent = 0u64;
     for block in [&wave[..600], &[][..], &wave[600..]] {
-        let first_cycle = sent * 985_248 / rate;
+        let first_cycle = sent * pal_clock().cycles_per_second / rate;
         a.samples(
             &SoundBlock {
                 samples: block,
@@ -483,7 +507,7 @@ fn exercise_audio(
         .unwrap();
         sent += block.len() as u64;
     }
-    a.finish("returned to BASIC", 0, 123_456, 0xE147, &mut sink)
+    a.finish(&run_end("returned to BASIC", 0, 123_456, 0xE147), &mut sink)
         .unwrap();
     drop(a);
     notes_and_files(sink, dir)

@@ -828,11 +828,33 @@ stop = "cycle budget of 300000 cycles reached"
     );
     std::fs::copy(suites().join("tv.bas"), tests.join("tv.bas")).unwrap();
     write(&tests, "loop.bas", b"10 GOTO 10\n");
-    let out = c64kit().current_dir(&dir).arg("test").assert();
+    let out = c64kit()
+        .current_dir(&dir)
+        .args(["test", "--json", "r.json"])
+        .assert();
     let stdout = stdout_of(&out);
     assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
     for name in ["shared", "own-model", "shared-budget", "own-budget"] {
         assert!(stdout.contains(&format!("PASS {name} ")), "{stdout}");
+    }
+    // Each scenario's C64 time is on its own machine's clock.
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("r.json")).unwrap()).unwrap();
+    let ntsc = c64kit_machine::VicModel::Mos6567R8.clock_hz();
+    let pal = c64kit_machine::VicModel::Mos6569.clock_hz();
+    for (name, hz) in [("shared-budget", ntsc), ("own-model", pal)] {
+        let scenario = json["scenarios"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {json}"));
+        let cycles = scenario["cycles"].as_u64().unwrap();
+        let seconds = scenario["c64_seconds"].as_f64().unwrap();
+        assert!(
+            (seconds - cycles as f64 / hz as f64).abs() < 1e-9,
+            "{name}: {cycles} cycles, {seconds} s"
+        );
     }
     // Without the file's settings, the first scenario runs on a PAL C64 and fails.
     let toml = std::fs::read_to_string(tests.join("hello.toml")).unwrap();

@@ -1,4 +1,4 @@
-//! The binary interface, version 4: `#[repr(C)]` types and `extern "C"` function pointers
+//! The binary interface, version 5: `#[repr(C)]` types and `extern "C"` function pointers
 //! only, so a plugin built by another compiler version (or in another language) works.
 //!
 //! A plugin library exports one or more functions named `c64kit_plugin_entry…` (any suffix,
@@ -8,8 +8,8 @@
 //! fields keep their place in every future version.
 //!
 //! Versions: one host speaks one version. A plugin built for another is refused when it is
-//! loaded, naming the file and both versions ("speaks c64kit plugin ABI 2; this c64kit speaks
-//! 4: rebuild it against c64kit-plugin-api ..."): rebuilding is all it takes, and a host that
+//! loaded, naming the file and both versions ("speaks c64kit plugin ABI 4; this c64kit speaks
+//! 5: rebuild it against c64kit-plugin-api ..."): rebuilding is all it takes, and a host that
 //! translated between versions would be a second interface to keep correct.
 //!
 //! - Version 1 handed displays a text screen only.
@@ -21,6 +21,9 @@
 //! - Version 4 hands `chrout` the character set each byte was printed in (`sets`, one
 //!   [`CHARSET_UPPER`] or [`CHARSET_LOWER`] a byte), so a transcript shows text after
 //!   CHR$(14), a POKE 53272 or SHIFT+C= as the screen did.
+//! - Version 5 hands displays and audio outputs the machine's [`Clock`] (cycles per second
+//!   and per frame, PAL or NTSC) in every [`Frame`] and [`RunEnd`], so they turn cycles into
+//!   time on whatever C64 ran (an NTSC frame is 1/59.826 s, a PAL one 1/50.125 s).
 //!
 //! Ownership: everything a plugin is handed (strings, bytes, frames, the host table) is
 //! borrowed for the duration of the call. Everything a plugin hands back goes through the
@@ -34,7 +37,7 @@
 use std::ffi::c_void;
 
 /// The version of this interface. Bumped whenever any type in this module changes.
-pub const ABI_VERSION: u32 = 4;
+pub const ABI_VERSION: u32 = 5;
 
 /// `chrout`'s `sets`: the byte was printed while the VIC-II showed the upper-case/graphics
 /// half of the character ROM (the power-on set), or a character set in RAM.
@@ -67,11 +70,12 @@ pub const STATUS_PANIC: u32 = 2;
 /// The plugin does not offer this (optional) operation.
 pub const STATUS_UNSUPPORTED: u32 = 3;
 
-/// [`DisplayVTable::flags`]: call `frame` at every frame boundary (50 per emulated second).
+/// [`DisplayVTable::flags`]: call `frame` at every frame boundary (the machine's frame rate:
+/// about 50 per emulated second on PAL, 60 on NTSC; see [`Clock`]).
 /// Without it, `frame` is called at the first boundary at or after the cycle `next_frame`
 /// names, or never.
 pub const FLAG_FRAMES: u32 = 1;
-/// The host paces the run to real time (50 frames per second).
+/// The host paces the run to real time (the machine's [`Clock`]).
 pub const FLAG_REALTIME: u32 = 2;
 /// Call `poll_input` at every frame boundary: the plugin reads a person's keyboard.
 pub const FLAG_INPUT: u32 = 4;
@@ -93,7 +97,8 @@ pub const PICTURE_LIVE: u32 = 1;
 /// frame (raster splits, moving sprites' in-between positions).
 pub const PICTURE_STILL: u32 = 2;
 
-/// Width of the picture in pixels: VICE's screenshot area of a PAL frame.
+/// Width of the picture in pixels: VICE's screenshot area of a PAL frame (an NTSC one is as
+/// wide; its height is in [`Frame::height`]).
 pub const PICTURE_WIDTH: usize = 384;
 /// Height of the picture in lines.
 pub const PICTURE_HEIGHT: usize = 272;
@@ -104,6 +109,66 @@ pub const TEXT_ORIGIN: (usize, usize) = (32, 35);
 pub const START_RUN: u32 = 0;
 /// [`Host::start`]: start at the address, as SYS would.
 pub const START_AT: u32 = 1;
+
+/// [`Clock::video`]: a PAL C64 (a 6569 or 8565 VIC-II).
+pub const VIDEO_PAL: u32 = 0;
+/// [`Clock::video`]: an NTSC C64 (a 6567R8, 6567R56A or 8562 VIC-II).
+pub const VIDEO_NTSC: u32 = 1;
+
+/// The machine's clock (new in version 5), in every [`Frame`] and [`RunEnd`]: what turns the
+/// cycle counts a plugin is handed into time. The host takes it from the machine's VIC-II
+/// model, whose crystal drives both the CPU and the frames; a plugin never assumes PAL's.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Clock {
+    /// CPU cycles per second (never 0).
+    pub cycles_per_second: u64,
+    /// CPU cycles per frame of the VIC-II, i.e. between two frame boundaries (never 0).
+    pub cycles_per_frame: u64,
+    /// [`VIDEO_PAL`] or [`VIDEO_NTSC`]: which C64 it is, for people.
+    pub video: u32,
+}
+
+impl Clock {
+    /// `cycles` as seconds.
+    pub fn seconds(&self, cycles: u64) -> f64 {
+        cycles as f64 / self.cycles_per_second.max(1) as f64
+    }
+
+    /// Frames per second (a fraction: 50.125 on PAL, 59.826 on an NTSC 6567R8).
+    pub fn frames_per_second(&self) -> f64 {
+        self.cycles_per_second as f64 / self.cycles_per_frame.max(1) as f64
+    }
+
+    /// `cycles` as a whole number of `1 / per_second` s, rounded to the nearest (halves up),
+    /// exactly (no floating point): a GIF's hundredths are `ticks(cycles, 100)`. Durations
+    /// taken as differences of `ticks` of cycle counts since one start never drift.
+    pub fn ticks(&self, cycles: u64, per_second: u64) -> u64 {
+        let hz = u128::from(self.cycles_per_second.max(1));
+        let scaled = u128::from(cycles) * u128::from(per_second);
+        u64::try_from((scaled + hz / 2) / hz).unwrap_or(u64::MAX)
+    }
+
+    /// "PAL" or "NTSC" (a video standard this interface does not know is shown as its number).
+    pub fn video_name(&self) -> std::borrow::Cow<'static, str> {
+        match self.video {
+            VIDEO_PAL => "PAL".into(),
+            VIDEO_NTSC => "NTSC".into(),
+            v => format!("video standard {v}").into(),
+        }
+    }
+
+    /// Why the clock cannot be used (a count of 0), if it cannot.
+    pub fn check(&self) -> Result<(), String> {
+        if self.cycles_per_second == 0 || self.cycles_per_frame == 0 {
+            return Err(format!(
+                "the host's clock has {} cycles per second and {} per frame (neither may be 0)",
+                self.cycles_per_second, self.cycles_per_frame
+            ));
+        }
+        Ok(())
+    }
+}
 
 /// Bytes (or UTF-8 text) borrowed for the duration of a call, or `'static` in headers.
 #[repr(C)]
@@ -200,7 +265,7 @@ pub struct Host {
 pub struct Screen {
     /// CPU cycles since power-on.
     pub cycles: u64,
-    /// PAL frame number (cycles / 19656).
+    /// The frame number: `cycles` / [`Clock::cycles_per_frame`].
     pub frame: u64,
     /// The 40x25 video matrix (screen codes), row by row, from where the VIC reads it.
     pub chars: [u8; 1000],
@@ -305,6 +370,8 @@ pub struct Frame {
     pub picture_cycles: u64,
     /// `width * height` palette indices (0-15), row by row; empty without a picture.
     pub pixels: RSlice,
+    /// The machine's clock (new in version 5).
+    pub clock: Clock,
 }
 
 /// How the run ended, for [`DisplayVTable::finish`] and [`AudioVTable::finish`].
@@ -317,6 +384,9 @@ pub struct RunEnd {
     pub exit_code: i32,
     pub cycles: u64,
     pub pc: u16,
+    /// The machine's clock (new in version 5): `cycles` in seconds is
+    /// [`Clock::seconds`]`(cycles)`.
+    pub clock: Clock,
 }
 
 pub type OptFn<F> = Option<F>;
@@ -366,7 +436,7 @@ pub struct DisplayVTable {
 
 /// A block of the SID's sound for [`AudioVTable::samples`]: mono, signed 16-bit, at the rate
 /// the instance asked for ([`AudioVTable::sample_rate`]). Blocks come in order without gaps
-/// or overlaps, one after each PAL frame the machine ran (and one at the end of the run for
+/// or overlaps, one after each frame the machine ran (and one at the end of the run for
 /// the part frame before it stopped); a block may be empty.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
@@ -477,3 +547,35 @@ unsafe impl Sync for AudioVTable {}
 
 /// The type of an exported entry function.
 pub type EntryFn = unsafe extern "C" fn() -> *const PluginHeader;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A made-up clock of 3 cycles a second, 2 a frame.
+    const SLOW: Clock = Clock {
+        cycles_per_second: 3,
+        cycles_per_frame: 2,
+        video: VIDEO_PAL,
+    };
+
+    #[test]
+    fn a_clock_turns_cycles_into_time() {
+        assert_eq!(SLOW.seconds(6), 2.0);
+        assert_eq!(SLOW.frames_per_second(), 1.5);
+        // Tenths of a second: 1 cycle is 3.33 tenths, 2 are 6.67, halves round up.
+        let tenths: Vec<u64> = (0..=6).map(|c| SLOW.ticks(c, 10)).collect();
+        assert_eq!(tenths, [0, 3, 7, 10, 13, 17, 20]);
+        let half = Clock {
+            cycles_per_second: 4,
+            ..SLOW
+        };
+        assert_eq!(half.ticks(1, 2), 1, "half a tick rounds up");
+        // No overflow, whatever the counts.
+        assert_eq!(SLOW.ticks(u64::MAX, 3), u64::MAX);
+        assert_eq!(SLOW.ticks(u64::MAX, 100), u64::MAX);
+        assert_eq!(SLOW.video_name(), "PAL");
+        assert_eq!(Clock { video: 7, ..SLOW }.video_name(), "video standard 7");
+        assert!(SLOW.check().is_ok());
+    }
+}

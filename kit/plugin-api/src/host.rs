@@ -7,7 +7,7 @@ use crate::abi::{
     OptionList, PluginHeader, RSlice, RunEnd, START_AT, START_RUN, STATUS_OK, STATUS_PANIC,
     STATUS_UNSUPPORTED,
 };
-use crate::plugin::{FrameView, Program, Segment, SoundBlock, Start};
+use crate::plugin::{FrameView, Program, RunEndInfo, Segment, SoundBlock, Start};
 use std::ffi::c_void;
 use std::fmt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -216,13 +216,20 @@ fn abi_mismatch(version: u32) -> String {
     // What changed since the plugin's version (the `abi` module's version history).
     match version {
         1 => e.push_str(
-            ", whose displays get frames with the VIC-II's picture and each CHROUT byte's \
-             character set, and which has audio outputs",
+            ", whose displays get frames with the VIC-II's picture, each CHROUT byte's \
+             character set and the machine's clock, and which has audio outputs",
         ),
         2 => e.push_str(
-            ", which has audio outputs and whose displays get each CHROUT byte's character set",
+            ", which has audio outputs and whose displays get each CHROUT byte's character set \
+             and the machine's clock",
         ),
-        3 => e.push_str(", whose displays get each CHROUT byte's character set"),
+        3 => e.push_str(
+            ", whose displays get each CHROUT byte's character set and the machine's clock",
+        ),
+        4 => e.push_str(
+            ", whose displays and audio outputs get the machine's clock (cycles per second \
+             and per frame, PAL or NTSC) with each frame and at the end of the run",
+        ),
         _ => {}
     }
     e
@@ -530,14 +537,15 @@ pub struct DisplayInstance {
     health: Health,
 }
 
-/// How the run ended, for an output's `finish` (the reason borrowed from `reason`, which
+/// How the run ended, for an output's `finish` (the reason borrowed from `end`, which
 /// must outlive the call).
-fn run_end(reason: &str, exit_code: i32, cycles: u64, pc: u16) -> RunEnd {
+fn run_end(end: &RunEndInfo) -> RunEnd {
     RunEnd {
-        reason: RSlice::new(reason.as_bytes()),
-        exit_code,
-        cycles,
-        pc,
+        reason: RSlice::new(end.reason.as_bytes()),
+        exit_code: end.exit_code,
+        cycles: end.cycles,
+        pc: end.pc,
+        clock: end.clock,
     }
 }
 
@@ -634,17 +642,15 @@ impl DisplayInstance {
         self.health.check(r)
     }
 
+    /// The end of the run (with the machine's clock) and the final frame.
     pub fn finish(
         &mut self,
-        reason: &str,
-        exit_code: i32,
-        cycles: u64,
-        pc: u16,
+        end: &RunEndInfo,
         frame: &FrameView,
         sink: &mut dyn HostSink,
     ) -> Result<(), CallError> {
         self.health.alive()?;
-        let end = run_end(reason, exit_code, cycles, pc);
+        let end = run_end(end);
         let (f, inst) = (self.fns.finish, self.inst);
         let raw = frame.to_raw();
         let r = call(sink, |host| {
@@ -691,16 +697,10 @@ impl AudioInstance {
         self.health.check(r)
     }
 
-    pub fn finish(
-        &mut self,
-        reason: &str,
-        exit_code: i32,
-        cycles: u64,
-        pc: u16,
-        sink: &mut dyn HostSink,
-    ) -> Result<(), CallError> {
+    /// The end of the run (with the machine's clock), after the last block.
+    pub fn finish(&mut self, end: &RunEndInfo, sink: &mut dyn HostSink) -> Result<(), CallError> {
         self.health.alive()?;
-        let end = run_end(reason, exit_code, cycles, pc);
+        let end = run_end(end);
         let (f, inst) = (self.fns.finish, self.inst);
         let r = call(sink, |host| {
             // SAFETY: live instance, valid end and host.

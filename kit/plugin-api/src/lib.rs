@@ -7,6 +7,8 @@
 //!
 //! - [`abi`]: the binary interface, version [`abi::ABI_VERSION`]: `#[repr(C)]` structs and
 //!   `extern "C"` functions only, so plugins and host need not share a compiler version.
+//!   Frames and the end of the run carry the machine's [`Clock`] (cycles per second and per
+//!   frame, PAL or NTSC): what a display's cycle counts are in time.
 //! - [`plugin`]: what a Rust plugin implements ([`DisplayBackend`], [`ProgramLoader`],
 //!   [`AudioOutput`]) and
 //!   the macros that export it; panics are caught at the boundary.
@@ -30,8 +32,10 @@
 //!         self.0 += bytes.len();
 //!         Ok(())
 //!     }
-//!     fn finish(&mut self, _e: &RunEndInfo, _f: &FrameView, host: &HostRef) -> Result<(), String> {
-//!         host.note(&format!("{} bytes printed", self.0));
+//!     fn finish(&mut self, e: &RunEndInfo, _f: &FrameView, host: &HostRef) -> Result<(), String> {
+//!         // Cycles become time on the machine's own clock (PAL or NTSC), never an assumed one.
+//!         let seconds = e.clock.seconds(e.cycles);
+//!         host.note(&format!("{} bytes printed in {seconds:.1} s", self.0));
 //!         Ok(())
 //!     }
 //! }
@@ -47,6 +51,7 @@ pub mod palette;
 pub mod picture;
 pub mod plugin;
 
+pub use abi::Clock;
 pub use picture::{Image, Picture, PictureKind};
 pub use plugin::{
     panic_message, parse_number_option, AudioOutput, Confidence, DisplayBackend, FrameView,

@@ -4,7 +4,7 @@
 //! of [`crate::abi`] and catches every panic at the boundary.
 
 use crate::abi::{
-    AudioBlock, AudioVTable, DisplayVTable, Frame, Host, KeyValue, LoaderVTable, OptionList,
+    AudioBlock, AudioVTable, Clock, DisplayVTable, Frame, Host, KeyValue, LoaderVTable, OptionList,
     RSlice, RunEnd, Screen, PICTURE_NONE, START_AT, START_RUN, STATUS_ERROR, STATUS_OK,
     STATUS_PANIC, STATUS_UNSUPPORTED,
 };
@@ -170,14 +170,18 @@ pub struct RunEndInfo {
     pub exit_code: i32,
     pub cycles: u64,
     pub pc: u16,
+    /// The machine's clock: `cycles` in seconds is `clock.seconds(cycles)`.
+    pub clock: Clock,
 }
 
 /// What a display is handed at a frame boundary and at the end of the run: the screen as
-/// text and, if the display asked for pixels (`FLAG_PIXELS`), the VIC-II's picture.
+/// text, if the display asked for pixels (`FLAG_PIXELS`) the VIC-II's picture, and the
+/// machine's clock (what its cycle counts are in time).
 #[derive(Clone, Copy, Debug)]
 pub struct FrameView<'a> {
     pub screen: &'a Screen,
     pub picture: Option<Picture<'a>>,
+    pub clock: Clock,
 }
 
 impl<'a> FrameView<'a> {
@@ -191,6 +195,7 @@ impl<'a> FrameView<'a> {
                 height: p.height as u32,
                 picture_cycles: p.cycles,
                 pixels: RSlice::new(p.pixels),
+                clock: self.clock,
             },
             None => Frame {
                 screen: self.screen,
@@ -199,12 +204,13 @@ impl<'a> FrameView<'a> {
                 height: 0,
                 picture_cycles: 0,
                 pixels: RSlice::EMPTY,
+                clock: self.clock,
             },
         }
     }
 
     /// The Rust form of a frame the host passed; a picture whose size does not match its
-    /// pixels is refused.
+    /// pixels, or a clock with a count of 0, is refused.
     ///
     /// # Safety
     /// `frame` must be null or valid for `'a`, with a valid screen and pixel slice.
@@ -217,6 +223,7 @@ impl<'a> FrameView<'a> {
         let Some(screen) = (unsafe { f.screen.as_ref() }) else {
             return Err("the host passed a frame without a screen".into());
         };
+        f.clock.check()?;
         let picture = match PictureKind::from_raw(f.picture) {
             None => None,
             Some(kind) => {
@@ -238,7 +245,11 @@ impl<'a> FrameView<'a> {
                 })
             }
         };
-        Ok(FrameView { screen, picture })
+        Ok(FrameView {
+            screen,
+            picture,
+            clock: f.clock,
+        })
     }
 
     /// The picture, or an error for a display that needs one (and asked with `FLAG_PIXELS`).
@@ -542,18 +553,24 @@ unsafe fn create_instance<T>(
     })
 }
 
-/// The run's end as a plugin sees it.
+/// The run's end as a plugin sees it; a clock with a count of 0 is refused.
 ///
 /// # Safety
-/// `end.reason` must be valid for the call.
-unsafe fn run_end_info(end: &RunEnd) -> RunEndInfo {
-    RunEndInfo {
+/// `end` must be null or valid for the call, with a valid `reason`.
+unsafe fn run_end_info(end: *const RunEnd) -> Result<RunEndInfo, String> {
+    // SAFETY: forwarded to the caller.
+    let Some(end) = (unsafe { end.as_ref() }) else {
+        return Err("the host passed no end of run".into());
+    };
+    end.clock.check()?;
+    Ok(RunEndInfo {
         // SAFETY: forwarded to the caller.
         reason: unsafe { end.reason.to_string_lossy() },
         exit_code: end.exit_code,
         cycles: end.cycles,
         pc: end.pc,
-    }
+        clock: end.clock,
+    })
 }
 
 /// # Safety
@@ -636,19 +653,17 @@ unsafe extern "C" fn display_finish<T: DisplayBackend>(
     host: *const Host,
 ) -> u32 {
     // SAFETY: the host passes valid pointers for the call.
-    let (inst, host, end, frame) = unsafe {
+    let (inst, host, info, frame) = unsafe {
         (
             instance::<T>(inst),
             HostRef::from_raw(host),
-            &*end,
+            run_end_info(end),
             FrameView::from_raw(frame),
         )
     };
-    // SAFETY: as above.
-    let info = unsafe { run_end_info(end) };
     let Instance { inner, poisoned } = inst;
     guarded(&host, Some(poisoned), || {
-        inner.finish(&info, &frame?, &host)
+        inner.finish(&info?, &frame?, &host)
     })
 }
 
@@ -813,11 +828,15 @@ unsafe extern "C" fn audio_finish<T: AudioOutput>(
     host: *const Host,
 ) -> u32 {
     // SAFETY: the host passes valid pointers for the call.
-    let (inst, host, end) = unsafe { (instance::<T>(inst), HostRef::from_raw(host), &*end) };
-    // SAFETY: as above.
-    let info = unsafe { run_end_info(end) };
+    let (inst, host, info) = unsafe {
+        (
+            instance::<T>(inst),
+            HostRef::from_raw(host),
+            run_end_info(end),
+        )
+    };
     let Instance { inner, poisoned } = inst;
-    guarded(&host, Some(poisoned), || inner.finish(&info, &host))
+    guarded(&host, Some(poisoned), || inner.finish(&info?, &host))
 }
 
 /// The C table for an audio output type (used by [`export_audio!`](crate::export_audio)).

@@ -2,8 +2,8 @@
 //! panics caught at the boundary.
 
 use c64kit_plugin_api::abi::{
-    self, AudioBlock, AudioVTable, DisplayVTable, PluginHeader, RSlice, Screen, FLAG_FRAMES,
-    FLAG_PIXELS, KIND_DISPLAY, MAGIC,
+    self, AudioBlock, AudioVTable, Clock, DisplayVTable, PluginHeader, RSlice, Screen, FLAG_FRAMES,
+    FLAG_PIXELS, KIND_DISPLAY, MAGIC, VIDEO_NTSC,
 };
 use c64kit_plugin_api::host::{Collect, Kind, Origin, Plugin};
 use c64kit_plugin_api::{
@@ -11,11 +11,30 @@ use c64kit_plugin_api::{
     Program, ProgramLoader, RunEndInfo, SoundBlock, Start,
 };
 
+/// A made-up clock (the host hands plugins whatever the machine's is).
+const CLOCK: Clock = Clock {
+    cycles_per_second: 1_000_000,
+    cycles_per_frame: 20_000,
+    video: VIDEO_NTSC,
+};
+
 /// A frame with the text screen only.
 fn text_frame(s: &Screen) -> FrameView<'_> {
     FrameView {
         screen: s,
         picture: None,
+        clock: CLOCK,
+    }
+}
+
+/// The end of a run on [`CLOCK`].
+fn end(reason: &str, exit_code: i32, cycles: u64, pc: u16) -> RunEndInfo {
+    RunEndInfo {
+        reason: reason.into(),
+        exit_code,
+        cycles,
+        pc,
+        clock: CLOCK,
     }
 }
 
@@ -30,18 +49,26 @@ mod echo {
     }
 
     fn describe(frame: &FrameView) -> String {
-        match &frame.picture {
-            None => "no picture".into(),
-            Some(p) => format!(
-                "{}x{} {:?} at {}, pixel (1, 0) {}, sum {}",
-                p.width,
-                p.height,
-                p.kind,
-                p.cycles,
-                p.pixel(1, 0),
-                p.pixels.iter().map(|&b| u64::from(b)).sum::<u64>()
-            ),
-        }
+        let c = frame.clock;
+        let clock = format!(
+            "{} Hz, {} a frame, {}: ",
+            c.cycles_per_second,
+            c.cycles_per_frame,
+            c.video_name()
+        );
+        clock
+            + &match &frame.picture {
+                None => "no picture".into(),
+                Some(p) => format!(
+                    "{}x{} {:?} at {}, pixel (1, 0) {}, sum {}",
+                    p.width,
+                    p.height,
+                    p.kind,
+                    p.cycles,
+                    p.pixel(1, 0),
+                    p.pixels.iter().map(|&b| u64::from(b)).sum::<u64>()
+                ),
+            }
     }
 
     impl DisplayBackend for Echo {
@@ -88,11 +115,12 @@ mod echo {
             host: &HostRef,
         ) -> Result<(), String> {
             host.note(&format!(
-                "{} frames, {} (code {}) at {} ${:04X}, border {}, {}",
+                "{} frames, {} (code {}) at {} ({} s) ${:04X}, border {}, {}",
                 self.frames,
                 end.reason,
                 end.exit_code,
                 end.cycles,
+                end.clock.seconds(end.cycles),
                 end.pc,
                 f.screen.border,
                 describe(f)
@@ -181,8 +209,13 @@ mod tape {
         }
         fn finish(&mut self, end: &RunEndInfo, host: &HostRef) -> Result<(), String> {
             host.note(&format!(
-                "{:?} then {} (code {}) at {} ${:04X}",
-                self.heard, end.reason, end.exit_code, end.cycles, end.pc
+                "{:?} then {} (code {}) at {} ${:04X} ({} s)",
+                self.heard,
+                end.reason,
+                end.exit_code,
+                end.cycles,
+                end.pc,
+                end.clock.seconds(end.cycles)
             ));
             Ok(())
         }
@@ -223,13 +256,14 @@ fn an_audio_output_hears_blocks_in_order_and_the_end() {
         &mut sink,
     )
     .unwrap();
-    a.finish("returned to BASIC", 0, 1234, 0xE147, &mut sink)
+    a.finish(&end("returned to BASIC", 0, 1234, 0xE147), &mut sink)
         .unwrap();
     assert_eq!(
         sink.notes,
         [
             "tape created",
-            "[(0, 100, [1, -2, 3]), (3, 161, [])] then returned to BASIC (code 0) at 1234 $E147"
+            "[(0, 100, [1, -2, 3]), (3, 161, [])] then returned to BASIC (code 0) at 1234 $E147 \
+             (0.001234 s)"
         ]
     );
     // The kinds do not mix.
@@ -282,7 +316,7 @@ fn audio_errors_and_panics_come_back_as_call_errors() {
         ("panicked: tape jammed", true)
     );
     // A plugin that panicked is not called again (but is destroyed when dropped).
-    let e = a.finish("x", 0, 0, 0, &mut sink).unwrap_err();
+    let e = a.finish(&end("x", 0, 0, 0), &mut sink).unwrap_err();
     assert!(
         e.panicked && e.message.contains("panicked earlier"),
         "{e:?}"
@@ -356,6 +390,7 @@ fn a_display_is_called_in_order_and_its_output_collected() {
     let with_picture = FrameView {
         screen: &blank,
         picture: Some(picture),
+        clock: CLOCK,
     };
     d.frame(&with_picture, &mut sink).unwrap();
     d.poll_input(&mut sink).unwrap();
@@ -366,7 +401,8 @@ fn a_display_is_called_in_order_and_its_output_collected() {
         }),
         ..with_picture
     };
-    d.finish("done", 3, 99, 0xE147, &live, &mut sink).unwrap();
+    d.finish(&end("done", 3, 250_000, 0xE147), &live, &mut sink)
+        .unwrap();
     assert_eq!(sink.stdout, b"[HI]");
     assert_eq!(sink.keys, [0x41]);
     assert!(sink.quit);
@@ -375,11 +411,13 @@ fn a_display_is_called_in_order_and_its_output_collected() {
         sink.notes,
         [
             "created".to_string(),
-            "no picture".to_string(),
-            format!("384x272 Still at 4321, pixel (1, 0) 2, sum {sum}"),
+            "1000000 Hz, 20000 a frame, NTSC: no picture".to_string(),
             format!(
-                "2 frames, done (code 3) at 99 $E147, border 14, 384x272 Live at 4321, \
-                 pixel (1, 0) 2, sum {sum}"
+                "1000000 Hz, 20000 a frame, NTSC: 384x272 Still at 4321, pixel (1, 0) 2, sum {sum}"
+            ),
+            format!(
+                "2 frames, done (code 3) at 250000 (0.25 s) $E147, border 14, 1000000 Hz, 20000 \
+                 a frame, NTSC: 384x272 Live at 4321, pixel (1, 0) 2, sum {sum}"
             ),
         ]
     );
@@ -395,6 +433,26 @@ fn a_display_is_called_in_order_and_its_output_collected() {
     assert_eq!(
         e.message,
         "the host's picture is 384x272 but has 100 pixels"
+    );
+    // So is a clock a plugin would divide by zero with, at a frame and at the end.
+    let stopped = FrameView {
+        clock: Clock {
+            cycles_per_second: 0,
+            ..CLOCK
+        },
+        ..with_picture
+    };
+    let e = d.frame(&stopped, &mut sink).unwrap_err();
+    assert_eq!(
+        e.message,
+        "the host's clock has 0 cycles per second and 20000 per frame (neither may be 0)"
+    );
+    let mut ended = end("done", 0, 1, 0);
+    ended.clock.cycles_per_frame = 0;
+    let e = d.finish(&ended, &live, &mut sink).unwrap_err();
+    assert_eq!(
+        e.message,
+        "the host's clock has 1000000 cycles per second and 0 per frame (neither may be 0)"
     );
 }
 
@@ -473,42 +531,44 @@ fn headers_are_checked_before_use() {
     assert!(header(|_| {}).is_ok());
     let e = header(|h| h.magic = *b"NOTAPLUG").unwrap_err();
     assert!(e.contains("bad magic"), "{e}");
-    // A plugin built for version 1 (displays got a text screen only), 2 (no audio outputs)
-    // or 3 (CHROUT bytes without their character set) is refused, naming both versions, what
-    // changed and what to do; so is one from the future.
-    assert_eq!(abi::ABI_VERSION, 4);
-    let e = header(|h| h.abi_version = 1).unwrap_err();
-    assert_eq!(
-        e,
-        format!(
-            "it speaks c64kit plugin ABI 1; this c64kit speaks 4: rebuild it against \
-             c64kit-plugin-api {} (ABI 4), whose displays get frames with the VIC-II's picture \
-             and each CHROUT byte's character set, and which has audio outputs",
-            env!("CARGO_PKG_VERSION")
-        )
+    // A plugin built for version 1 (displays got a text screen only), 2 (no audio outputs),
+    // 3 (CHROUT bytes without their character set) or 4 (no clock: every plugin built before
+    // it) is refused, naming both versions, what changed and what to do; so is one from the
+    // future.
+    assert_eq!(abi::ABI_VERSION, 5);
+    let refused = |version: u32, changed: &str| {
+        let e = header(|h| h.abi_version = version).unwrap_err();
+        assert_eq!(
+            e,
+            format!(
+                "it speaks c64kit plugin ABI {version}; this c64kit speaks 5: rebuild it \
+                 against c64kit-plugin-api {} (ABI 5), {changed}",
+                env!("CARGO_PKG_VERSION")
+            )
+        );
+    };
+    refused(
+        1,
+        "whose displays get frames with the VIC-II's picture, each CHROUT byte's character \
+         set and the machine's clock, and which has audio outputs",
     );
-    let e = header(|h| h.abi_version = 2).unwrap_err();
-    assert_eq!(
-        e,
-        format!(
-            "it speaks c64kit plugin ABI 2; this c64kit speaks 4: rebuild it against \
-             c64kit-plugin-api {} (ABI 4), which has audio outputs and whose displays get each \
-             CHROUT byte's character set",
-            env!("CARGO_PKG_VERSION")
-        )
+    refused(
+        2,
+        "which has audio outputs and whose displays get each CHROUT byte's character set and \
+         the machine's clock",
     );
-    let e = header(|h| h.abi_version = 3).unwrap_err();
-    assert_eq!(
-        e,
-        format!(
-            "it speaks c64kit plugin ABI 3; this c64kit speaks 4: rebuild it against \
-             c64kit-plugin-api {} (ABI 4), whose displays get each CHROUT byte's character set",
-            env!("CARGO_PKG_VERSION")
-        )
+    refused(
+        3,
+        "whose displays get each CHROUT byte's character set and the machine's clock",
+    );
+    refused(
+        4,
+        "whose displays and audio outputs get the machine's clock (cycles per second and per \
+         frame, PAL or NTSC) with each frame and at the end of the run",
     );
     let e = header(|h| h.abi_version = 99).unwrap_err();
     assert!(
-        e.starts_with("it speaks c64kit plugin ABI 99; this c64kit speaks 4: rebuild it"),
+        e.starts_with("it speaks c64kit plugin ABI 99; this c64kit speaks 5: rebuild it"),
         "{e}"
     );
     let e = header(|h| h.kind = 9).unwrap_err();

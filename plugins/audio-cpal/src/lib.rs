@@ -2,11 +2,11 @@
 //! `c64kit play` (which uses a live output when one is loaded) or `c64kit run --audio cpal`
 //! (paced to real time). Through cpal: ALSA on Linux, CoreAudio on macOS, WASAPI on Windows.
 //!
-//! The run hands over a block of samples each PAL frame (paced by the host's clock); the
-//! card takes them at its own clock. Between the two sits a queue: the card starts playing
-//! once `latency` worth of sound waits (and again after the queue ran dry: a pause is better
-//! than a crackle of tiny gaps), and sound older than three times that is dropped when the
-//! run gets ahead. The mono samples go to every channel of the card.
+//! The run hands over a block of samples each frame (paced by the host to the machine's
+//! clock); the card takes them at its own clock. Between the two sits a queue: the card
+//! starts playing once `latency` worth of sound waits (and again after the queue ran dry: a
+//! pause is better than a crackle of tiny gaps), and sound older than three times that is
+//! dropped when the run gets ahead. The mono samples go to every channel of the card.
 //!
 //! Options: `rate` (samples per second; default the card's own), `latency` (milliseconds of
 //! sound queued before playing, 20 to 1,000, default 80).
@@ -22,7 +22,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Milliseconds of sound queued before the card starts playing, when not asked otherwise:
-/// about four PAL frames, enough for the host's frame-by-frame pacing to keep up.
+/// about four frames (PAL's 20 ms, NTSC's 17 ms), enough for the host's frame-by-frame pacing to keep up.
 pub const DEFAULT_LATENCY_MS: u64 = 80;
 
 /// The samples between the run and the card.

@@ -3,12 +3,19 @@
 //! colours, so its LZW codes start at 4 bits. The machine draws every frame while it
 //! records (about 30 times slower than a plain run).
 //!
-//! Each kept frame shows for 2/100 s (a PAL frame is 20 ms), `every` times that when only
-//! every Nth frame is kept. A frame identical to the one before only makes that one show
-//! longer, and a frame that differs is written as the rectangle that changed, over the
-//! previous one; so a still screen costs nothing and the file stays small. The recording is
-//! written beside its final name and put in place at the end of the run (a reader never sees
-//! half a file; a failed run leaves nothing).
+//! Each kept frame shows for as long as it did on the machine, by the clock the host hands
+//! over (a frame is 1/50.125 s on PAL, 1/59.826 s on an NTSC 6567R8): until the next kept
+//! frame (`every` frames when only every Nth is kept; one for the run's last picture). GIF
+//! delays are whole hundredths of a second, so frames start at their time rounded from the
+//! recording's start: the remainder is carried from frame to frame and the whole lasts as
+//! long as the run did, within 1/200 s, however long. No frame shows for less than 2/100 s
+//! (browsers play shorter ones at 1/10 s): a frame may start 1/100 s late to leave the one
+//! before that long (the last one 1/100 s early, to have that long), or else replaces it, so a picture that changes every frame plays at 50
+//! frames a second (see `GifDisplay::keep`). A frame identical to the one before only makes
+//! that one show longer, and a frame that differs is written as the rectangle that changed,
+//! over the previous one; so a still screen costs nothing and the file stays small. The
+//! recording is written beside its final name and put in place at the end of the run (a
+//! reader never sees half a file; a failed run leaves nothing).
 //!
 //! Options: `output` (file; default the program's name with .gif, else screen.gif), `every`
 //! (keep every Nth frame, default 1), `max_frames` (frames written at most, default 30,000:
@@ -18,22 +25,45 @@ use c64kit_files::OutputFile;
 use c64kit_plugin_api::abi::{FLAG_FRAMES, FLAG_PIXELS};
 use c64kit_plugin_api::palette::PEPTO;
 use c64kit_plugin_api::{
-    DisplayBackend, FrameView, HostRef, Options, Picture, PictureKind, RunEndInfo,
+    Clock, DisplayBackend, FrameView, HostRef, Options, Picture, PictureKind, RunEndInfo,
 };
 use std::borrow::Cow;
 use std::io::BufWriter;
 use std::path::PathBuf;
 
-/// How long one PAL frame shows, in the GIF's hundredths of a second.
-pub const FRAME_DELAY: u16 = 2;
+/// GIF delays are in hundredths of a second.
+const DELAYS_PER_SECOND: u64 = 100;
+
+/// The shortest delay written: browsers show a frame of 0 or 1 hundredths for a tenth of a
+/// second (Chrome, Firefox and Safari alike).
+const MIN_DELAY: u64 = 2;
+
+/// How far (in hundredths) a frame's start may move from its time so that it and the one
+/// before it both show for [`MIN_DELAY`]; a frame that would have to move further replaces
+/// the one before instead.
+const MAX_SHIFT: u64 = 1;
 
 type Writer = gif::Encoder<BufWriter<OutputFile>>;
 
 /// A frame whose time on screen is not known yet (the frames after it may be the same).
 struct Pending {
     pixels: Vec<u8>,
-    /// Hundredths of a second so far.
-    delay: u32,
+    /// The hundredth of a second it starts at in the GIF (since its first frame).
+    start: u64,
+    /// It shows until this cycle (so far), counted from the first frame kept; its time in
+    /// hundredths is always after `start`.
+    to: u64,
+    /// The machine's clock, which turns cycles into hundredths.
+    clock: Clock,
+}
+
+impl Pending {
+    /// `cycles` since the first frame kept as a GIF time: rounded from the recording's
+    /// start, so delays taken as differences of such times add up to the time they cover and
+    /// rounding never accumulates.
+    fn at(&self, cycles: u64) -> u64 {
+        self.clock.ticks(cycles, DELAYS_PER_SECOND)
+    }
 }
 
 pub struct GifDisplay {
@@ -58,6 +88,10 @@ pub struct GifDisplay {
     full: bool,
     /// The cycle of the last frame kept.
     last_cycles: u64,
+    /// The cycle of the first frame kept: the recording's time 0.
+    origin: Option<u64>,
+    /// The recording's time of the last frame handed over, in cycles since `origin`.
+    last_time: u64,
 }
 
 impl GifDisplay {
@@ -92,17 +126,54 @@ impl GifDisplay {
         Ok(())
     }
 
-    /// Keeps a frame: the pending one shows longer if they are the same, else it is
+    /// The recording's time (in cycles since its first frame) of a picture: never before
+    /// the last one's (cycles only grow; a picture that said otherwise gets no time of its
+    /// own).
+    fn time_of(&mut self, picture: &Picture) -> u64 {
+        let origin = *self.origin.get_or_insert(picture.cycles);
+        let at = picture.cycles.saturating_sub(origin).max(self.last_time);
+        self.last_time = at;
+        at
+    }
+
+    /// Past `max_frames`: the frame shown last shows on for `lasts` cycles from `picture`.
+    fn lengthen(&mut self, picture: &Picture, lasts: u64) {
+        let at = self.time_of(picture);
+        if let Some(p) = &mut self.pending {
+            p.to = p.to.max(at.saturating_add(lasts));
+        }
+    }
+
+    /// Keeps a frame, which shows for `lasts` cycles unless a different one follows sooner
+    /// (`last`: none will): the pending one shows longer if they are the same, else it is
     /// written and this one waits.
-    fn keep(&mut self, picture: &Picture, delay: u32, host: &HostRef) -> Result<(), String> {
+    ///
+    /// The new frame starts where the machine showed it, rounded to a hundredth. Where that
+    /// would leave the pending one less than [`MIN_DELAY`], the new one starts up to
+    /// [`MAX_SHIFT`] later (keeping at least a hundredth of its own); where the new one is the
+    /// last and would show for less, it starts up to that much earlier; and where neither
+    /// helps it replaces the pending one, which is never shown. So no frame is shorter than
+    /// browsers play, time is carried on and never lost, and a picture that changes every
+    /// frame is shown at the 50 frames a second a GIF can hold: a PAL recording (50.125 a
+    /// second) drops one frame in 400, an NTSC one (59.826) about one in six.
+    fn keep(
+        &mut self,
+        picture: &Picture,
+        lasts: u64,
+        last: bool,
+        clock: Clock,
+        host: &HostRef,
+    ) -> Result<(), String> {
         if self.kept == 0 {
             self.start(picture.width, picture.height)?;
         }
         self.kept += 1;
         self.last_cycles = picture.cycles;
+        let from = self.time_of(picture);
+        let to = from.saturating_add(lasts);
         if let Some(p) = &mut self.pending {
             if p.pixels == picture.pixels {
-                p.delay += delay;
+                p.to = p.to.max(to);
                 return Ok(());
             }
         }
@@ -122,25 +193,46 @@ impl GifDisplay {
                 picture.width, picture.height, self.size.0, self.size.1
             )));
         }
-        self.flush()?;
+        let mut start = clock.ticks(from, DELAYS_PER_SECOND);
+        if let Some(p) = &mut self.pending {
+            // The starts that leave the pending frame and this one long enough.
+            let earliest = p.start + MIN_DELAY;
+            let own = if last { MIN_DELAY } else { 1 };
+            let latest = p.at(to).saturating_sub(own);
+            let moved = start.clamp(earliest.min(latest), latest);
+            if earliest <= latest && moved.abs_diff(start) <= MAX_SHIFT {
+                start = moved;
+            } else {
+                // Too short to show: this frame takes its place and its time.
+                p.pixels.clear();
+                p.pixels.extend_from_slice(picture.pixels);
+                p.to = p.to.max(to);
+                return Ok(());
+            }
+        }
+        self.flush(start)?;
         self.pending = Some(Pending {
             pixels: picture.pixels.to_vec(),
-            delay,
+            start,
+            to,
+            clock,
         });
         Ok(())
     }
 
-    /// Writes the pending frame: the rectangle that differs from what is shown, for as long
-    /// as it lasted (in pieces of at most 655.35 s, the most one GIF frame can show).
-    fn flush(&mut self) -> Result<(), String> {
+    /// Writes the pending frame, which shows until `end` (a GIF time in hundredths): the
+    /// rectangle that differs from what is shown, in pieces of at most 655.35 s (the most one
+    /// GIF frame can show).
+    fn flush(&mut self, end: u64) -> Result<(), String> {
         let Some(p) = self.pending.take() else {
             return Ok(());
         };
         let (w, h) = self.size;
-        let mut delay = p.delay;
+        // (At least a hundredth, which `keep` leaves every frame.)
+        let mut delay = end.saturating_sub(p.start).max(1);
         let mut rect = changed(&self.shown, &p.pixels, w, h);
         while delay > 0 {
-            let this = delay.min(u32::from(u16::MAX));
+            let this = delay.min(u64::from(u16::MAX));
             delay -= this;
             // Nothing changed (the same frame again): one unchanged pixel carries the time.
             let (x, y, rw, rh) = rect.unwrap_or((0, 0, 1, 1));
@@ -222,6 +314,8 @@ impl DisplayBackend for GifDisplay {
             shown: Vec::new(),
             full: false,
             last_cycles: 0,
+            origin: None,
+            last_time: 0,
         })
     }
 
@@ -235,16 +329,14 @@ impl DisplayBackend for GifDisplay {
             return Ok(());
         }
         let picture = frame.need_picture()?;
-        let delay =
-            u32::try_from(self.every.saturating_mul(u64::from(FRAME_DELAY))).unwrap_or(u32::MAX);
+        // A kept frame stands for itself and the `every - 1` frames not kept after it.
+        let lasts = self.every.saturating_mul(frame.clock.cycles_per_frame);
         if self.full {
             // Past max_frames only a frame's time is kept.
-            if let Some(p) = &mut self.pending {
-                p.delay = p.delay.saturating_add(delay);
-            }
+            self.lengthen(&picture, lasts);
             return Ok(());
         }
-        self.keep(&picture, delay, host)
+        self.keep(&picture, lasts, false, frame.clock, host)
     }
 
     fn finish(
@@ -258,9 +350,11 @@ impl DisplayBackend for GifDisplay {
         // was kept: a run shorter than a frame). A still picture is not a frame of the run.
         let newer = picture.kind == PictureKind::Live && picture.cycles > self.last_cycles;
         if !self.full && (newer || self.kept == 0) {
-            self.keep(&picture, u32::from(FRAME_DELAY), host)?;
+            self.keep(&picture, end.clock.cycles_per_frame, true, end.clock, host)?;
         }
-        self.flush()?;
+        // The last frame shows for the rest of the time it stands for.
+        let last_end = self.pending.as_ref().map_or(0, |p| p.at(p.to));
+        self.flush(last_end)?;
         // (No frame kept, past max_frames from the start: an empty GIF of the usual size.)
         self.start(self.size.0, self.size.1)?;
         let Some(writer) = self.writer.take() else {
@@ -307,5 +401,120 @@ mod tests {
         b[2 * 6 + 4] = 1;
         assert_eq!(changed(&a, &b, 6, 4), Some((2, 1, 3, 2)));
         assert_eq!(changed(&[], &b, 6, 4), Some((0, 0, 6, 4)));
+    }
+
+    mod host {
+        use c64kit_plugin_api::abi::{Host, RSlice};
+        use std::ffi::c_void;
+
+        extern "C" fn text(_: *mut c_void, _: RSlice) {}
+        extern "C" fn key(_: *mut c_void, _: u8) {}
+        extern "C" fn quit(_: *mut c_void) {}
+        extern "C" fn segment(_: *mut c_void, _: u16, _: RSlice) {}
+        extern "C" fn start(_: *mut c_void, _: u32, _: u16) {}
+
+        /// A host that ignores everything said to it.
+        pub fn deaf() -> Host {
+            Host {
+                ctx: std::ptr::null_mut(),
+                write_stdout: text,
+                note: text,
+                error: text,
+                push_key: key,
+                quit,
+                segment,
+                start,
+                describe: text,
+            }
+        }
+    }
+
+    /// A recording of `frames` frames that all differ, on a made-up clock of `hz` cycles a
+    /// second and `per_frame` a frame, then the run's end one frame later: the delays.
+    fn delays_of(hz: u64, per_frame: u64, frames: u64) -> Vec<u16> {
+        let dir = std::env::temp_dir().join(format!(
+            "c64kit-gif-{}-{hz}-{per_frame}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("t.gif");
+        let raw = host::deaf();
+        // SAFETY: a valid host table for the calls below.
+        let host = unsafe { HostRef::from_raw(&raw) };
+        let options = Options::new(vec![("output".into(), path.display().to_string())]);
+        let mut gif = GifDisplay::create(&options, &host).unwrap();
+        let clock = Clock {
+            cycles_per_second: hz,
+            cycles_per_frame: per_frame,
+            video: c64kit_plugin_api::abi::VIDEO_NTSC,
+        };
+        let screen = c64kit_plugin_api::abi::Screen::blank();
+        let mut pixels = vec![0u8; 4];
+        for n in 1..=frames + 1 {
+            // Each picture differs from the one before.
+            pixels[(n % 4) as usize] = (n % 16) as u8;
+            pixels[0] = (n % 7) as u8;
+            let (px, cycles) = (pixels.clone(), n * per_frame);
+            let view = FrameView {
+                screen: &screen,
+                picture: Some(Picture {
+                    pixels: &px,
+                    width: 2,
+                    height: 2,
+                    kind: PictureKind::Live,
+                    cycles,
+                }),
+                clock,
+            };
+            if n <= frames {
+                gif.frame(&view, &host).unwrap();
+            } else {
+                let end = RunEndInfo {
+                    reason: "done".into(),
+                    exit_code: 0,
+                    cycles,
+                    pc: 0,
+                    clock,
+                };
+                gif.finish(&end, &view, &host).unwrap();
+            }
+        }
+        let mut options = gif::DecodeOptions::new();
+        options.set_color_output(gif::ColorOutput::Indexed);
+        let mut decoder = options
+            .read_info(std::fs::File::open(&path).unwrap())
+            .unwrap();
+        let mut delays = Vec::new();
+        while let Some(f) = decoder.read_next_frame().unwrap() {
+            delays.push(f.delay);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+        delays
+    }
+
+    /// However long the recording, its delays add up to the frames' time on the clock
+    /// (rounded once, not once a frame), none is under 2/100 s, and at most one frame in six
+    /// is left out at 60 frames a second, one in 400 at 50.125.
+    #[test]
+    fn delays_carry_their_remainder_and_never_drop_under_two_hundredths() {
+        let frames = 3000;
+        for (per_frame, most_dropped) in [(19_950, frames / 400 + 1), (16_667, frames / 6 + 1)] {
+            let hz = 1_000_000;
+            let delays = delays_of(hz, per_frame, frames);
+            let total: u64 = delays.iter().map(|&d| u64::from(d)).sum();
+            // Every frame's time, the last one's too.
+            let want = (frames + 1) as f64 * per_frame as f64 * 100.0 / hz as f64;
+            assert!(
+                (total as f64 - want).abs() <= 0.5,
+                "{per_frame}: {total} hundredths for {want}"
+            );
+            assert!(delays.iter().all(|&d| d >= 2), "{per_frame}: {delays:?}");
+            let dropped = frames + 1 - delays.len() as u64;
+            assert!(
+                dropped <= most_dropped,
+                "{per_frame}: {dropped} of {} frames left out",
+                frames + 1
+            );
+        }
     }
 }

@@ -22,19 +22,27 @@ use std::path::PathBuf;
 pub struct Shot {
     pub caption: String,
     pub screen: Screen,
-    /// The picture as a PNG file.
+    /// The picture as a PNG file, and its size in pixels (the model's visible area).
     pub png: Vec<u8>,
+    pub size: (usize, usize),
     /// Where the picture comes from ("the frame complete at cycle N", ...).
     pub origin: String,
 }
 
 impl Shot {
-    pub fn new(caption: String, frame: &FrameView) -> Result<Shot, String> {
+    /// The frame's screen and picture; the caption gets the frame's time on the machine's
+    /// clock: "final screen" becomes "final screen (cycle 19656, 0.020 s)".
+    pub fn new(caption: &str, frame: &FrameView) -> Result<Shot, String> {
         let picture = frame.need_picture()?;
+        let cycles = frame.screen.cycles;
         Ok(Shot {
-            caption,
+            caption: format!(
+                "{caption} (cycle {cycles}, {:.3} s)",
+                frame.clock.seconds(cycles)
+            ),
             screen: frame.screen.clone(),
             png: encode_png(&picture.image(true, 1))?,
+            size: (picture.width, picture.height),
             origin: picture.origin(),
         })
     }
@@ -86,9 +94,12 @@ pub fn shot_html(shot: &Shot) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
-        "<figure class=\"screen\" data-cycles=\"{}\"><img class=\"picture\" width=\"768\" \
-         height=\"544\" alt=\"the VIC-II's picture, {}\" title=\"{}\" src=\"data:image/png;base64,{}\">",
+        "<figure class=\"screen\" data-cycles=\"{}\"><img class=\"picture\" width=\"{}\" \
+         height=\"{}\" alt=\"the VIC-II's picture, {}\" title=\"{}\" src=\"data:image/png;base64,{}\">",
         s.cycles,
+        // Twice the picture's size (a PAL one is 384x272, an NTSC one 384x247).
+        shot.size.0 * 2,
+        shot.size.1 * 2,
         escape(&shot.origin),
         escape(&shot.origin),
         base64(&shot.png)
@@ -242,10 +253,8 @@ impl DisplayBackend for HtmlDisplay {
         }
         self.last_pixels = picture.pixels.to_vec();
         let s = frame.screen;
-        self.shots.push(Shot::new(
-            format!("frame {} (cycle {})", s.frame, s.cycles),
-            frame,
-        )?);
+        self.shots
+            .push(Shot::new(&format!("frame {}", s.frame), frame)?);
         Ok(())
     }
 
@@ -256,17 +265,15 @@ impl DisplayBackend for HtmlDisplay {
         host: &HostRef,
     ) -> Result<(), String> {
         let summary = format!(
-            "{} after {} cycles ({:.3} s of PAL C64 time), PC=${:04X}, exit code {}",
+            "{} after {} cycles ({:.3} s of {} C64 time), PC=${:04X}, exit code {}",
             end.reason,
             end.cycles,
-            end.cycles as f64 / 985_248.0,
+            end.clock.seconds(end.cycles),
+            end.clock.video_name(),
             end.pc,
             end.exit_code
         );
-        let last = Shot::new(
-            format!("final screen (cycle {})", frame.screen.cycles),
-            frame,
-        )?;
+        let last = Shot::new("final screen", frame)?;
         let mut shown: Vec<&Shot> = self.shots.iter().collect();
         shown.push(&last);
         let note = if self.dropped > 0 {
@@ -306,7 +313,8 @@ c64kit_plugin_api::export_display!(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use c64kit_plugin_api::PictureKind;
+    use c64kit_plugin_api::abi::VIDEO_NTSC;
+    use c64kit_plugin_api::{Clock, PictureKind};
 
     #[test]
     fn base64_as_rfc_4648_says() {
@@ -326,22 +334,31 @@ mod tests {
         s.chars[1] = 0x89; // reversed I
         s.chars[2] = 0x3C; // <
         s.colours[0] = 1;
-        let pixels = vec![6u8; 384 * 272];
+        s.cycles = 2_500_000;
+        let pixels = vec![6u8; 384 * 250];
         let frame = FrameView {
             screen: &s,
             picture: Some(Picture {
                 pixels: &pixels,
                 width: 384,
-                height: 272,
+                height: 250,
                 kind: PictureKind::Live,
                 cycles: 19656,
             }),
+            // A made-up clock: times come from the one handed over.
+            clock: Clock {
+                cycles_per_second: 2_000_000,
+                cycles_per_frame: 40_000,
+                video: VIDEO_NTSC,
+            },
         };
-        let shot = Shot::new("cap".into(), &frame).unwrap();
+        let shot = Shot::new("cap", &frame).unwrap();
         let html = shot_html(&shot);
-        assert!(
-            html.starts_with("<figure class=\"screen\" data-cycles=\"0\"><img class=\"picture\"")
-        );
+        assert!(html.starts_with(
+            "<figure class=\"screen\" data-cycles=\"2500000\"><img class=\"picture\" \
+             width=\"768\" height=\"500\""
+        ));
+        assert!(html.contains("cap (cycle 2500000, 1.250 s)"), "{html}");
         assert!(
             html.contains("src=\"data:image/png;base64,iVBORw0KGgo"),
             "{html}"
@@ -365,7 +382,7 @@ mod tests {
             screen: &bitmap,
             ..frame
         };
-        let html = shot_html(&Shot::new("bitmap".into(), &frame).unwrap());
+        let html = shot_html(&Shot::new("bitmap", &frame).unwrap());
         assert!(!html.contains("class=\"row\""), "{html}");
     }
 }

@@ -5,11 +5,12 @@
 //!
 //! Live (for `c64kit play`, or `c64kit run --display terminal` in a terminal): the screen
 //! fills the terminal as it is and as it changes (`layout`), redrawn at frame boundaries
-//! where it changed, by cursor positioning (never scrolling); the run is paced to 50 frames
-//! a second, and keys typed go into the C64's keyboard buffer as PETSCII (letters
-//! unshifted, Shift+letter shifted, arrows, Home/Shift+Home, Insert, Backspace/Delete,
-//! F1-F8). Esc or Ctrl-C quits. Otherwise the final screen is printed once at the end, as
-//! wide as the terminal if the output is one.
+//! where it changed, by cursor positioning (never scrolling); the run is paced to real time
+//! (the machine's frame rate: about 50 frames a second on PAL, 60 on NTSC), and keys typed
+//! go into the C64's keyboard buffer as PETSCII (letters unshifted, Shift+letter shifted,
+//! arrows, Home/Shift+Home, Insert, Backspace/Delete, F1-F8). Esc or Ctrl-C quits.
+//! Otherwise the final screen is printed once at the end, as wide as the terminal if the
+//! output is one.
 //!
 //! Options: `mode` (`auto` default, `live`, `final`), `view` (`auto` default: pixels when
 //! the terminal says it shows 24-bit colour, `COLORTERM=truecolor` or `24bit`, else text;

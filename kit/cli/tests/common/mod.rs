@@ -184,7 +184,10 @@ pub fn decode_gif(path: &Path) -> (Vec<(Vec<u8>, u16)>, Vec<u8>) {
         .unwrap();
     let palette = decoder.global_palette().unwrap().to_vec();
     let (w, h) = (decoder.width() as usize, decoder.height() as usize);
-    assert_eq!((w, h), (384, 272));
+    assert!(
+        [(384, 272), (384, 247)].contains(&(w, h)),
+        "a PAL or NTSC picture: {w}x{h}"
+    );
     let mut canvas = vec![0u8; w * h];
     let mut frames = Vec::new();
     while let Some(f) = decoder.read_next_frame().unwrap() {
