@@ -9,6 +9,9 @@
 //!
 //! On the NTSC models the frame and line lengths are theirs, and X is their cycle's
 //! (`VicModel::phi1_x`).
+//!
+//! The 6567R56A (`ModelFacts::light_pen_old_irq`) latches the same way but raises $D019
+//! bit 3 only in the frame-start retrigger, never for an edge.
 
 use super::model::VicModel;
 
@@ -61,7 +64,12 @@ impl LightPen {
         } else {
             u64::MAX
         };
-        self.pending.unwrap_or(u64::MAX).min(retrigger)
+        // On the first chips an edge's latch raises no flag.
+        let edge = match self.pending {
+            Some(t) if !model.facts().light_pen_old_irq => t,
+            _ => u64::MAX,
+        };
+        edge.min(retrigger)
     }
 
     /// Latches what happens in `from..=now`; true if the interrupt flag rises.
@@ -69,7 +77,7 @@ impl LightPen {
         let mut raised = false;
         if let Some(t) = self.pending.filter(|&t| t <= now) {
             self.pending = None;
-            raised |= self.edge(model, t);
+            raised |= self.edge(model, t) && !model.facts().light_pen_old_irq;
         }
         if self.low && now >= 1 {
             // The last frame start in range, if any: LP held low through it retriggers.
@@ -84,7 +92,7 @@ impl LightPen {
         raised
     }
 
-    /// An edge's latch in VIC cycle `t`.
+    /// An edge's latch in VIC cycle `t`; true if it latched.
     fn edge(&mut self, model: VicModel, t: u64) -> bool {
         if t < self.armed_from {
             return false;
@@ -153,5 +161,29 @@ mod tests {
         lp.set(true, now);
         assert!(lp.catch_up(PAL, now, now + 1));
         assert_eq!(lp.latched, (0xCA, 0x37));
+    }
+
+    #[test]
+    fn the_6567r56a_latches_an_edge_without_raising_its_flag() {
+        const OLD: VicModel = VicModel::Mos6567R56A;
+        let line = OLD.cycles_per_line();
+        let mut lp = LightPen::default();
+        let now = 100 * line + 20;
+        lp.set(true, now);
+        // No interrupt to schedule for the edge, only the next frame's retrigger.
+        assert_eq!(lp.next_event(OLD, now), OLD.cycles_per_frame() + 1);
+        assert!(!lp.catch_up(OLD, now, now + 1));
+        let x = OLD.phi1_x(21) & !7;
+        assert_eq!(lp.latched, ((x / 2 + X_EXTRA) as u8, 100));
+        // LP released and pressed again: used up for this frame, as on the later chips.
+        lp.set(false, now + 10);
+        lp.set(true, now + 20);
+        assert!(!lp.catch_up(OLD, now + 2, now + 30));
+        assert_eq!(lp.latched.1, 100);
+        // Still low as the next frame starts: the retrigger latches and raises the flag.
+        let start = OLD.cycles_per_frame() + 1;
+        assert!(!lp.catch_up(OLD, now + 31, start - 1));
+        assert!(lp.catch_up(OLD, start, start));
+        assert_eq!(lp.latched, (RETRIGGER_X, 0));
     }
 }

@@ -35,7 +35,8 @@
 //! while it draws, before a RAM write in its bank. It draws only after
 //! [`Vic::enable_picture`] or once a program looks at collisions or open I/O.
 //!
-//! The light pen: LP's falling edge latches $D013/$D014 once a frame (`light_pen.rs`).
+//! The light pen: LP's falling edge latches $D013/$D014 once a frame (`light_pen.rs`); on
+//! the 6567R56A only LP held low at a frame's start raises the interrupt.
 //!
 //! Models: the PAL 6569 and 8565, the NTSC 6567R8, 6567R56A and 8562 (`model.rs`: each
 //! model's facts, its sprite fetch cycles and X coordinates, which the raster engine steps).
@@ -44,7 +45,7 @@
 //! grey dot and the rest [`model::ModelFacts::new_chip`] lists. Their palette is the 6569's
 //! (VICE gives the 6569R3 and the new chips the same luminances).
 //!
-//! Not modelled: the 6567R56A's old light pen interrupt mode. The BA timing (`dma.rs`) does not see sprite crunching, which the
+//! Not modelled: the BA timing (`dma.rs`) does not see sprite crunching, which the
 //! raster engine does.
 
 mod dma;
@@ -582,7 +583,8 @@ impl Vic {
 
     /// The light pen line (LP) is low (`low`) from cycle `now`: CIA 1's PB4 driven low, or
     /// joystick 1's fire held. A falling edge latches the beam position ($D013/$D014) and
-    /// raises $D019 bit 3 (see `light_pen.rs`).
+    /// raises $D019 bit 3 (on the 6567R56A only LP held low as a frame starts raises it:
+    /// see `light_pen.rs`).
     pub fn set_light_pen(&mut self, low: bool, now: u64) {
         self.catch_up(now);
         self.light_pen.set(low, now);
