@@ -972,6 +972,38 @@ mod tests {
         );
     }
 
+    /// VICII/split-tests/lightpen passes when $D011-$D014 and $D019 around an LP pulse, cycle
+    /// by cycle, match one of the real chips' dumps it carries: a 6569R3, 8565R2, 6567R8
+    /// and 8562R4 among them, so it checks the light pen of each of those models (the
+    /// list runs it on one). The 6567R56A has no dump there.
+    #[test]
+    fn lightpen_matches_a_real_chips_dump_on_each_model_dumped() {
+        let dir = "VICII/split-tests/lightpen";
+        if !collection_dir().join(dir).join("lightpen.prg").is_file() {
+            return;
+        }
+        for options in [
+            &["vicii-pal"][..],
+            &["vicii-pal", "vicii-new"],
+            &["vicii-ntsc"],
+            &["vicii-ntsc", "vicii-new"],
+        ] {
+            let t = Test {
+                kind: Kind::Exitcode,
+                cycles: 1_000_000_000,
+                ..test(dir, "lightpen.prg", options)
+            };
+            let o = run(&t);
+            assert_eq!(
+                o.verdict,
+                Verdict::Ok,
+                "{:?}: {}",
+                vic_model(&t),
+                o.explain()
+            );
+        }
+    }
+
     #[test]
     fn saves_pictures_of_failures_but_never_over_an_input() {
         let dir = tempfile::tempdir().unwrap();
