@@ -316,9 +316,15 @@ pub fn unsupported(_test: &Test) -> Option<String> {
     None
 }
 
-/// The VIC-II a test asks for: `vicii-ntsc` the 6567R8, `vicii-ntscold` the 6567R56A,
-/// `vicii-new` the 8565 (with `vicii-ntsc`, the 8562), else the PAL 6569 (`vicii-pal` or
-/// nothing).
+/// The VIC-II a test runs on: the one x64sc's verdict was recorded with. VICE's testbench
+/// starts x64sc as a C64C (`-model c64c`, testbench/x64sc-hooks.sh), so a test that names no
+/// VIC-II ran on its 8565: so here. `vicii-ntsc` is the 6567R8, `vicii-ntscold` the
+/// 6567R56A, `vicii-new` the 8565 (with `vicii-ntsc`, the 8562), `vicii-pal` the 6569.
+///
+/// (x64sc's `-pal` keeps a C64C's 8565, so VICE ran `vicii-pal` tests on the 8565 too; c64kit
+/// runs them on the 6569, the chip of the plain reference pictures wherever a test also has
+/// an `-8565` one, and c64kit's own default: see [`reference_and_chip`] for pictures that only
+/// a later chip's exist of.)
 pub fn vic_model(test: &Test) -> VicModel {
     let new = test.has("vicii-new");
     if test.has("vicii-ntsc") {
@@ -329,7 +335,7 @@ pub fn vic_model(test: &Test) -> VicModel {
         }
     } else if test.has("vicii-ntscold") {
         VicModel::Mos6567R56A
-    } else if new {
+    } else if new || !test.options.iter().any(|o| o.starts_with("vicii-")) {
         VicModel::Mos8565
     } else {
         VicModel::Mos6569
@@ -337,15 +343,50 @@ pub fn vic_model(test: &Test) -> VicModel {
 }
 
 /// The glue logic between CIA 2 and the VIC-II's bank: a C64C's custom chip with the new
-/// VIC-IIs (`vicii-new`), a breadbin C64's gates with the 6569 and 6567s. The references of
+/// VIC-IIs (the chip a test runs on), a breadbin C64's gates with the 6569 and 6567s. The references of
 /// the 6569's tests come from breadbins: VICII/split-tests/fetchsplit, which switches banks
 /// mid-line, is far closer to its 6569 reference with the breadbin's glue.
-pub fn glue_logic(test: &Test) -> GlueLogic {
-    if vic_model(test).is_new() {
+pub fn glue_logic(vic: VicModel) -> GlueLogic {
+    if vic.is_new() {
         GlueLogic::CustomIc
     } else {
         GlueLogic::Discrete
     }
+}
+
+/// The 8565 or 8562 with `vic`'s timing (None for the 6567R56A, which has none).
+fn new_chip_like(vic: VicModel) -> Option<VicModel> {
+    VicModel::ALL
+        .into_iter()
+        .find(|m| m.is_new() && m.timing() == vic.timing())
+}
+
+/// A screenshot test's reference picture in `test_dir` and the VIC-II to compare it with:
+/// a later chip's own picture (`<prg>-8565.png`, `-8562`) when the test runs on one, else
+/// the plain `<prg>.png` on [`vic_model`]'s chip, else a variant, and then the chip the
+/// variant was taken of (the 8565 or 8562 with the test's timing): a picture is compared
+/// only with the chip that drew it.
+pub fn reference_and_chip(test: &Test, test_dir: &Path) -> Option<(PathBuf, VicModel)> {
+    let vic = vic_model(test);
+    let own = vic
+        .is_new()
+        .then(|| {
+            test_dir
+                .join("references")
+                .join(format!("{}-{}.png", test.prg, vic.name()))
+        })
+        .filter(|p| p.is_file());
+    if let Some(path) = own {
+        return Some((path, vic));
+    }
+    let path = screenshot::find_reference(test_dir, &test.prg)?;
+    let plain = path.file_name() == Some(std::ffi::OsStr::new(&format!("{}.png", test.prg)));
+    let chip = if plain {
+        vic
+    } else {
+        new_chip_like(vic).unwrap_or(vic)
+    };
+    Some((path, chip))
 }
 
 /// The CIAs a test asks for: `cia-old` the 6526, `cia-new` (or nothing) the 6526A.
@@ -399,33 +440,26 @@ pub fn run_on(test: &Test, roms: Option<&CommodoreRoms>, keep_shot: bool) -> Out
         return not_applicable(why);
     }
     // The reference first: a test without one need not run.
+    let mut vic = vic_model(test);
     let reference = match test.kind {
         Kind::Exitcode => None,
         Kind::Screenshot => {
             let dir = collection_dir().join(&test.dir);
-            // An 8565/8562 is compared with VICE's picture of one where there is one.
-            let vic = vic_model(test);
-            let own = vic
-                .is_new()
-                .then(|| {
-                    dir.join("references")
-                        .join(format!("{}-{}.png", test.prg, vic.name()))
-                })
-                .filter(|p| p.is_file());
-            let Some(path) = own.or_else(|| screenshot::find_reference(&dir, &test.prg)) else {
+            let Some((path, chip)) = reference_and_chip(test, &dir) else {
                 return not_applicable(format!(
                     "no reference picture (references/{}.png or its -{} variants)",
                     test.prg,
                     screenshot::VARIANTS.join(", -")
                 ));
             };
+            vic = chip;
             match Reference::load(&path) {
                 Ok(r) => Some((r, path)),
                 Err(e) => return not_applicable(format!("unusable reference picture: {e}")),
             }
         }
     };
-    let mut m = match start(test, roms, reference.is_some()) {
+    let mut m = match start(test, roms, vic, reference.is_some()) {
         Ok(m) => m,
         Err(why) => return not_applicable(why),
     };
@@ -525,9 +559,14 @@ pub fn run_on(test: &Test, roms: Option<&CommodoreRoms>, keep_shot: bool) -> Out
     }
 }
 
-/// The machine of VICE's testbench with the program loaded and RUN, on Commodore's ROMs if
-/// given; the error says why the test does not apply.
-fn start(test: &Test, roms: Option<&CommodoreRoms>, picture: bool) -> Result<Machine, String> {
+/// The machine of VICE's testbench with the program loaded and RUN, with the VIC-II `vic`,
+/// on Commodore's ROMs if given; the error says why the test does not apply.
+fn start(
+    test: &Test,
+    roms: Option<&CommodoreRoms>,
+    vic: VicModel,
+    picture: bool,
+) -> Result<Machine, String> {
     let roms = match roms {
         Some(r) => r.roms()?,
         None => Roms::builtin(),
@@ -539,8 +578,8 @@ fn start(test: &Test, roms: Option<&CommodoreRoms>, picture: bool) -> Result<Mac
         roms,
         cia: cia_model(test),
         sid: sid_model(test),
-        vic: vic_model(test),
-        glue: glue_logic(test),
+        vic,
+        glue: glue_logic(vic),
         debug_cart: true,
         stop_on_stuck_loop: true,
         drive: Drive::read_only(collection_dir().join(&test.dir)),
@@ -885,6 +924,97 @@ mod tests {
             on_8565.explain()
         );
         assert_eq!(differing(&on_8565), differing(&on_6569));
+    }
+
+    /// VICE's testbench ran x64sc as a C64C: a test naming no VIC-II ran on the 8565 (as
+    /// one naming no CIA or SID ran on the 6526A and the 8580).
+    #[test]
+    fn a_test_naming_no_vic_ii_runs_on_the_8565_as_on_x64sc() {
+        assert_eq!(vic_model(&test("d", "p.prg", &[])), VicModel::Mos8565);
+        assert_eq!(
+            vic_model(&test("d", "p.prg", &["cia-old"])),
+            VicModel::Mos8565
+        );
+        assert_eq!(
+            vic_model(&test("d", "p.prg", &["vicii-pal"])),
+            VicModel::Mos6569
+        );
+        assert_eq!(
+            vic_model(&test("d", "p.prg", &["vicii-pal", "vicii-old"])),
+            VicModel::Mos6569
+        );
+        assert_eq!(
+            vic_model(&test("d", "p.prg", &["vicii-ntsc"])),
+            VicModel::Mos6567R8
+        );
+    }
+
+    /// A reference picture is compared with the chip it shows: the plain one with the
+    /// test's chip, a later chip's variant with that chip.
+    #[test]
+    fn a_picture_only_a_later_chip_has_is_compared_on_that_chip() {
+        let dir = tempfile::tempdir().unwrap();
+        let refs = dir.path().join("references");
+        std::fs::create_dir(&refs).unwrap();
+        let touch = |name: &str| std::fs::write(refs.join(name), b"").unwrap();
+        let chosen = |options: &[&str]| {
+            let (path, chip) = reference_and_chip(&test("d", "p.prg", options), dir.path())?;
+            Some((path.file_name()?.to_string_lossy().into_owned(), chip))
+        };
+        assert_eq!(chosen(&["vicii-pal"]), None);
+        touch("p.prg-8565.png");
+        let pal_new = Some(("p.prg-8565.png".to_string(), VicModel::Mos8565));
+        assert_eq!(chosen(&["vicii-pal"]), pal_new);
+        assert_eq!(chosen(&[]), pal_new);
+        touch("p.prg.png");
+        let plain = |chip| Some(("p.prg.png".to_string(), chip));
+        assert_eq!(chosen(&["vicii-pal"]), plain(VicModel::Mos6569));
+        assert_eq!(chosen(&["vicii-pal", "vicii-new"]), pal_new);
+        // x64sc's default chip takes its own picture where there is one.
+        assert_eq!(chosen(&[]), pal_new);
+        std::fs::remove_file(refs.join("p.prg.png")).unwrap();
+        touch("p.prg-8562.png");
+        // An NTSC test whose only picture is an 8562's runs on the 8562.
+        std::fs::remove_file(refs.join("p.prg-8565.png")).unwrap();
+        let ntsc_new = Some(("p.prg-8562.png".to_string(), VicModel::Mos8562));
+        assert_eq!(chosen(&["vicii-ntsc"]), ntsc_new);
+        // The 6567R56A has no later chip: it keeps its own.
+        assert_eq!(
+            chosen(&["vicii-ntscold"]),
+            Some(("p.prg-8562.png".to_string(), VicModel::Mos6567R56A))
+        );
+    }
+
+    /// VICII/split-tests/lightpen passes when $D011-$D014 and $D019 around an LP pulse, cycle
+    /// by cycle, match one of the real chips' dumps it carries: a 6569R3, 8565R2, 6567R8
+    /// and 8562R4 among them, so it checks the light pen of each of those models (the
+    /// list runs it on one). The 6567R56A has no dump there.
+    #[test]
+    fn lightpen_matches_a_real_chips_dump_on_each_model_dumped() {
+        let dir = "VICII/split-tests/lightpen";
+        if !collection_dir().join(dir).join("lightpen.prg").is_file() {
+            return;
+        }
+        for options in [
+            &["vicii-pal"][..],
+            &["vicii-pal", "vicii-new"],
+            &["vicii-ntsc"],
+            &["vicii-ntsc", "vicii-new"],
+        ] {
+            let t = Test {
+                kind: Kind::Exitcode,
+                cycles: 1_000_000_000,
+                ..test(dir, "lightpen.prg", options)
+            };
+            let o = run(&t);
+            assert_eq!(
+                o.verdict,
+                Verdict::Ok,
+                "{:?}: {}",
+                vic_model(&t),
+                o.explain()
+            );
+        }
     }
 
     #[test]

@@ -514,3 +514,39 @@ fn the_6510_sees_an_acknowledge_a_cycle_late() {
         );
     }
 }
+
+/// The 6567R56A's light pen (the first revision's interrupt mode): an LP edge latches LPX
+/// and LPY as on the 6567R8 but raises no $D019 bit 3 and no IRQ; LP held low as the next
+/// frame starts raises it (with the retrigger's latch, line 0).
+#[test]
+fn the_6567r56a_raises_the_light_pen_interrupt_only_at_a_frame_start() {
+    for model in [VicModel::Mos6567R56A, VicModel::Mos6567R8] {
+        let old = model == VicModel::Mos6567R56A;
+        let line = model.cycles_per_line();
+        let mut vic = Vic::with_model(model);
+        vic.write(0x19, 0x0F, 1);
+        vic.write(0x1A, 0x08, 1);
+        // An edge in line 100, cycle 20: latched in cycle 21 on both.
+        let edge = 100 * line + 20;
+        vic.set_light_pen(true, edge);
+        // Only the later chips schedule an interrupt for the edge; both, for LP held low,
+        // the next frame's retrigger.
+        let frame = model.cycles_per_frame();
+        let next = if old { frame + 1 } else { edge + 1 };
+        assert_eq!(vic.next_event(), next, "{model:?}");
+        let after = edge + 2;
+        assert_eq!(vic.read(0x14, after), 100, "{model:?}: LPY");
+        assert_eq!(vic.irq(after), !old, "{model:?}: the edge's interrupt");
+        assert_eq!(vic.read(0x19, after) & 0x08, if old { 0 } else { 0x08 });
+        vic.write(0x19, 0x08, after);
+        // Held low into the next frame: the retrigger in its second cycle raises it on both.
+        assert_eq!(vic.next_event(), frame + 1, "{model:?}");
+        assert!(!vic.irq(frame));
+        assert!(vic.irq(frame + 1), "{model:?}: the retrigger's interrupt");
+        assert_eq!(
+            vic.read(0x14, frame + 1),
+            0,
+            "{model:?}: LPY of the retrigger"
+        );
+    }
+}

@@ -3,12 +3,16 @@
 //! frame. Timing as VICE's x64sc has the 6569R3: the latch happens in the VIC cycle after
 //! the edge; LPX is the cycle's X coordinate (its phi1 X, to 8 pixels) / 2 plus 2; an edge
 //! in the last line latches nothing (except in its first cycle) but still uses up the
-//! frame's trigger (as a real 6569R3 shows: VICE's VICII/split-tests/lightpen dumps). The trigger re-arms in the second cycle of each frame, and if LP is
-//! still low then, it latches again at once (LPX $D1, LPY 0).
+//! frame's trigger (as a real 6569R3 shows: VICE's VICII/split-tests/lightpen dumps). The
+//! trigger re-arms in the second cycle of each frame, and if LP is still low then, it
+//! latches again at once (LPX $D1 on the PAL chips, $D5 on the NTSC ones; LPY 0).
 
 //!
 //! On the NTSC models the frame and line lengths are theirs, and X is their cycle's
 //! (`VicModel::phi1_x`).
+//!
+//! The 6567R56A (`ModelFacts::light_pen_old_irq`) latches the same way but raises $D019
+//! bit 3 only in the frame-start retrigger, never for an edge.
 
 use super::model::VicModel;
 
@@ -25,8 +29,14 @@ const fn x_extra(model: VicModel) -> u16 {
         X_EXTRA
     }
 }
-/// LPX latched by the frame-start retrigger on a 63-cycle chip.
-const RETRIGGER_X: u8 = 0xD1;
+/// LPX latched by the frame-start retrigger: line cycle 1's X / 2, plus 3, on every chip
+/// (the new chips' one less does not apply). Real chips' dumps in VICE's
+/// VICII/split-tests/lightpen: $D1 on a 6569R3 and an 8565R2, $D5 on a 6567R8 and an
+/// 8562R4. The 6567R56A's X counts as the 6567R8's, so $D5 (no dump of one exists; VICE's
+/// x64sc gives $D1 there with a TODO).
+const fn retrigger_x(model: VicModel) -> u8 {
+    (model.phi1_x(1) / 2 + 3) as u8
+}
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct LightPen {
@@ -61,7 +71,12 @@ impl LightPen {
         } else {
             u64::MAX
         };
-        self.pending.unwrap_or(u64::MAX).min(retrigger)
+        // On the first chips an edge's latch raises no flag.
+        let edge = match self.pending {
+            Some(t) if !model.facts().light_pen_old_irq => t,
+            _ => u64::MAX,
+        };
+        edge.min(retrigger)
     }
 
     /// Latches what happens in `from..=now`; true if the interrupt flag rises.
@@ -69,14 +84,13 @@ impl LightPen {
         let mut raised = false;
         if let Some(t) = self.pending.filter(|&t| t <= now) {
             self.pending = None;
-            raised |= self.edge(model, t);
+            raised |= self.edge(model, t) && !model.facts().light_pen_old_irq;
         }
         if self.low && now >= 1 {
             // The last frame start in range, if any: LP held low through it retriggers.
             let start = model.frame_of(now - 1) * model.cycles_per_frame() + 1;
             if start >= from.max(1) {
-                // (X_EXTRA is in it: the new chips latch one less.)
-                self.latched = (RETRIGGER_X + x_extra(model) as u8 - X_EXTRA as u8, 0);
+                self.latched = (retrigger_x(model), 0);
                 self.armed_from = rearm_cycle_after(model, start);
                 raised = true;
             }
@@ -84,7 +98,7 @@ impl LightPen {
         raised
     }
 
-    /// An edge's latch in VIC cycle `t`.
+    /// An edge's latch in VIC cycle `t`; true if it latched.
     fn edge(&mut self, model: VicModel, t: u64) -> bool {
         if t < self.armed_from {
             return false;
@@ -138,7 +152,7 @@ mod tests {
         assert_eq!(lp.next_event(PAL, 12), PAL_CYCLES_PER_FRAME + 1);
         assert!(!lp.catch_up(PAL, 12, PAL_CYCLES_PER_FRAME));
         assert!(lp.catch_up(PAL, PAL_CYCLES_PER_FRAME, PAL_CYCLES_PER_FRAME + 1));
-        assert_eq!(lp.latched, (RETRIGGER_X, 0));
+        assert_eq!(lp.latched, (retrigger_x(PAL), 0));
     }
 
     #[test]
@@ -153,5 +167,50 @@ mod tests {
         lp.set(true, now);
         assert!(lp.catch_up(PAL, now, now + 1));
         assert_eq!(lp.latched, (0xCA, 0x37));
+    }
+
+    #[test]
+    fn the_6567r56a_latches_an_edge_without_raising_its_flag() {
+        const OLD: VicModel = VicModel::Mos6567R56A;
+        let line = OLD.cycles_per_line();
+        let mut lp = LightPen::default();
+        let now = 100 * line + 20;
+        lp.set(true, now);
+        // No interrupt to schedule for the edge, only the next frame's retrigger.
+        assert_eq!(lp.next_event(OLD, now), OLD.cycles_per_frame() + 1);
+        assert!(!lp.catch_up(OLD, now, now + 1));
+        let x = OLD.phi1_x(21) & !7;
+        assert_eq!(lp.latched, ((x / 2 + X_EXTRA) as u8, 100));
+        // LP released and pressed again: used up for this frame, as on the later chips.
+        lp.set(false, now + 10);
+        lp.set(true, now + 20);
+        assert!(!lp.catch_up(OLD, now + 2, now + 30));
+        assert_eq!(lp.latched.1, 100);
+        // Still low as the next frame starts: the retrigger latches and raises the flag.
+        let start = OLD.cycles_per_frame() + 1;
+        assert!(!lp.catch_up(OLD, now + 31, start - 1));
+        assert!(lp.catch_up(OLD, start, start));
+        assert_eq!(lp.latched, (retrigger_x(OLD), 0));
+    }
+
+    /// What each chip latches when LP is held low through a frame's start, as the real
+    /// chips' dumps in VICE's VICII/split-tests/lightpen show ($D1 on the 6569R3 and 8565R2,
+    /// $D5 on the 6567R8 and 8562R4), and the 6567R56A by its X counter.
+    #[test]
+    fn the_retrigger_latches_each_chips_frame_start_x() {
+        for (model, x) in [
+            (VicModel::Mos6569, 0xD1),
+            (VicModel::Mos8565, 0xD1),
+            (VicModel::Mos6567R8, 0xD5),
+            (VicModel::Mos8562, 0xD5),
+            (VicModel::Mos6567R56A, 0xD5),
+        ] {
+            let mut lp = LightPen::default();
+            lp.set(true, 10);
+            let start = model.cycles_per_frame() + 1;
+            lp.catch_up(model, 0, start - 1);
+            assert!(lp.catch_up(model, start, start), "{model:?}");
+            assert_eq!(lp.latched, (x, 0), "{model:?}");
+        }
     }
 }

@@ -39,16 +39,26 @@
 //! while it draws, before a RAM write in its bank. It draws only after
 //! [`Vic::enable_picture`] or once a program looks at collisions or open I/O.
 //!
-//! The light pen: LP's falling edge latches $D013/$D014 once a frame (`light_pen.rs`).
+//! The light pen: LP's falling edge latches $D013/$D014 once a frame (`light_pen.rs`); on
+//! the 6567R56A only LP held low at a frame's start raises the interrupt.
 //!
 //! Models: the PAL 6569 and 8565, the NTSC 6567R8, 6567R56A and 8562 (`model.rs`: each
 //! model's facts, its sprite fetch cycles and X coordinates, which the raster engine steps).
 //!
 //! The 8565 and 8562 (a C64C's) are the 6569 and 6567R8 without the colour latency: the
-//! grey dot and the rest [`model::ModelFacts::new_chip`] lists. Their palette is the 6569's
-//! (VICE gives the 6569R3 and the new chips the same luminances).
+//! grey dot and the rest [`model::ModelFacts::new_chip`] lists.
 //!
-//! Not modelled: the 6567R56A's old light pen interrupt mode. The BA timing (`dma.rs`) does not see sprite crunching, which the
+//! Colours: the picture holds colour indices; every display shows them in one palette,
+//! Pepto's (`c64kit_plugin_api::palette`), on every model. That is what VICE's testbench
+//! gives x64sc (`-VICIIextpal -VICIIpalette pepto-pal.vpl` in x64sc-hooks.sh, whatever the
+//! chip), so pictures compare with its references on every model. x64sc's own default is a
+//! measured palette per chip (viciisc/vicii-color.c): the 6569R5's for the 6569 and
+//! 6567R8, the 8565R2's (the same 9 luminances) for the new chips, and for the 6567R56A the
+//! 6569R1's, whose 5 luminances (0, 0.237, 0.5, 0.763, 1) make dark grey, grey and light
+//! grey as bright as red, green and cyan. c64kit does not show that difference: its displays
+//! get no model with the picture.
+//!
+//! Not modelled: the BA timing (`dma.rs`) does not see sprite crunching, which the
 //! raster engine does.
 
 mod dma;
@@ -610,7 +620,8 @@ impl Vic {
 
     /// The light pen line (LP) is low (`low`) from cycle `now`: CIA 1's PB4 driven low, or
     /// joystick 1's fire held. A falling edge latches the beam position ($D013/$D014) and
-    /// raises $D019 bit 3 (see `light_pen.rs`).
+    /// raises $D019 bit 3 (on the 6567R56A only LP held low as a frame starts raises it:
+    /// see `light_pen.rs`).
     pub fn set_light_pen(&mut self, low: bool, now: u64) {
         self.catch_up(now);
         self.light_pen.set(low, now);

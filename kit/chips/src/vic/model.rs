@@ -91,6 +91,13 @@ pub struct ModelFacts {
     /// a line are 8 more than its 512 X coordinates, so X holds at $184 for a cycle (in
     /// VICE's table: phi2 of cycle 62 and phi1 of 63, counted from 1, repeat $184).
     pub x_stall_cycle: u64,
+    /// The first revision's light pen interrupt (the 6567R56A; VICE's
+    /// `lightpen_old_irq_mode`, which it gives the 6567R56A and the 6569R1): an LP edge
+    /// latches $D013/$D014 as on the later chips but does not raise $D019 bit 3; only LP
+    /// held low as a frame starts (the retrigger) raises it. A real 6569R1 shows it in VICE's
+    /// VICII/split-tests/lightpen dumps: bit 3 set in 10 of the 256 measured cycles, those
+    /// whose LP pulse spans the frame start, where a 6569R3 sets it in 202.
+    pub light_pen_old_irq: bool,
 }
 
 /// The line cycles in which BA is low for a bad line's matrix fetches (all models: the
@@ -118,6 +125,7 @@ const MOS6569: ModelFacts = ModelFacts {
     x_wrap: 0x1F8,
     x_stall_cycle: u64::MAX,
     new_chip: false,
+    light_pen_old_irq: false,
 };
 
 const MOS8565: ModelFacts = ModelFacts {
@@ -142,6 +150,7 @@ const MOS6567R8: ModelFacts = ModelFacts {
     x_wrap: 0x200,
     x_stall_cycle: 62,
     new_chip: false,
+    light_pen_old_irq: false,
 };
 
 const MOS8562: ModelFacts = ModelFacts {
@@ -166,6 +175,7 @@ const MOS6567R56A: ModelFacts = ModelFacts {
     x_wrap: 0x200,
     x_stall_cycle: u64::MAX,
     new_chip: false,
+    light_pen_old_irq: true,
 };
 
 impl VicModel {
