@@ -539,6 +539,8 @@ fn the_6567r56a_raises_the_light_pen_interrupt_only_at_a_frame_start() {
         assert_eq!(vic.irq(after), !old, "{model:?}: the edge's interrupt");
         assert_eq!(vic.read(0x19, after) & 0x08, if old { 0 } else { 0x08 });
         vic.write(0x19, 0x08, after);
+        // The acknowledge releases the line a cycle later, as the 6510 sees it.
+        assert!(!vic.irq(after + 1), "{model:?}: acknowledged");
         // Held low into the next frame: the retrigger in its second cycle raises it on both.
         assert_eq!(vic.next_event(), frame + 1, "{model:?}");
         assert!(!vic.irq(frame));
