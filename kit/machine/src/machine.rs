@@ -52,6 +52,8 @@ pub struct Machine {
     /// A routine called on its own ([`Machine::sys`]) on a real KERNAL image, which has
     /// no return trap: its RTS into BASIC's SYS, with the stack pointer here, ends the run.
     call_return: Option<u8>,
+    /// The addresses the real KERNAL's watch looks at, with the vectors they came from.
+    pub(crate) real_targets: crate::real_kernal::RealKernalTargets,
 }
 
 impl Machine {
@@ -85,6 +87,7 @@ impl Machine {
             trace_error: None,
             basic_end_watch: false,
             call_return: None,
+            real_targets: crate::real_kernal::RealKernalTargets::new(),
         };
         // BASIC back at READY. with the script used up ends a run, as a return to BASIC
         // does: our KERNAL's CHRIN sees it at no cost; on a real KERNAL the run loop
@@ -271,7 +274,6 @@ impl Machine {
                 // real KERNAL's vectors name), so the checks `run_checked` makes before each
                 // instruction are made here before those. The vectors' writes are exact steps
                 // too: after one, the pages their targets are in are watched.
-                let mut targets = real_kernal.then(|| self.real_kernal_targets());
                 if watching {
                     self.watch_pages();
                 } else {
@@ -300,12 +302,8 @@ impl Machine {
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                         return Some(StopReason::StuckLoop { pc });
                     }
-                    if let Some(targets) = targets.as_mut() {
-                        let now = self.real_kernal_targets();
-                        if *targets != now {
-                            *targets = now;
-                            self.watch_pages();
-                        }
+                    if real_kernal && self.real_kernal_vectors_changed() {
+                        self.watch_pages();
                     }
                     // I/O is never lent to the direct path: the write was this step's.
                     if self.bus.debug_cart_value.is_some() {
