@@ -1053,6 +1053,14 @@ impl Bus for C64Bus {
     /// to the RAM under it, as the PLA has them); $0000/$0001 are the port.
     #[inline(always)]
     fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
+        // An I/O access asks for the lines to be recomputed (`next_interrupt_check` = its
+        // cycle): do it now, as the next instruction's poll would, instead of leaving that
+        // instruction to the cycle-by-cycle path as well (the KERNAL's keyboard scan and
+        // IRQ handler are I/O accesses one instruction apart). The lines it finds hold until
+        // the next check it sets, which is all the direct path needs.
+        if self.now >= self.next_interrupt_check {
+            self.update_interrupts();
+        }
         let quiet_until = self.quiet_until();
         if self.now >= quiet_until || self.lines.nmi_edge {
             return None;
