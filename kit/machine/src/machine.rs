@@ -293,7 +293,9 @@ impl Machine {
                         break;
                     }
                     let pc = self.cpu.pc;
-                    if watching {
+                    // `stop_before` finds nothing elsewhere (most exact steps are I/O,
+                    // interrupts and BA): the watched addresses are all it looks at.
+                    if watching && self.bus.watches(pc) {
                         if let Some(stop) = self.stop_before(pc) {
                             return Some(stop);
                         }

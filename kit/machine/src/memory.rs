@@ -683,6 +683,13 @@ impl C64Bus {
         self.watched_at.extend_from_slice(at.unwrap_or_default());
     }
 
+    /// Whether the instruction at `pc` is one the direct path leaves to the run loop because
+    /// `watch_pages` names it (the others it hands back for I/O, interrupts or BA).
+    pub(crate) fn watches(&self, pc: u16) -> bool {
+        self.watched[pc as usize >> 14] >> ((pc >> 8) & 63) & 1 != 0
+            && (!self.watch_exact || self.watched_at.contains(&pc))
+    }
+
     /// From now on the direct path makes no write to this page (`None`: none guarded): each
     /// one is an exact step, after which the run loop can look at the page.
     pub(crate) fn guard_writes(&mut self, page: Option<u8>) {
