@@ -203,6 +203,124 @@ fn keys_typed_faster_than_the_program_reads_are_not_lost() {
     assert_eq!(theirs.stdout.replacen(theirs_p, ours_p, 1), ours.stdout);
 }
 
+/// Reads 15 keys from the keyboard matrix itself (a column at a time, under SEI) while the
+/// KERNAL's interrupt scans it too and fills the keyboard buffer, which nothing empties:
+/// prints each key's matrix code (column * 8 + row, as the KERNAL numbers them) plus 48,
+/// then the buffer's count (NDX) plus 48; empties the buffer and returns.
+const OWN_SCAN: &str = "\
+         lda #0
+         sta count
+next     jsr scan
+         cmp #$ff
+         beq next
+         clc
+         adc #48
+         jsr $ffd2
+up       jsr scan
+         cmp #$ff
+         bne up
+         inc count
+         lda count
+         cmp #15
+         bne next
+         lda $c6
+         clc
+         adc #48
+         jsr $ffd2
+         lda #0
+         sta $c6
+         rts
+scan     sei
+         ldx #7
+col      lda columns,x
+         sta $dc00
+         lda $dc01
+         cmp #$ff
+         bne found
+         dex
+         bpl col
+         cli
+         lda #$ff
+         rts
+found    stx column
+         ldx #0
+shift    lsr
+         bcc got
+         inx
+         bne shift
+got      stx row
+         lda column
+         asl
+         asl
+         asl
+         ora row
+         cli
+         rts
+columns  byte $fe,$fd,$fb,$f7,$ef,$df,$bf,$7f
+count    byte 0
+column   byte 0
+row      byte 0
+";
+
+#[test]
+fn a_program_scanning_the_matrix_itself_gets_every_key_with_the_buffer_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "scan.prg", &stub_asm(OWN_SCAN));
+    let keys = "ABCDEFGHIJKLMNO";
+    let Some((ours, theirs)) = on_both(&file, &["--input", keys]) else {
+        return;
+    };
+    // Each key's code from c64kit's keyboard table (the C64's matrix), as the program prints
+    // them.
+    let codes: String = keys
+        .bytes()
+        .map(|k| {
+            let press = c64kit_basic::keyboard::press_for(k).expect("a key of the keyboard");
+            char::from(press.key + 48)
+        })
+        .collect();
+    assert!(ours.stdout.starts_with(&codes), "ours: {}", ours.stdout);
+    // On Commodore's KERNAL its scan also put the first 10 keys into the buffer (NDX 10,
+    // printed as ':'), which stayed full: the typist went on for the program's own reads.
+    assert!(
+        theirs.stdout.starts_with(&format!("{codes}:")),
+        "Commodore's: {}",
+        theirs.stdout
+    );
+    let ended = (0, "c64kit: returned to BASIC (ST = 64)");
+    assert_eq!((theirs.code, theirs.stop.as_str()), ended, "Commodore's");
+}
+
+#[test]
+fn keys_typed_ahead_of_get_wait_for_room_in_the_buffer() {
+    let dir = tempfile::tempdir().unwrap();
+    // As keys_typed_faster_than_the_program_reads_are_not_lost, for GET: the buffer fills
+    // while the program is busy, and only the KERNAL's scan reads the matrix, so the typist
+    // waits for room and GET gets all 15 keys in order.
+    let file = write(
+        dir.path(),
+        "get.bas",
+        b"10 FOR I=1 TO 2000:NEXT\n20 P=PEEK(198)\n30 FOR I=1 TO 15\n\
+          40 GET A$:IF A$=\"\" THEN 40\n50 B$=B$+A$:NEXT\n60 PRINT P:PRINT B$\n",
+    );
+    let Some((ours, theirs)) = on_both(&file, &["--input", "ABCDEFGHIJKLMNO"]) else {
+        return;
+    };
+    let ended = (0, "c64kit: returned to BASIC (ST = 64)");
+    assert_eq!((ours.code, ours.stop.as_str()), ended, "ours");
+    assert_eq!((theirs.code, theirs.stop.as_str()), ended, "Commodore's");
+    assert!(
+        theirs.stdout.starts_with(" 10{rght}\nABCDEFGHIJKLMNO\n"),
+        "Commodore's: {}",
+        theirs.stdout
+    );
+    assert!(
+        ours.stdout.contains("\nABCDEFGHIJKLMNO\n"),
+        "ours: {}",
+        ours.stdout
+    );
+}
+
 #[test]
 fn start_and_load_run_machine_code_through_commodores_sys() {
     let dir = tempfile::tempdir().unwrap();

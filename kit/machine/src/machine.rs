@@ -300,6 +300,7 @@ impl Machine {
                             return Some(stop);
                         }
                     }
+                    self.bus.instruction_at = pc;
                     self.cpu.step(&mut self.bus);
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                         return Some(StopReason::StuckLoop { pc });
@@ -394,6 +395,7 @@ impl Machine {
             if self.trace.is_some() {
                 self.trace_line();
             }
+            self.bus.instruction_at = pc;
             self.cpu.step(&mut self.bus);
             self.instructions += 1;
             if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {

@@ -191,6 +191,11 @@ pub struct C64Bus {
     /// A page whose writes the direct path leaves to the bus (`DirectMemory::write_guard`),
     /// so that the run loop sees each one.
     write_guard: Option<u8>,
+    /// The address of the instruction the CPU steps now, set by the run loop before each
+    /// cycle-by-cycle step (where every I/O access is made) whenever a real KERNAL runs: a
+    /// keyboard read from the KERNAL ROM's code is the KERNAL's scan, any other the
+    /// program's own (`keyboard_lines`).
+    pub(crate) instruction_at: u16,
     /// Bit r set: writes to region r are plain RAM writes (not I/O, not a hole), and the
     /// VIC-II need not see them first (not in `vic_watch`).
     ram_writable: u16,
@@ -273,6 +278,7 @@ impl C64Bus {
             watched_at: Vec::new(),
             watch_exact: false,
             write_guard: None,
+            instruction_at: 0,
             ram_writable: 0,
             pla_writable: 0,
             vic_watch: 0,
@@ -763,8 +769,13 @@ impl C64Bus {
             // `{WAITINPUT}` waits for the program to ask it for a key (`real_kernal`).
             let asks = self.ram[NDX as usize] == 0 && self.roms.trap_kernal;
             // Its scan drops a key typed with NDX at XMAX (the buffer full): the scripted
-            // typist waits for room instead (README, "Commodore's ROMs").
-            let room = self.roms.trap_kernal || self.ram[NDX as usize] < self.ram[XMAX as usize];
+            // typist waits for room instead (README, "Commodore's ROMs"). A program that
+            // reads the matrix itself (code outside the KERNAL ROM) takes the key from
+            // there, whatever the buffer holds: the typist goes on for it.
+            let kernal_scan = self.region(self.instruction_at) == Region::KernalRom;
+            let room = self.roms.trap_kernal
+                || !kernal_scan
+                || self.ram[NDX as usize] < self.ram[XMAX as usize];
             self.input.scan(now, asks, room)
         } else {
             self.input.matrix(now)
