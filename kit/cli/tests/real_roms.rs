@@ -322,6 +322,78 @@ fn keys_typed_ahead_of_get_wait_for_room_in_the_buffer() {
 }
 
 #[test]
+fn a_kernal_image_alone_boots_through_its_reset_into_our_basic() {
+    let Some(roms) = commodores_roms("a KERNAL image given alone") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let kernal = roms.join("kernal-901227-03.bin").display().to_string();
+    let sq = b"10 FOR I=1 TO 3:PRINT I;I*I\n20 NEXT\n30 PRINT \"DONE\"\n";
+    let stub = stub_asm("         lda #72\n         jsr $ffd2\n         rts\n");
+    let cases: [(&str, &[u8], &str, i32, &str); 4] = [
+        ("sq.bas", sq, "", 0, "c64kit: returned to BASIC (ST = 64)"),
+        (
+            "err.bas",
+            b"10 PRINT 1/0\n",
+            "",
+            12,
+            "c64kit: BASIC error: ?DIVISION BY ZERO  ERROR IN 10",
+        ),
+        (
+            "in.bas",
+            b"10 INPUT A$\n20 PRINT A$\n",
+            "HI{RETURN}",
+            0,
+            "c64kit: returned to BASIC (ST = 64)",
+        ),
+        ("h.prg", &stub, "", 0, "c64kit: returned to BASIC (ST = 64)"),
+    ];
+    for (name, bytes, keys, code, stop) in cases {
+        let file = write(dir.path(), name, bytes);
+        let args = |kernal: Option<&str>| {
+            let mut a: Vec<String> =
+                kernal.map_or(vec![], |k| vec!["--kernal-rom".into(), k.into()]);
+            a.extend(["--input".into(), keys.into(), file.clone()]);
+            a
+        };
+        let ours = run(&args(None));
+        let alone = run(&args(Some(&kernal)));
+        assert_eq!(
+            (ours.code, ours.stop.as_str()),
+            (code, stop),
+            "ours: {name}"
+        );
+        assert_eq!(
+            (alone.code, alone.stop.as_str()),
+            (code, stop),
+            "KERNAL alone: {name}"
+        );
+        assert_eq!(alone.stdout, ours.stdout, "the transcripts of {name}");
+    }
+    // The run went through Commodore's reset (its RAM test alone is over a million cycles),
+    // not the state our ROMs compute.
+    let out = c64kit()
+        .args([
+            "run",
+            "--kernal-rom",
+            &kernal,
+            "--input",
+            "",
+            "--max-cycles",
+            MAX_CYCLES,
+        ])
+        .args([write(dir.path(), "sq.bas", sq)])
+        .assert();
+    let cycles: u64 = stderr_of(&out)
+        .split(" after ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the run's cycles");
+    assert!(cycles > 1_000_000, "{cycles} cycles");
+}
+
+#[test]
 fn start_and_load_run_machine_code_through_commodores_sys() {
     let dir = tempfile::tempdir().unwrap();
     // RTS at $C000, then LDA #$48; JSR $FFD2; RTS: --load starts at its address (nothing
@@ -380,7 +452,8 @@ fn conform_runs_on_commodores_roms() {
         "{stdout}"
     );
     assert!(stdout.contains("On the KERNAL image"), "{stdout}");
-    // A KERNAL image alone makes no BASIC to RUN the programs: a usage error.
+    // A KERNAL image alone runs with c64kit's BASIC, booted through its reset: F18's whole
+    // run holds there too.
     let mut kernal_alone = commodores_rom_args(&dir);
     kernal_alone.truncate(2);
     let out = c64kit()
@@ -388,9 +461,23 @@ fn conform_runs_on_commodores_roms() {
         .args(&kernal_alone)
         .args(["--fact", "F18"])
         .assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("every published fact checked holds"),
+        "{stdout}"
+    );
+    // A BASIC image alone makes no BASIC that runs (its code goes on in Commodore's
+    // KERNAL): a usage error.
+    let basic_alone = commodores_rom_args(&dir).split_off(2);
+    let out = c64kit()
+        .arg("conform")
+        .args(&basic_alone)
+        .args(["--fact", "F18"])
+        .assert();
     assert_eq!(out.get_output().status.code(), Some(2));
     assert!(
-        stderr_of(&out).contains("give --basic-rom too"),
+        stderr_of(&out).contains("give --kernal-rom too"),
         "{}",
         stderr_of(&out)
     );

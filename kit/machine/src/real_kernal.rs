@@ -133,7 +133,8 @@ impl Machine {
         let error = self.cpu.x;
         if runs_now && pc == error_entry && (1..=LAST_ERROR).contains(&error) {
             // The table is in the ROM: read as the CPU reads it (boot::peek16 reads RAM).
-            let entry = ERROR_MESSAGES + 2 * (u16::from(error) - 1);
+            let table = self.basic_entry("ERRTAB", ERROR_MESSAGES);
+            let entry = table + 2 * (u16::from(error) - 1);
             let at = u16::from_le_bytes([self.bus.peek(entry), self.bus.peek(entry + 1)]);
             self.kernal.note_error(&self.bus, at);
         }
