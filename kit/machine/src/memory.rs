@@ -928,6 +928,19 @@ impl C64Bus {
             .min(self.ba_check_at.saturating_sub(1))
     }
 
+    /// `direct_memory`'s recomputation of the lines (kept out of its hot path): true if the
+    /// CPU may now run on its own.
+    #[cold]
+    #[inline(never)]
+    fn update_interrupts_early(&mut self) -> bool {
+        if self.now < self.next_interrupt_check {
+            // A read would meet BA low.
+            return false;
+        }
+        self.update_interrupts();
+        self.now < self.quiet_until()
+    }
+
     /// Recomputes the interrupt lines from the chips and when they can next change.
     fn update_interrupts(&mut self) {
         let now = self.now;
@@ -1076,13 +1089,13 @@ impl Bus for C64Bus {
         // instruction to the cycle-by-cycle path as well (the KERNAL's keyboard scan and
         // IRQ handler are I/O accesses one instruction apart). The lines it finds hold until
         // the next check it sets, which is all the direct path needs.
-        if self.now >= self.next_interrupt_check {
-            self.update_interrupts();
-        }
-        let quiet_until = self.quiet_until();
-        if self.now >= quiet_until || self.lines.nmi_edge {
+        if self.now >= self.quiet_until() && !self.update_interrupts_early() {
             return None;
         }
+        if self.lines.nmi_edge {
+            return None;
+        }
+        let quiet_until = self.quiet_until();
         Some(DirectMemory {
             ram: &mut self.ram,
             rom: Some(&self.rom_view),
