@@ -77,7 +77,7 @@ fn cases(dir: &std::path::Path) -> Vec<(&'static str, Vec<String>, Ends)> {
     };
     // JSR RUNC; JMP NEWSTT ($A7AE): RUN's statement loop, as a decruncher ends.
     let newstt = basic_first(&[0x20, 0x59, 0xA6, 0x4C, 0xAE, 0xA7]);
-    // Any 8 KB file is a KERNAL image: given without a BASIC image, the machine has no BASIC.
+    // Any 8 KB file is a KERNAL image: given without a BASIC image, it runs with our BASIC.
     let kernal = write(dir, "kernal.bin", &[0; 0x2000]);
     let rts = prg("rts.prg", &[0x60]);
     use Ends::{Error, Stop};
