@@ -236,6 +236,11 @@ impl InputQueue {
         }
     }
 
+    /// A `{WAITINPUT}` is at the script's front (the program's next ask releases it).
+    pub fn waits_for_an_ask(&self) -> bool {
+        self.events.front() == Some(&KeyEvent::WaitForPoll)
+    }
+
     pub fn is_exhausted(&self) -> bool {
         self.events.is_empty() && self.hold_until.is_none()
     }

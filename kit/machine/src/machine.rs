@@ -54,6 +54,8 @@ pub struct Machine {
     call_return: Option<u8>,
     /// The addresses the real KERNAL's watch looks at, with the vectors they came from.
     pub(crate) real_targets: crate::real_kernal::RealKernalTargets,
+    /// GETIN's entry is among the watched addresses (`Machine::getin_watch_needed`).
+    getin_watched: bool,
 }
 
 impl Machine {
@@ -88,6 +90,7 @@ impl Machine {
             basic_end_watch: false,
             call_return: None,
             real_targets: crate::real_kernal::RealKernalTargets::new(),
+            getin_watched: false,
         };
         // BASIC back at READY. with the script used up ends a run, as a return to BASIC
         // does: our KERNAL's CHRIN sees it at no cost; on a real KERNAL the run loop
@@ -305,7 +308,10 @@ impl Machine {
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                         return Some(StopReason::StuckLoop { pc });
                     }
-                    if real_kernal && self.real_kernal_vectors_changed() {
+                    if real_kernal
+                        && (self.real_kernal_vectors_changed()
+                            || self.getin_watched != self.getin_watch_needed())
+                    {
                         self.watch_pages();
                     }
                     // I/O is never lent to the direct path: the write was this step's.
@@ -339,6 +345,15 @@ impl Machine {
         }
         if !self.bus.roms.trap_kernal {
             at[1..6].copy_from_slice(&self.real_kernal_targets());
+            let getin = self.getin_watch_needed();
+            if getin && !self.getin_watched {
+                self.kernal.forget_idle_polls();
+            }
+            self.getin_watched = getin;
+            if !getin {
+                // Targets are [CHROUT, IERROR, GETIN, CHRIN, CHRIN_ENTRY] from at[1].
+                at[3] = CHRIN_ENTRY;
+            }
             at[..6].iter().copied().for_each(&mut watch);
         }
         if self.call_return.is_some() {

@@ -106,6 +106,14 @@ impl Machine {
         self.real_targets.at
     }
 
+    /// Whether the watch must look at GETIN's entry: only while the script is used up (a
+    /// poll finding nothing counts towards "input exhausted") or a `{WAITINPUT}` is at its
+    /// front (the program's ask releases it); otherwise a poll there changes nothing, and a
+    /// program polling GETIN while the typist types runs on the direct path.
+    pub(crate) fn getin_watch_needed(&self) -> bool {
+        self.bus.input.is_exhausted() || self.bus.input.waits_for_an_ask()
+    }
+
     /// Whether the vectors' targets changed since they were last looked at (the run loop
     /// then watches their pages).
     pub(crate) fn real_kernal_vectors_changed(&mut self) -> bool {
