@@ -14,6 +14,9 @@
 //!   the trap KERNAL's `idle_poll_limit` allows, or CHRIN about to wait for a line nobody
 //!   will type, is "input exhausted", as with the trap KERNAL; the same entries with the
 //!   keyboard buffer empty are the program asking for a key, which releases a `{WAITINPUT}`.
+//!   GETIN's entry is watched only while one of those can happen
+//!   (`Machine::getin_watch_needed`): a game polling GETIN while keys are still to come
+//!   runs on the direct path.
 //!
 //! The vectors live in RAM page 3 and programs change them: the direct path leaves every
 //! write to that page to an exact step (`C64Bus::guard_writes`), after which the run loop
