@@ -586,7 +586,7 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         drive_8.protect(path, what);
     }
     let roms = Roms::load(&rom_paths).map_err(|e| rom_error(e, &args, &config))?;
-    if let Some(why) = rom_paths.unpaired() {
+    if let Some(why) = rom_paths.unpaired().or(rom_paths.kernal_alone()) {
         errln!("c64kit: warning: {why}");
     }
     if !roms.has_drive_8() {

@@ -203,6 +203,196 @@ fn keys_typed_faster_than_the_program_reads_are_not_lost() {
     assert_eq!(theirs.stdout.replacen(theirs_p, ours_p, 1), ours.stdout);
 }
 
+/// Reads 15 keys from the keyboard matrix itself (a column at a time, under SEI) while the
+/// KERNAL's interrupt scans it too and fills the keyboard buffer, which nothing empties:
+/// prints each key's matrix code (column * 8 + row, as the KERNAL numbers them) plus 48,
+/// then the buffer's count (NDX) plus 48; empties the buffer and returns.
+const OWN_SCAN: &str = "\
+         lda #0
+         sta count
+next     jsr scan
+         cmp #$ff
+         beq next
+         clc
+         adc #48
+         jsr $ffd2
+up       jsr scan
+         cmp #$ff
+         bne up
+         inc count
+         lda count
+         cmp #15
+         bne next
+         lda $c6
+         clc
+         adc #48
+         jsr $ffd2
+         lda #0
+         sta $c6
+         rts
+scan     sei
+         ldx #7
+col      lda columns,x
+         sta $dc00
+         lda $dc01
+         cmp #$ff
+         bne found
+         dex
+         bpl col
+         cli
+         lda #$ff
+         rts
+found    stx column
+         ldx #0
+shift    lsr
+         bcc got
+         inx
+         bne shift
+got      stx row
+         lda column
+         asl
+         asl
+         asl
+         ora row
+         cli
+         rts
+columns  byte $fe,$fd,$fb,$f7,$ef,$df,$bf,$7f
+count    byte 0
+column   byte 0
+row      byte 0
+";
+
+#[test]
+fn a_program_scanning_the_matrix_itself_gets_every_key_with_the_buffer_full() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "scan.prg", &stub_asm(OWN_SCAN));
+    let keys = "ABCDEFGHIJKLMNO";
+    let Some((ours, theirs)) = on_both(&file, &["--input", keys]) else {
+        return;
+    };
+    // Each key's code from c64kit's keyboard table (the C64's matrix), as the program prints
+    // them.
+    let codes: String = keys
+        .bytes()
+        .map(|k| {
+            let press = c64kit_basic::keyboard::press_for(k).expect("a key of the keyboard");
+            char::from(press.key + 48)
+        })
+        .collect();
+    assert!(ours.stdout.starts_with(&codes), "ours: {}", ours.stdout);
+    // On Commodore's KERNAL its scan also put the first 10 keys into the buffer (NDX 10,
+    // printed as ':'), which stayed full: the typist went on for the program's own reads.
+    assert!(
+        theirs.stdout.starts_with(&format!("{codes}:")),
+        "Commodore's: {}",
+        theirs.stdout
+    );
+    let ended = (0, "c64kit: returned to BASIC (ST = 64)");
+    assert_eq!((theirs.code, theirs.stop.as_str()), ended, "Commodore's");
+}
+
+#[test]
+fn keys_typed_ahead_of_get_wait_for_room_in_the_buffer() {
+    let dir = tempfile::tempdir().unwrap();
+    // As keys_typed_faster_than_the_program_reads_are_not_lost, for GET: the buffer fills
+    // while the program is busy, and only the KERNAL's scan reads the matrix, so the typist
+    // waits for room and GET gets all 15 keys in order.
+    let file = write(
+        dir.path(),
+        "get.bas",
+        b"10 FOR I=1 TO 2000:NEXT\n20 P=PEEK(198)\n30 FOR I=1 TO 15\n\
+          40 GET A$:IF A$=\"\" THEN 40\n50 B$=B$+A$:NEXT\n60 PRINT P:PRINT B$\n",
+    );
+    let Some((ours, theirs)) = on_both(&file, &["--input", "ABCDEFGHIJKLMNO"]) else {
+        return;
+    };
+    let ended = (0, "c64kit: returned to BASIC (ST = 64)");
+    assert_eq!((ours.code, ours.stop.as_str()), ended, "ours");
+    assert_eq!((theirs.code, theirs.stop.as_str()), ended, "Commodore's");
+    assert!(
+        theirs.stdout.starts_with(" 10{rght}\nABCDEFGHIJKLMNO\n"),
+        "Commodore's: {}",
+        theirs.stdout
+    );
+    assert!(
+        ours.stdout.contains("\nABCDEFGHIJKLMNO\n"),
+        "ours: {}",
+        ours.stdout
+    );
+}
+
+#[test]
+fn a_kernal_image_alone_boots_through_its_reset_into_our_basic() {
+    let Some(roms) = commodores_roms("a KERNAL image given alone") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let kernal = roms.join("kernal-901227-03.bin").display().to_string();
+    let sq = b"10 FOR I=1 TO 3:PRINT I;I*I\n20 NEXT\n30 PRINT \"DONE\"\n";
+    let stub = stub_asm("         lda #72\n         jsr $ffd2\n         rts\n");
+    let cases: [(&str, &[u8], &str, i32, &str); 4] = [
+        ("sq.bas", sq, "", 0, "c64kit: returned to BASIC (ST = 64)"),
+        (
+            "err.bas",
+            b"10 PRINT 1/0\n",
+            "",
+            12,
+            "c64kit: BASIC error: ?DIVISION BY ZERO  ERROR IN 10",
+        ),
+        (
+            "in.bas",
+            b"10 INPUT A$\n20 PRINT A$\n",
+            "HI{RETURN}",
+            0,
+            "c64kit: returned to BASIC (ST = 64)",
+        ),
+        ("h.prg", &stub, "", 0, "c64kit: returned to BASIC (ST = 64)"),
+    ];
+    for (name, bytes, keys, code, stop) in cases {
+        let file = write(dir.path(), name, bytes);
+        let args = |kernal: Option<&str>| {
+            let mut a: Vec<String> =
+                kernal.map_or(vec![], |k| vec!["--kernal-rom".into(), k.into()]);
+            a.extend(["--input".into(), keys.into(), file.clone()]);
+            a
+        };
+        let ours = run(&args(None));
+        let alone = run(&args(Some(&kernal)));
+        assert_eq!(
+            (ours.code, ours.stop.as_str()),
+            (code, stop),
+            "ours: {name}"
+        );
+        assert_eq!(
+            (alone.code, alone.stop.as_str()),
+            (code, stop),
+            "KERNAL alone: {name}"
+        );
+        assert_eq!(alone.stdout, ours.stdout, "the transcripts of {name}");
+    }
+    // The run went through Commodore's reset (its RAM test alone is over a million cycles),
+    // not the state our ROMs compute.
+    let out = c64kit()
+        .args([
+            "run",
+            "--kernal-rom",
+            &kernal,
+            "--input",
+            "",
+            "--max-cycles",
+            MAX_CYCLES,
+        ])
+        .args([write(dir.path(), "sq.bas", sq)])
+        .assert();
+    let cycles: u64 = stderr_of(&out)
+        .split(" after ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .expect("the run's cycles");
+    assert!(cycles > 1_000_000, "{cycles} cycles");
+}
+
 #[test]
 fn start_and_load_run_machine_code_through_commodores_sys() {
     let dir = tempfile::tempdir().unwrap();
@@ -262,7 +452,8 @@ fn conform_runs_on_commodores_roms() {
         "{stdout}"
     );
     assert!(stdout.contains("On the KERNAL image"), "{stdout}");
-    // A KERNAL image alone makes no BASIC to RUN the programs: a usage error.
+    // A KERNAL image alone runs with c64kit's BASIC, booted through its reset: F18's whole
+    // run holds there too.
     let mut kernal_alone = commodores_rom_args(&dir);
     kernal_alone.truncate(2);
     let out = c64kit()
@@ -270,9 +461,23 @@ fn conform_runs_on_commodores_roms() {
         .args(&kernal_alone)
         .args(["--fact", "F18"])
         .assert();
+    let stdout = stdout_of(&out);
+    assert_eq!(out.get_output().status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout.contains("every published fact checked holds"),
+        "{stdout}"
+    );
+    // A BASIC image alone makes no BASIC that runs (its code goes on in Commodore's
+    // KERNAL): a usage error.
+    let basic_alone = commodores_rom_args(&dir).split_off(2);
+    let out = c64kit()
+        .arg("conform")
+        .args(&basic_alone)
+        .args(["--fact", "F18"])
+        .assert();
     assert_eq!(out.get_output().status.code(), Some(2));
     assert!(
-        stderr_of(&out).contains("give --basic-rom too"),
+        stderr_of(&out).contains("give --kernal-rom too"),
         "{}",
         stderr_of(&out)
     );

@@ -11,8 +11,10 @@
 //! port while a line of the other one is driven low), which takes the next key only when no
 //! scripted key is held and the release gap after the last one is over, so a program that
 //! waits for a release and then a press sees each key, the same key twice included. With
-//! Commodore's KERNAL, whose own scan is the only way in, a scan also waits while the
-//! keyboard buffer is full (the scan would drop the key): no scripted key is lost there.
+//! Commodore's KERNAL, whose own scan is the only way in, its scan also waits while the
+//! keyboard buffer is full (the scan would drop the key): no scripted key is lost there. A
+//! program's own scan (code outside the KERNAL ROM reading the matrix) does not wait: the
+//! key is the program's, whatever the buffer holds (`C64Bus::keyboard_lines`).
 
 use c64kit_basic::keyboard::{self, KeyPress};
 use c64kit_basic::{Hold, KeyEvent};
@@ -232,6 +234,11 @@ impl InputQueue {
         while self.events.front() == Some(&KeyEvent::WaitForPoll) {
             self.events.pop_front();
         }
+    }
+
+    /// A `{WAITINPUT}` is at the script's front (the program's next ask releases it).
+    pub fn waits_for_an_ask(&self) -> bool {
+        self.events.front() == Some(&KeyEvent::WaitForPoll)
     }
 
     pub fn is_exhausted(&self) -> bool {

@@ -52,6 +52,10 @@ pub struct Machine {
     /// A routine called on its own ([`Machine::sys`]) on a real KERNAL image, which has
     /// no return trap: its RTS into BASIC's SYS, with the stack pointer here, ends the run.
     call_return: Option<u8>,
+    /// The addresses the real KERNAL's watch looks at, with the vectors they came from.
+    pub(crate) real_targets: crate::real_kernal::RealKernalTargets,
+    /// GETIN's entry is among the watched addresses (`Machine::getin_watch_needed`).
+    getin_watched: bool,
 }
 
 impl Machine {
@@ -85,6 +89,8 @@ impl Machine {
             trace_error: None,
             basic_end_watch: false,
             call_return: None,
+            real_targets: crate::real_kernal::RealKernalTargets::new(),
+            getin_watched: false,
         };
         // BASIC back at READY. with the script used up ends a run, as a return to BASIC
         // does: our KERNAL's CHRIN sees it at no cost; on a real KERNAL the run loop
@@ -271,7 +277,6 @@ impl Machine {
                 // real KERNAL's vectors name), so the checks `run_checked` makes before each
                 // instruction are made here before those. The vectors' writes are exact steps
                 // too: after one, the pages their targets are in are watched.
-                let mut targets = real_kernal.then(|| self.real_kernal_targets());
                 if watching {
                     self.watch_pages();
                 } else {
@@ -291,21 +296,23 @@ impl Machine {
                         break;
                     }
                     let pc = self.cpu.pc;
-                    if watching {
+                    // `stop_before` finds nothing elsewhere (most exact steps are I/O,
+                    // interrupts and BA): the watched addresses are all it looks at.
+                    if watching && self.bus.watches(pc) {
                         if let Some(stop) = self.stop_before(pc) {
                             return Some(stop);
                         }
                     }
+                    self.bus.instruction_at = pc;
                     self.cpu.step(&mut self.bus);
                     if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {
                         return Some(StopReason::StuckLoop { pc });
                     }
-                    if let Some(targets) = targets.as_mut() {
-                        let now = self.real_kernal_targets();
-                        if *targets != now {
-                            *targets = now;
-                            self.watch_pages();
-                        }
+                    if real_kernal
+                        && (self.real_kernal_vectors_changed()
+                            || self.getin_watched != self.getin_watch_needed())
+                    {
+                        self.watch_pages();
                     }
                     // I/O is never lent to the direct path: the write was this step's.
                     if self.bus.debug_cart_value.is_some() {
@@ -338,6 +345,15 @@ impl Machine {
         }
         if !self.bus.roms.trap_kernal {
             at[1..6].copy_from_slice(&self.real_kernal_targets());
+            let getin = self.getin_watch_needed();
+            if getin && !self.getin_watched {
+                self.kernal.forget_idle_polls();
+            }
+            self.getin_watched = getin;
+            if !getin {
+                // Targets are [CHROUT, IERROR, GETIN, CHRIN, CHRIN_ENTRY] from at[1].
+                at[3] = CHRIN_ENTRY;
+            }
             at[..6].iter().copied().for_each(&mut watch);
         }
         if self.call_return.is_some() {
@@ -394,6 +410,7 @@ impl Machine {
             if self.trace.is_some() {
                 self.trace_line();
             }
+            self.bus.instruction_at = pc;
             self.cpu.step(&mut self.bus);
             self.instructions += 1;
             if self.stop_on_stuck_loop && self.cpu.pc == pc && self.nothing_can_leave() {

@@ -204,6 +204,11 @@ pub struct C64Bus {
     /// A page whose writes the direct path leaves to the bus (`DirectMemory::write_guard`),
     /// so that the run loop sees each one.
     write_guard: Option<u8>,
+    /// The address of the instruction the CPU steps now, set by the run loop before each
+    /// cycle-by-cycle step (where every I/O access is made) whenever a real KERNAL runs: a
+    /// keyboard read from the KERNAL ROM's code is the KERNAL's scan, any other the
+    /// program's own (`keyboard_lines`).
+    pub(crate) instruction_at: u16,
     /// Bit r set: writes to region r are plain RAM writes (not I/O, not a hole), and the
     /// VIC-II need not see them first (not in `vic_watch`).
     ram_writable: u16,
@@ -294,6 +299,7 @@ impl C64Bus {
             watched_at: Vec::new(),
             watch_exact: false,
             write_guard: None,
+            instruction_at: 0,
             ram_writable: 0,
             pla_writable: 0,
             vic_watch: 0,
@@ -747,6 +753,13 @@ impl C64Bus {
         self.watched_at.extend_from_slice(at.unwrap_or_default());
     }
 
+    /// Whether the instruction at `pc` is one the direct path leaves to the run loop because
+    /// `watch_pages` names it (the others it hands back for I/O, interrupts or BA).
+    pub(crate) fn watches(&self, pc: u16) -> bool {
+        self.watched[pc as usize >> 14] >> ((pc >> 8) & 63) & 1 != 0
+            && (!self.watch_exact || self.watched_at.contains(&pc))
+    }
+
     /// From now on the direct path makes no write to this page (`None`: none guarded): each
     /// one is an exact step, after which the run loop can look at the page.
     pub(crate) fn guard_writes(&mut self, page: Option<u8>) {
@@ -826,8 +839,13 @@ impl C64Bus {
             // `{WAITINPUT}` waits for the program to ask it for a key (`real_kernal`).
             let asks = self.ram[NDX as usize] == 0 && self.roms.trap_kernal;
             // Its scan drops a key typed with NDX at XMAX (the buffer full): the scripted
-            // typist waits for room instead (README, "Commodore's ROMs").
-            let room = self.roms.trap_kernal || self.ram[NDX as usize] < self.ram[XMAX as usize];
+            // typist waits for room instead (README, "Commodore's ROMs"). A program that
+            // reads the matrix itself (code outside the KERNAL ROM) takes the key from
+            // there, whatever the buffer holds: the typist goes on for it.
+            let kernal_scan = self.region(self.instruction_at) == Region::KernalRom;
+            let room = self.roms.trap_kernal
+                || !kernal_scan
+                || self.ram[NDX as usize] < self.ram[XMAX as usize];
             self.input.scan(now, asks, room)
         } else {
             self.input.matrix(now)
@@ -992,6 +1010,19 @@ impl C64Bus {
             .min(self.ba_check_at.saturating_sub(1))
     }
 
+    /// `direct_memory`'s recomputation of the lines (kept out of its hot path): true if the
+    /// CPU may now run on its own.
+    #[cold]
+    #[inline(never)]
+    fn update_interrupts_early(&mut self) -> bool {
+        if self.now < self.next_interrupt_check {
+            // A read would meet BA low.
+            return false;
+        }
+        self.update_interrupts();
+        self.now < self.quiet_until()
+    }
+
     /// Recomputes the interrupt lines from the chips and when they can next change.
     fn update_interrupts(&mut self) {
         let now = self.now;
@@ -1154,10 +1185,18 @@ impl Bus for C64Bus {
     /// to the RAM under it, as the PLA has them); $0000/$0001 are the port.
     #[inline(always)]
     fn direct_memory(&mut self) -> Option<DirectMemory<'_>> {
-        let quiet_until = self.quiet_until();
-        if self.now >= quiet_until || self.lines.nmi_edge {
+        // An I/O access asks for the lines to be recomputed (`next_interrupt_check` = its
+        // cycle): do it now, as the next instruction's poll would, instead of leaving that
+        // instruction to the cycle-by-cycle path as well (the KERNAL's keyboard scan and
+        // IRQ handler are I/O accesses one instruction apart). The lines it finds hold until
+        // the next check it sets, which is all the direct path needs.
+        if self.now >= self.quiet_until() && !self.update_interrupts_early() {
             return None;
         }
+        if self.lines.nmi_edge {
+            return None;
+        }
+        let quiet_until = self.quiet_until();
         Some(DirectMemory {
             ram: &mut self.ram,
             rom: Some(&self.rom_view),

@@ -180,7 +180,7 @@ impl Machine {
     /// start it: by RUN, or at an address (`settings.start_address`, else the first raw
     /// load's, else the program's own). With no program and nothing to start, BASIC booted
     /// to `READY.`, the key script typed there. The error says why RUN cannot start the program, or that
-    /// there is nothing to start (a KERNAL image without a BASIC image).
+    /// there is nothing to start (ROMs without a BASIC: `Roms::without_basic`).
     pub fn start(program: Option<&Program>, settings: RunSettings) -> Result<Machine, StartError> {
         let RunSettings {
             roms,

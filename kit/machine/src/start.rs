@@ -80,13 +80,13 @@ impl fmt::Display for StartError {
             StartError::Nothing => write!(
                 f,
                 "nothing to start: no program, no raw bytes loaded, no start address, and \
-                 no BASIC to boot (a KERNAL image without a BASIC image)"
+                 no BASIC to boot (ROMs without one: `Roms::without_basic`)"
             ),
             StartError::BasicDidNotStart(stop) => {
                 write!(
                     f,
                     "the C64 did not get from power-on to the program (the KERNAL's reset, \
-                     BASIC's cold start up to READY. and, on Commodore's ROMs, the RUN or SYS \
+                     BASIC's cold start up to READY. and, on a KERNAL image, the RUN or SYS \
                      typed there): {stop}; are the ROM images a C64's?"
                 )
             }

@@ -519,6 +519,12 @@ impl Kernal {
 
     /// A wait for a key the real KERNAL's GETIN found none for (`found`: one waited):
     /// `idle_poll_limit` empty calls in a row with the script used up are "input exhausted".
+    /// GETIN's polls are looked at again after a stretch in which none was (`real_kernal`):
+    /// the count starts afresh, as a poll that found a key would start it.
+    pub(crate) fn forget_idle_polls(&mut self) {
+        self.idle_polls = 0;
+    }
+
     pub(crate) fn real_getin(&mut self, found: bool) -> Option<StopReason> {
         if found {
             self.idle_polls = 0;
