@@ -43,11 +43,14 @@ fn update_requested() -> bool {
 }
 
 fn png_of(pixels: &[u8]) -> Vec<u8> {
-    encode_png(&Image {
-        width: WIDTH,
-        height: HEIGHT,
-        pixels: pixels.to_vec(),
-    })
+    encode_png(
+        &Image {
+            width: WIDTH,
+            height: HEIGHT,
+            pixels: pixels.to_vec(),
+        },
+        &PEPTO,
+    )
     .unwrap()
 }
 

@@ -12,6 +12,8 @@
 //! sid = "8580"                    # the SID: "6581" (old, the default) or "8580" (new)
 //! vic = "6567r8"                  # the VIC-II: "6569" (PAL, the default), "6567r8" (NTSC),
 //!                                 # "6567r56a" (old NTSC), "8565" or "8562" (a C64C's)
+//! palette = "chip"                # displays' colours: "pepto" (the default) or "chip" (the
+//!                                 # VIC-II model's own, from its luminances)
 //! model = "c64-ntsc"              # a C64 as x64sc's -model: "c64", "c64-ntsc",
 //!                                 # "c64-ntsc-old", "c64c", "c64c-ntsc"
 //! after_return = "wait"           # a return to BASIC idles (default: "return" ends the run)
@@ -52,6 +54,41 @@ pub fn parse_sid_model(s: &str) -> Result<SidModel> {
         "8580" => Ok(SidModel::Mos8580),
         _ => bail!(
             "{:?} is not a SID model: \"6581\" (old) or \"8580\" (new)",
+            c64kit_files::quote(s)
+        ),
+    }
+}
+
+/// The colours displays show (`--palette`, `palette`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PaletteChoice {
+    /// Pepto's PAL palette on every model (the default; what VICE's testbench and its
+    /// reference pictures use).
+    #[default]
+    Pepto,
+    /// The running VIC-II's own colours, calculated from its luminances as Pepto's article
+    /// does (`c64kit_plugin_api::palette::calculate`): the 6567R56A's 5 levels, the others' 9.
+    Chip,
+}
+
+impl PaletteChoice {
+    /// The RGB of colours 0-15 on `vic`.
+    pub fn colours(self, vic: VicModel) -> c64kit_plugin_api::palette::Palette {
+        match self {
+            PaletteChoice::Pepto => c64kit_plugin_api::palette::PEPTO,
+            PaletteChoice::Chip => c64kit_plugin_api::palette::calculate(&vic.facts().luma),
+        }
+    }
+}
+
+/// A palette as `--palette` and `palette` take it: "pepto" or "chip".
+pub fn parse_palette(s: &str) -> Result<PaletteChoice> {
+    match s.trim().to_ascii_lowercase().as_str() {
+        "pepto" => Ok(PaletteChoice::Pepto),
+        "chip" => Ok(PaletteChoice::Chip),
+        _ => bail!(
+            "{:?} is not a palette: \"pepto\" (Pepto's PAL colours, the default) or \"chip\" \
+             (the VIC-II model's own)",
             c64kit_files::quote(s)
         ),
     }
@@ -168,6 +205,7 @@ struct Raw {
     cia: Option<String>,
     sid: Option<String>,
     vic: Option<String>,
+    palette: Option<String>,
     model: Option<String>,
     after_return: Option<String>,
     exit_status: Option<bool>,
@@ -237,6 +275,8 @@ pub struct Config {
     pub sid: Option<SidModel>,
     /// The VIC-II's model (`vic`).
     pub vic: Option<VicModel>,
+    /// The colours displays show (`palette`).
+    pub palette: Option<PaletteChoice>,
     /// A C64 preset (`model`): its chips unless `vic`, `cia` or `sid` says otherwise.
     pub model: Option<C64Model>,
     /// "return" or "wait" (`after_return`).
@@ -406,6 +446,11 @@ impl Config {
                 .map(|m| parse_vic_model(&m))
                 .transpose()
                 .map_err(named(key, "vic"))?,
+            palette: raw
+                .palette
+                .map(|m| parse_palette(&m))
+                .transpose()
+                .map_err(named(key, "palette"))?,
             model: raw
                 .model
                 .map(|m| parse_c64_model(&m))

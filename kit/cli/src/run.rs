@@ -9,7 +9,7 @@ use crate::sound::{Heard, Sound};
 use crate::trace_file::TraceFile;
 use crate::GlobalArgs;
 use anyhow::{bail, Result};
-use c64kit::config::{C64Model, CiaModel, Config, SidModel, VicModel};
+use c64kit::config::{C64Model, CiaModel, Config, PaletteChoice, SidModel, VicModel};
 use c64kit::parse_address;
 use c64kit::{limits, usage, NotProvided};
 use c64kit_basic::{parse_key_script, NoSys};
@@ -99,6 +99,12 @@ pub struct RunArgs {
     /// TOD, real time under `play`.
     #[arg(long, value_name = "6569|6567r8|6567r56a|8565|8562", value_parser = c64kit::config::parse_vic_model)]
     vic: Option<VicModel>,
+    /// The colours the displays show: `pepto` (the default: Pepto's PAL palette on every
+    /// model, as VICE's testbench shows x64sc's pictures) or `chip` (the VIC-II model's own,
+    /// calculated from its luminances as Pepto's article does: on the first NTSC chip,
+    /// `6567r56a`, dark grey, grey and light grey are as bright as red, purple and cyan).
+    #[arg(long, value_name = "pepto|chip", value_parser = c64kit::config::parse_palette)]
+    palette: Option<PaletteChoice>,
     /// A C64 as VICE's x64sc `-model` names it: `c64` (PAL), `c64-ntsc`, `c64-ntsc-old`,
     /// `c64c` or `c64c-ntsc` (8565/8562, 6526A, 8580, the C64C's glue chip before the
     /// VIC-II's bank), choosing the VIC-II, CIAs and SID together; `--vic`, `--cia` and
@@ -696,6 +702,10 @@ pub fn run(args: RunArgs, global: &GlobalArgs, mode: Mode, joy_keys: bool) -> Re
         realtime: mode == Mode::Play,
         joy_keys,
         sound: sound.as_mut(),
+        palette: (args.palette)
+            .or(config.palette)
+            .unwrap_or_default()
+            .colours(vic),
     };
     let outcome = drive.run(&mut m, max_cycles);
     m.kernal.drive.finish();
@@ -932,6 +942,9 @@ fn refuse_c64_options(args: &RunArgs, specs: &[(String, Vec<(String, String)>)])
     }
     if args.vic.is_some() || args.model.is_some() {
         given.push("--vic/--model (a bare 6502 has no VIC-II)");
+    }
+    if args.palette.is_some() {
+        given.push("--palette (a bare 6502 has no VIC-II)");
     }
     if args.key_hold.is_some() {
         given.push("--key-hold (a bare 6502 has no keyboard)");

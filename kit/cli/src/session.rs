@@ -147,6 +147,8 @@ pub struct Drive<'a> {
     pub joy_keys: bool,
     /// The audio outputs and the sound they get, when there are any.
     pub sound: Option<&'a mut Sound>,
+    /// The RGB every display shows colours 0-15 as (`--palette`).
+    pub palette: c64kit_plugin_api::palette::Palette,
 }
 
 /// How long a key typed as a joystick line holds it, in the machine's frames: 6 (120 ms on
@@ -277,7 +279,7 @@ impl Drive<'_> {
             if !due(d) {
                 continue;
             }
-            let frame = frame_for(d, &screen, picture.as_ref(), clock);
+            let frame = frame_for(d, &screen, picture.as_ref(), clock, self.palette);
             self.sink.current = d.name.clone();
             d.instance
                 .frame(&frame, self.sink)
@@ -328,7 +330,7 @@ impl Drive<'_> {
             self.sink.current = d.name.clone();
             // Every display gets its finish (to restore a terminal, write its file) even if
             // another one failed; the first failure is reported.
-            let frame = frame_for(d, &screen, picture.as_ref(), clock);
+            let frame = frame_for(d, &screen, picture.as_ref(), clock, self.palette);
             if let Err(e) = d.instance.finish(&end, &frame, self.sink) {
                 first_error.get_or_insert_with(|| failed(d, e));
             }
@@ -353,12 +355,14 @@ pub fn print_drive_notes(m: &mut Machine) {
     }
 }
 
-/// What display `d` is shown: the screen, the picture if it asked for pixels, the clock.
+/// What display `d` is shown: the screen, the picture if it asked for pixels, the clock and
+/// the palette.
 fn frame_for<'a>(
     d: &Shown,
     screen: &'a c64kit_plugin_api::abi::Screen,
     picture: Option<&'a PictureRef<'_>>,
     clock: Clock,
+    palette: c64kit_plugin_api::palette::Palette,
 ) -> FrameView<'a> {
     FrameView {
         screen,
@@ -366,5 +370,6 @@ fn frame_for<'a>(
             .filter(|_| d.instance.flags & FLAG_PIXELS != 0)
             .map(|p| p.view()),
         clock,
+        palette,
     }
 }

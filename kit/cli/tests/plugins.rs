@@ -100,6 +100,7 @@ fn sample_frame<'a>(screen: &'a Screen, pixels: &'a [u8], flags: u32) -> FrameVi
             cycles: screen.cycles,
         }),
         clock: pal_clock(),
+        palette: c64kit_plugin_api::palette::PEPTO,
     }
 }
 

@@ -23,7 +23,8 @@
 //!   CHR$(14), a POKE 53272 or SHIFT+C= as the screen did.
 //! - Version 5 hands displays and audio outputs the machine's [`Clock`] (cycles per second
 //!   and per frame, PAL or NTSC) in every [`Frame`] and [`RunEnd`], so they turn cycles into
-//!   time on whatever C64 ran (an NTSC frame is 1/59.826 s, a PAL one 1/50.125 s).
+//!   time on whatever C64 ran (an NTSC frame is 1/59.826 s, a PAL one 1/50.125 s), and
+//!   hands displays the palette in every [`Frame`] (Pepto's, or the VIC-II model's own).
 //!
 //! Ownership: everything a plugin is handed (strings, bytes, frames, the host table) is
 //! borrowed for the duration of the call. Everything a plugin hands back goes through the
@@ -372,6 +373,10 @@ pub struct Frame {
     pub pixels: RSlice,
     /// The machine's clock (new in version 5).
     pub clock: Clock,
+    /// The RGB of colours 0-15 as the person chose to see them (new in version 5): Pepto's
+    /// palette by default, or the running VIC-II's own (`--palette chip`). Displays show
+    /// `pixels` and the screen's colours in it.
+    pub palette: [[u8; 3]; 16],
 }
 
 /// How the run ended, for [`DisplayVTable::finish`] and [`AudioVTable::finish`].

@@ -100,17 +100,16 @@ impl Picture<'_> {
     }
 }
 
-/// The image as a PNG file: 8-bit indexed colour with the 16-colour Pepto palette, so each
-/// pixel keeps its exact C64 colour.
+/// The image as a PNG file: 8-bit indexed colour with the 16 colours of `palette` (the
+/// frame's), so each pixel keeps its exact C64 colour index.
 #[cfg(feature = "png")]
-pub fn encode_png(img: &Image) -> Result<Vec<u8>, String> {
-    use crate::palette::PEPTO;
+pub fn encode_png(img: &Image, palette: &crate::palette::Palette) -> Result<Vec<u8>, String> {
     let mut out = Vec::new();
     {
         let mut enc = png::Encoder::new(&mut out, img.width as u32, img.height as u32);
         enc.set_color(png::ColorType::Indexed);
         enc.set_depth(png::BitDepth::Eight);
-        enc.set_palette(PEPTO.iter().flatten().copied().collect::<Vec<u8>>());
+        enc.set_palette(palette.iter().flatten().copied().collect::<Vec<u8>>());
         let mut writer = enc.write_header().map_err(|e| e.to_string())?;
         writer
             .write_image_data(&img.pixels)

@@ -182,6 +182,8 @@ pub struct FrameView<'a> {
     pub screen: &'a Screen,
     pub picture: Option<Picture<'a>>,
     pub clock: Clock,
+    /// The RGB the colour indices show as (the host's choice: Pepto's by default).
+    pub palette: crate::palette::Palette,
 }
 
 impl<'a> FrameView<'a> {
@@ -196,6 +198,7 @@ impl<'a> FrameView<'a> {
                 picture_cycles: p.cycles,
                 pixels: RSlice::new(p.pixels),
                 clock: self.clock,
+                palette: self.palette,
             },
             None => Frame {
                 screen: self.screen,
@@ -205,6 +208,7 @@ impl<'a> FrameView<'a> {
                 picture_cycles: 0,
                 pixels: RSlice::EMPTY,
                 clock: self.clock,
+                palette: self.palette,
             },
         }
     }
@@ -249,6 +253,7 @@ impl<'a> FrameView<'a> {
             screen,
             picture,
             clock: f.clock,
+            palette: f.palette,
         })
     }
 

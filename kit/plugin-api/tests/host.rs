@@ -24,6 +24,7 @@ fn text_frame(s: &Screen) -> FrameView<'_> {
         screen: s,
         picture: None,
         clock: CLOCK,
+        palette: c64kit_plugin_api::palette::PEPTO,
     }
 }
 
@@ -391,6 +392,7 @@ fn a_display_is_called_in_order_and_its_output_collected() {
         screen: &blank,
         picture: Some(picture),
         clock: CLOCK,
+        palette: c64kit_plugin_api::palette::PEPTO,
     };
     d.frame(&with_picture, &mut sink).unwrap();
     d.poll_input(&mut sink).unwrap();

@@ -1,6 +1,6 @@
 //! The GIF display: records the run's frames as an animated GIF (`c64kit run --record
-//! FILE.gif`). Every pixel keeps its exact colour: the GIF's one palette is the 16 Pepto
-//! colours, so its LZW codes start at 4 bits. The machine draws every frame while it
+//! FILE.gif`). Every pixel keeps its exact colour: the GIF's one palette is the 16 colours
+//! the host hands over (Pepto's unless `--palette chip`), so its LZW codes start at 4 bits. The machine draws every frame while it
 //! records (about 30 times slower than a plain run).
 //!
 //! Each kept frame shows for as long as it did on the machine, by the clock the host hands
@@ -23,7 +23,7 @@
 
 use c64kit_files::OutputFile;
 use c64kit_plugin_api::abi::{FLAG_FRAMES, FLAG_PIXELS};
-use c64kit_plugin_api::palette::PEPTO;
+use c64kit_plugin_api::palette::Palette;
 use c64kit_plugin_api::{
     Clock, DisplayBackend, FrameView, HostRef, Options, Picture, PictureKind, RunEndInfo,
 };
@@ -107,7 +107,7 @@ impl GifDisplay {
     }
 
     /// Starts the GIF in the file, its pictures `width` x `height`.
-    fn start(&mut self, width: usize, height: usize) -> Result<(), String> {
+    fn start(&mut self, width: usize, height: usize, palette: &Palette) -> Result<(), String> {
         let Some(file) = self.file.take() else {
             return Ok(());
         };
@@ -115,7 +115,7 @@ impl GifDisplay {
             u16::try_from(width).map_err(|e| self.error(e))?,
             u16::try_from(height).map_err(|e| self.error(e))?,
         );
-        let palette: Vec<u8> = PEPTO.iter().flatten().copied().collect();
+        let palette: Vec<u8> = palette.iter().flatten().copied().collect();
         let mut writer =
             gif::Encoder::new(file, w, h, &palette).map_err(|e| self.encoding_error(e))?;
         writer
@@ -162,10 +162,11 @@ impl GifDisplay {
         lasts: u64,
         last: bool,
         clock: Clock,
+        palette: &Palette,
         host: &HostRef,
     ) -> Result<(), String> {
         if self.kept == 0 {
-            self.start(picture.width, picture.height)?;
+            self.start(picture.width, picture.height, palette)?;
         }
         self.kept += 1;
         self.last_cycles = picture.cycles;
@@ -336,7 +337,7 @@ impl DisplayBackend for GifDisplay {
             self.lengthen(&picture, lasts);
             return Ok(());
         }
-        self.keep(&picture, lasts, false, frame.clock, host)
+        self.keep(&picture, lasts, false, frame.clock, &frame.palette, host)
     }
 
     fn finish(
@@ -350,13 +351,20 @@ impl DisplayBackend for GifDisplay {
         // was kept: a run shorter than a frame). A still picture is not a frame of the run.
         let newer = picture.kind == PictureKind::Live && picture.cycles > self.last_cycles;
         if !self.full && (newer || self.kept == 0) {
-            self.keep(&picture, end.clock.cycles_per_frame, true, end.clock, host)?;
+            self.keep(
+                &picture,
+                end.clock.cycles_per_frame,
+                true,
+                end.clock,
+                &frame.palette,
+                host,
+            )?;
         }
         // The last frame shows for the rest of the time it stands for.
         let last_end = self.pending.as_ref().map_or(0, |p| p.at(p.to));
         self.flush(last_end)?;
         // (No frame kept, past max_frames from the start: an empty GIF of the usual size.)
-        self.start(self.size.0, self.size.1)?;
+        self.start(self.size.0, self.size.1, &frame.palette)?;
         let Some(writer) = self.writer.take() else {
             return Err(self.error("the recording was already finished"));
         };
@@ -465,6 +473,7 @@ mod tests {
                     cycles,
                 }),
                 clock,
+                palette: c64kit_plugin_api::palette::PEPTO,
             };
             if n <= frames {
                 gif.frame(&view, &host).unwrap();

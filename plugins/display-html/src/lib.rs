@@ -3,7 +3,7 @@
 //! `data:` URI, shown twice its size with sharp pixels); under it, when the VIC-II shows
 //! text, the 40x25 cells as text (graphics as their Unicode look-alikes, as `c64kit run
 //! --dump-screen` shows them) in their colours, on the background, inside the border, in
-//! Pepto's palette; reversed characters swap colours. The text can be searched and copied.
+//! the palette the host hands over (Pepto's unless `--palette chip`); reversed characters swap colours. The text can be searched and copied.
 //!
 //! Options: `output` (file; default the program's name with .html, else screen.html),
 //! `title`, `sequence` (true: also keep every frame that looks different from the one
@@ -12,7 +12,7 @@
 
 use c64kit_basic::petscii::screen_code_to_char;
 use c64kit_plugin_api::abi::{Screen, FLAG_FRAMES, FLAG_PIXELS};
-use c64kit_plugin_api::palette::{hex, NAMES};
+use c64kit_plugin_api::palette::{hex, Palette, NAMES};
 use c64kit_plugin_api::picture::encode_png;
 use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, Picture, RunEndInfo};
 use std::fmt::Write;
@@ -41,7 +41,7 @@ impl Shot {
                 frame.clock.seconds(cycles)
             ),
             screen: frame.screen.clone(),
-            png: encode_png(&picture.image(true, 1))?,
+            png: encode_png(&picture.image(true, 1), &frame.palette)?,
             size: (picture.width, picture.height),
             origin: picture.origin(),
         })
@@ -168,14 +168,14 @@ f[i].style.display=(i==s.value)?'':'none';document.getElementById('seqn').textCo
 (+s.value+1)+' / '+f.length;}s.max=f.length-1;s.value=f.length-1;s.oninput=show;show();})();</script>";
 
 /// The whole page.
-pub fn page(title: &str, summary: &str, shots: &[&Shot], note: &str) -> String {
+pub fn page(title: &str, summary: &str, shots: &[&Shot], note: &str, palette: &Palette) -> String {
     let mut css = String::from(STYLE);
     for c in 0..16u8 {
         let _ = write!(
             css,
             ".f{c}{{color:{}}}.b{c}{{background:{}}}",
-            hex(c),
-            hex(c)
+            hex(palette, c),
+            hex(palette, c)
         );
     }
     let mut out = format!(
@@ -285,7 +285,7 @@ impl DisplayBackend for HtmlDisplay {
         } else {
             String::new()
         };
-        let html = page(&self.title, &summary, &shown, &note);
+        let html = page(&self.title, &summary, &shown, &note, &frame.palette);
         c64kit_files::write_output(&self.output, html.as_bytes()).map_err(|e| {
             format!(
                 "cannot write {}: {}",
@@ -351,6 +351,7 @@ mod tests {
                 cycles_per_frame: 40_000,
                 video: VIDEO_NTSC,
             },
+            palette: c64kit_plugin_api::palette::PEPTO,
         };
         let shot = Shot::new("cap", &frame).unwrap();
         let html = shot_html(&shot);
@@ -371,7 +372,13 @@ mod tests {
             "{html}"
         );
         assert_eq!(html.matches("<div class=\"row\">").count(), 25);
-        let p = page("t<", "done", &[&shot], "");
+        let p = page(
+            "t<",
+            "done",
+            &[&shot],
+            "",
+            &c64kit_plugin_api::palette::PEPTO,
+        );
         assert!(p.contains("<title>t&lt;</title>"));
         assert!(p.contains(".b6{background:#352879}"));
         assert!(!p.contains("<script"), "one screen needs no script");

@@ -1,7 +1,8 @@
 //! The PNG display: screenshots of the VIC-II's picture, 384x272 pixels as VICE's screenshots
 //! crop a PAL frame (the 320x200 text area at (32, 35)), 384x247 an NTSC one (at (32, 23)),
 //! every pixel one of the 16 colours,
-//! written as an indexed PNG with Pepto's palette.
+//! written as an indexed PNG with the palette the host hands over (Pepto's unless
+//! `--palette chip`).
 //!
 //! The final screenshot and the `at` shots are still pictures, redrawn from memory and
 //! registers at that moment (the run itself does not draw, so it keeps its speed); exact for
@@ -15,6 +16,7 @@
 //! keeps the 320x200 text area), `live` (true/false, default false).
 
 use c64kit_plugin_api::abi::{FLAG_FRAMES, FLAG_PIXELS};
+use c64kit_plugin_api::palette::Palette;
 use c64kit_plugin_api::picture::encode_png;
 use c64kit_plugin_api::{DisplayBackend, FrameView, HostRef, Options, Picture, RunEndInfo};
 use std::path::{Path, PathBuf};
@@ -29,9 +31,15 @@ pub struct PngDisplay {
 }
 
 impl PngDisplay {
-    fn write(&self, path: &Path, picture: &Picture, host: &HostRef) -> Result<(), String> {
+    fn write(
+        &self,
+        path: &Path,
+        picture: &Picture,
+        palette: &Palette,
+        host: &HostRef,
+    ) -> Result<(), String> {
         let img = picture.image(self.border, self.scale);
-        let bytes = encode_png(&img)?;
+        let bytes = encode_png(&img, palette)?;
         c64kit_files::write_output(path, &bytes)
             .map_err(|e| format!("cannot write {}: {}", path.display(), io_reason(&e)))?;
         host.note(&format!(
@@ -103,7 +111,7 @@ impl DisplayBackend for PngDisplay {
                 break;
             }
             let picture = frame.need_picture()?;
-            self.write(&self.at_path(next), &picture, host)?;
+            self.write(&self.at_path(next), &picture, &frame.palette, host)?;
             self.at.remove(0);
         }
         Ok(())
@@ -122,7 +130,7 @@ impl DisplayBackend for PngDisplay {
             ));
         }
         let picture = frame.need_picture()?;
-        self.write(&self.output.clone(), &picture, host)
+        self.write(&self.output.clone(), &picture, &frame.palette, host)
     }
 }
 
@@ -130,6 +138,6 @@ c64kit_plugin_api::export_display!(
     c64kit_plugin_entry_png,
     PngDisplay,
     "png",
-    "PNG screenshots of the VIC-II's picture (384x272 with border, 384x247 on NTSC; Pepto \
-     palette)"
+    "PNG screenshots of the VIC-II's picture (384x272 with border, 384x247 on NTSC; Pepto's \
+     palette or the chip's)"
 );

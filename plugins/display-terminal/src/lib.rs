@@ -1,4 +1,5 @@
-//! The terminal display: the screen in a terminal, in 24-bit colour (Pepto's palette),
+//! The terminal display: the screen in a terminal, in 24-bit colour (the palette the
+//! host hands over: Pepto's unless `--palette chip`),
 //! either as the VIC-II's picture (*pixels*: two pixels a character, `▀` in the upper
 //! pixel's colour on the lower one's) or as the 40x25 text (*text*: graphics as their
 //! Unicode look-alikes, inside a border).
@@ -124,7 +125,7 @@ impl TerminalDisplay {
                 Some(room) => fit_picture(room, (img.width, img.height), self.scale),
                 None => PictureFit::fixed((img.width, img.height), self.scale.unwrap_or(2)),
             };
-            let rows = pixels::picture_rows(&img, &fit);
+            let rows = pixels::picture_rows(&img, &frame.palette, &fit);
             let note = fit.note.clone();
             (Layout::Picture(fit), rows, note)
         } else {
@@ -137,7 +138,7 @@ impl TerminalDisplay {
                 ),
                 None => TextFit::whole(self.border),
             };
-            let rows = text::text_rows(s, self.colour, &fit);
+            let rows = text::text_rows(s, &frame.palette, self.colour, &fit);
             let note = fit.note.clone();
             (Layout::Text(fit), rows, note)
         };
@@ -332,6 +333,7 @@ c64kit_plugin_api::export_display!(
 mod tests {
     use super::*;
     use c64kit_plugin_api::abi::Screen;
+    use c64kit_plugin_api::palette::PEPTO;
     use c64kit_plugin_api::{Image, Picture, PictureKind};
 
     fn lines(rows: &[Vec<u8>]) -> Vec<String> {
@@ -346,10 +348,10 @@ mod tests {
         s.vic[0x11] = 0x1B;
         s.chars[0] = 0x08;
         s.chars[1] = 0x09;
-        let plain = lines(&text::text_rows(&s, false, &TextFit::whole(false)));
+        let plain = lines(&text::text_rows(&s, &PEPTO, false, &TextFit::whole(false)));
         assert_eq!(plain.len(), 25);
         assert_eq!((plain[0].as_str(), plain[1].as_str()), ("HI", ""));
-        let coloured = lines(&text::text_rows(&s, true, &TextFit::whole(true)));
+        let coloured = lines(&text::text_rows(&s, &PEPTO, true, &TextFit::whole(true)));
         assert_eq!(coloured.len(), 27);
         assert!(
             coloured[1].contains("\x1b[38;2;108;94;181m"),
@@ -367,7 +369,7 @@ mod tests {
         }
         let first = |cursor_row| {
             let fit = fit_text(Size { cols: 80, rows: 24 }, true, (cursor_row, 0));
-            let shown = lines(&text::text_rows(&s, false, &fit));
+            let shown = lines(&text::text_rows(&s, &PEPTO, false, &fit));
             (shown.len(), shown[0].clone())
         };
         assert_eq!(first(0), (24, "A".to_string()));
@@ -390,6 +392,7 @@ mod tests {
         let img: Image = p.image(true, 1);
         let out = lines(&pixels::picture_rows(
             &img,
+            &PEPTO,
             &PictureFit::fixed((384, 272), 1),
         ));
         assert_eq!(out.len(), 136);
@@ -402,6 +405,7 @@ mod tests {
         let text_area = p.image(false, 1);
         let small = lines(&pixels::picture_rows(
             &text_area,
+            &PEPTO,
             &PictureFit::fixed((320, 200), 2),
         ));
         assert_eq!(small.len(), 50);
@@ -409,6 +413,7 @@ mod tests {
         // An odd number of dots: the last row's lower half is the terminal's own.
         let odd = lines(&pixels::picture_rows(
             &img,
+            &PEPTO,
             &PictureFit::fixed((384, 272), 3),
         ));
         assert_eq!(odd.len(), 46);

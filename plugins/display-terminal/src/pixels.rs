@@ -5,11 +5,19 @@
 use crate::layout::PictureFit;
 use crate::paint::Painter;
 use crate::resample::resample;
+use c64kit_plugin_api::palette::Palette;
 use c64kit_plugin_api::Image;
 
 /// Terminal rows of `img` at `fit`'s size.
-pub fn picture_rows(img: &Image, fit: &PictureFit) -> Vec<Vec<u8>> {
-    let dots = resample(&img.pixels, img.width, img.height, fit.width, fit.dots);
+pub fn picture_rows(img: &Image, palette: &Palette, fit: &PictureFit) -> Vec<Vec<u8>> {
+    let dots = resample(
+        palette,
+        &img.pixels,
+        img.width,
+        img.height,
+        fit.width,
+        fit.dots,
+    );
     let mut p = Painter::default();
     let lines: Vec<&[_]> = dots.chunks(fit.width.max(1)).collect();
     for pair in lines.chunks(2) {

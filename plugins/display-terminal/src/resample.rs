@@ -5,19 +5,20 @@
 //! Colours are averaged as the palette's sRGB values (no gamma correction: the 16 colours
 //! blend into plausible tints either way, and it keeps the sums in integers).
 
-use c64kit_plugin_api::palette::PEPTO;
+use c64kit_plugin_api::palette::Palette;
 
 /// A 24-bit colour.
 pub type Rgb = [u8; 3];
 
-/// The colour of palette index `c` (0-15).
-pub fn rgb(c: u8) -> Rgb {
-    PEPTO[(c & 15) as usize]
+/// The colour of palette index `c` (0-15) in `palette` (the frame's).
+pub fn rgb(palette: &Palette, c: u8) -> Rgb {
+    palette[(c & 15) as usize]
 }
 
 /// `pixels` (`width` x `height` palette indices, row by row) as `to_width` x `to_height`
-/// colours, row by row. Empty if any size is 0.
+/// colours of `palette`, row by row. Empty if any size is 0.
 pub fn resample(
+    palette: &Palette,
     pixels: &[u8],
     width: usize,
     height: usize,
@@ -39,7 +40,7 @@ pub fn resample(
                 let row = &pixels[y * width..(y + 1) * width];
                 for &(x, wx) in x_span {
                     let weight = wy * wx;
-                    for (s, c) in sum.iter_mut().zip(rgb(row[x])) {
+                    for (s, c) in sum.iter_mut().zip(rgb(palette, row[x])) {
                         *s += weight * u64::from(c);
                     }
                 }
@@ -71,17 +72,18 @@ fn spans(from: usize, to: usize) -> Vec<Vec<(usize, u64)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use c64kit_plugin_api::palette::PEPTO;
 
     #[test]
     fn each_dot_averages_the_pixels_it_covers() {
         // Black and white columns, shrunk to half: every dot half of each.
         let stripes: Vec<u8> = (0..4 * 2).map(|i| if i % 2 == 0 { 0 } else { 1 }).collect();
-        let half = resample(&stripes, 4, 2, 2, 1);
+        let half = resample(&PEPTO, &stripes, 4, 2, 2, 1);
         assert_eq!(half, vec![[128, 128, 128]; 2]);
         // Three pixels into two dots: the middle one is split between them.
         let three = [0u8, 1, 1];
         assert_eq!(
-            resample(&three, 3, 1, 2, 1),
+            resample(&PEPTO, &three, 3, 1, 2, 1),
             vec![[85, 85, 85], [255, 255, 255]]
         );
     }
@@ -90,15 +92,15 @@ mod tests {
     fn whole_multiples_and_the_same_size_keep_exact_colours() {
         let px = [2u8, 6, 14, 5];
         assert_eq!(
-            resample(&px, 2, 2, 2, 2),
-            px.iter().map(|&c| rgb(c)).collect::<Vec<_>>()
+            resample(&PEPTO, &px, 2, 2, 2, 2),
+            px.iter().map(|&c| rgb(&PEPTO, c)).collect::<Vec<_>>()
         );
-        let big = resample(&px, 2, 2, 6, 4);
+        let big = resample(&PEPTO, &px, 2, 2, 6, 4);
         assert_eq!(big.len(), 24);
-        assert_eq!(big[0], rgb(2));
-        assert_eq!(big[2], rgb(2));
-        assert_eq!(big[3], rgb(6));
-        assert_eq!(big[23], rgb(5));
+        assert_eq!(big[0], rgb(&PEPTO, 2));
+        assert_eq!(big[2], rgb(&PEPTO, 2));
+        assert_eq!(big[3], rgb(&PEPTO, 6));
+        assert_eq!(big[23], rgb(&PEPTO, 5));
     }
 
     #[test]
@@ -115,6 +117,6 @@ mod tests {
             }
             assert!(per_pixel.iter().all(|&s| s == to as u64), "{from} -> {to}");
         }
-        assert!(resample(&[1], 1, 1, 0, 3).is_empty());
+        assert!(resample(&PEPTO, &[1], 1, 1, 0, 3).is_empty());
     }
 }

@@ -6,11 +6,12 @@ use crate::paint::Painter;
 use crate::resample::rgb;
 use c64kit_basic::petscii::screen_code_to_char;
 use c64kit_plugin_api::abi::Screen;
+use c64kit_plugin_api::palette::Palette;
 
 /// Terminal rows of the part of the screen `fit` shows. In colour: with the border where it
 /// shows, two columns either side and a row above and below. Plain: the characters alone,
 /// without trailing spaces (shifted space, $A0, as `█` so it shows).
-pub fn text_rows(s: &Screen, colour: bool, fit: &TextFit) -> Vec<Vec<u8>> {
+pub fn text_rows(s: &Screen, palette: &Palette, colour: bool, fit: &TextFit) -> Vec<Vec<u8>> {
     let lower = s.lowercase != 0;
     let rows = fit.first_row..fit.first_row + fit.rows;
     let cols = fit.first_col..fit.first_col + fit.cols;
@@ -29,7 +30,7 @@ pub fn text_rows(s: &Screen, colour: bool, fit: &TextFit) -> Vec<Vec<u8>> {
         }
         return p.rows();
     }
-    let b = rgb(s.border);
+    let b = rgb(palette, s.border);
     let blank = s.vic[0x11] & 0x10 == 0;
     let width = fit.size().cols;
     let border_row = |p: &mut Painter| {
@@ -51,7 +52,11 @@ pub fn text_rows(s: &Screen, colour: bool, fit: &TextFit) -> Vec<Vec<u8>> {
             }
             let cell = s.text_cell(row * 40 + col);
             let (f, g) = cell.shown_colours();
-            p.put(rgb(f), rgb(g), screen_code_to_char(cell.glyph, lower));
+            p.put(
+                rgb(palette, f),
+                rgb(palette, g),
+                screen_code_to_char(cell.glyph, lower),
+            );
         }
         if fit.border_cols {
             p.put(b, b, ' ');

@@ -48,15 +48,16 @@
 //! The 8565 and 8562 (a C64C's) are the 6569 and 6567R8 without the colour latency: the
 //! grey dot and the rest [`model::ModelFacts::new_chip`] lists.
 //!
-//! Colours: the picture holds colour indices; every display shows them in one palette,
-//! Pepto's (`c64kit_plugin_api::palette`), on every model. That is what VICE's testbench
+//! Colours: the picture holds colour indices; by default every display shows them in one
+//! palette, Pepto's (`c64kit_plugin_api::palette`), on every model. That is what VICE's testbench
 //! gives x64sc (`-VICIIextpal -VICIIpalette pepto-pal.vpl` in x64sc-hooks.sh, whatever the
 //! chip), so pictures compare with its references on every model. x64sc's own default is a
 //! measured palette per chip (viciisc/vicii-color.c): the 6569R5's for the 6569 and
 //! 6567R8, the 8565R2's (the same 9 luminances) for the new chips, and for the 6567R56A the
 //! 6569R1's, whose 5 luminances (0, 0.237, 0.5, 0.763, 1) make dark grey, grey and light
-//! grey as bright as red, green and cyan. c64kit does not show that difference: its displays
-//! get no model with the picture.
+//! grey as bright as red, green and cyan. `--palette chip` shows that difference: the host
+//! hands the displays the palette Pepto's calculation gives for the model's luminances
+//! ([`model::ModelFacts::luma`]).
 //!
 //! Not modelled: the BA timing (`dma.rs`) does not see sprite crunching, which the
 //! raster engine does.

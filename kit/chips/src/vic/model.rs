@@ -98,7 +98,22 @@ pub struct ModelFacts {
     /// VICII/split-tests/lightpen dumps: bit 3 set in 10 of the 256 measured cycles, those
     /// whose LP pulse spans the frame start, where a 6569R3 sets it in 202.
     pub light_pen_old_irq: bool,
+    /// The luminance of colours 0-15 in Pepto's units (0 black to 32 white; "Calculating the
+    /// colours of the VIC-II", pepto.de/projects/colorvic, 2017): [`LUMA_FIRST_REVISION`] or
+    /// [`LUMA_LATER_REVISIONS`]. `--palette chip` computes each model's colours from it.
+    pub luma: [u8; 16],
 }
+
+/// The first revision's luminances (the 6567R56A and 6569R1): black, white and 3 uniform
+/// levels between (Pepto's 0, 8, 16, 24, 32: 0, 0.25, 0.5, 0.75, 1; VICE's measured 6569R1
+/// is 0, 0.237, 0.5, 0.763, 1), so dark grey is as bright as red and blue, grey as purple
+/// and green, light grey as cyan and yellow: on a monochrome monitor they are one.
+pub const LUMA_FIRST_REVISION: [u8; 16] =
+    [0, 32, 8, 24, 16, 16, 8, 24, 16, 8, 16, 8, 16, 24, 16, 24];
+/// Every later revision's (the 6569R3/R5, the 6567R8, the 8565 and 8562): the levels
+/// doubled to 9 (0, 8, 10, 12, 15, 16, 20, 24, 32), so at most two colours share one.
+pub const LUMA_LATER_REVISIONS: [u8; 16] =
+    [0, 32, 10, 20, 12, 16, 8, 24, 12, 8, 16, 10, 15, 24, 15, 20];
 
 /// The line cycles in which BA is low for a bad line's matrix fetches (all models: the
 /// matrix fetches are in cycles 14-53, BA falls 3 cycles before).
@@ -126,6 +141,7 @@ const MOS6569: ModelFacts = ModelFacts {
     x_stall_cycle: u64::MAX,
     new_chip: false,
     light_pen_old_irq: false,
+    luma: LUMA_LATER_REVISIONS,
 };
 
 const MOS8565: ModelFacts = ModelFacts {
@@ -151,6 +167,7 @@ const MOS6567R8: ModelFacts = ModelFacts {
     x_stall_cycle: 62,
     new_chip: false,
     light_pen_old_irq: false,
+    luma: LUMA_LATER_REVISIONS,
 };
 
 const MOS8562: ModelFacts = ModelFacts {
@@ -176,6 +193,7 @@ const MOS6567R56A: ModelFacts = ModelFacts {
     x_stall_cycle: u64::MAX,
     new_chip: false,
     light_pen_old_irq: true,
+    luma: LUMA_FIRST_REVISION,
 };
 
 impl VicModel {
