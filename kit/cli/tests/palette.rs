@@ -156,3 +156,50 @@ fn the_palette_from_the_settings_file_and_a_bad_one_named() {
         "{stderr}"
     );
 }
+
+#[test]
+fn every_picture_display_shows_the_palette_it_is_handed() {
+    let dir = temp_dir("palette-displays");
+    let prg = write(&dir, "p.prg", &program());
+    let (_, chip) = shot(&dir, "old.png", &["--vic", "6567r56a", "--palette", "chip"]);
+    let old = ["--vic", "6567r56a", "--palette", "chip"];
+    // The GIF's one palette.
+    let gif = dir.join("old.gif");
+    c64kit()
+        .args(["run", &prg, "-q", "--record"])
+        .arg(&gif)
+        .args(old)
+        .assert()
+        .code(0);
+    let (_, palette) = common::decode_gif(&gif);
+    assert_eq!(palette, chip.concat(), "the GIF's palette");
+    // The HTML page: its text colours and its embedded PNG's palette.
+    let html = dir.join("old.html");
+    c64kit()
+        .args(["run", &prg, "-q", "--html"])
+        .arg(&html)
+        .args(old)
+        .assert()
+        .code(0);
+    let page = std::fs::read_to_string(&html).unwrap();
+    for (c, [r, g, b]) in chip.iter().enumerate() {
+        let css = format!(".f{c}{{color:#{r:02x}{g:02x}{b:02x}}}");
+        assert!(page.contains(&css), "{css} in the page");
+    }
+    let png = page.split("data:image/png;base64,").nth(1).unwrap();
+    let png = common::base64_decode(&png[..png.find('"').unwrap()]);
+    let (_, _, _, palette) = common::decode_png_bytes(&png);
+    assert_eq!(palette, chip.concat(), "the page's picture");
+    // The terminal's 24-bit colours: the grey border the program leaves.
+    let out = c64kit()
+        .args(["run", &prg, "--display", "terminal"])
+        .args(old)
+        .env("COLORTERM", "truecolor")
+        .assert()
+        .code(0);
+    let shown = common::stdout_of(&out);
+    let [r, g, b] = chip[12];
+    assert!(shown.contains(&format!("38;2;{r};{g};{b}m")), "{shown}");
+    let [r, g, b] = PEPTO[12];
+    assert!(!shown.contains(&format!("38;2;{r};{g};{b}m")), "{shown}");
+}
