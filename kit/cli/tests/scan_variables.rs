@@ -98,3 +98,20 @@ fn scnkey_called_with_interrupts_off_keeps_them_too() {
     // A (10) with SHIFT.
     assert_transcript(&file, "{WAIT 50000}{SHIFT-A}", "0A010A\n");
 }
+
+#[test]
+fn shift_and_cbm_held_are_modifiers_without_a_key() {
+    // SHIFT+C= switches the character set; the scan sees both modifiers and no key. LSTSHF
+    // is read first, in the statement after the press is seen (Commodore's KERNAL sees the
+    // scripted SHIFT+C= for fewer scans than ours).
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "both.bas",
+        b"10 C=PEEK(653):IF C<>3 THEN 10\n\
+          20 D=PEEK(654):A=PEEK(197):B=PEEK(203)\n\
+          30 IF PEEK(653)=3 THEN 30\n\
+          40 PRINT A;B;C;D\n",
+    );
+    assert_transcript(&file, "{WAIT 100000}{SHIFT-CBM}", &line(64, 64, 3, 3));
+}
