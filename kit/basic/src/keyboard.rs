@@ -87,6 +87,50 @@ pub const RIGHT_SHIFT: u8 = 52;
 pub const CTRL: u8 = 58;
 pub const CBM: u8 = 61;
 
+/// What the KERNAL's keyboard scan leaves in LSTX ($C5) and SFDX ($CB) when no key but the
+/// modifiers is down: the index one past the matrix's last key.
+pub const NO_KEY: u8 = 64;
+
+/// SHFLAG's ($028D) bits, one per kind of modifier key down (the KERNAL ORs into it the code
+/// its decode table gives the modifier keys: 1, 2 and 4).
+pub const SHFLAG_SHIFT: u8 = 1;
+pub const SHFLAG_CBM: u8 = 2;
+pub const SHFLAG_CTRL: u8 = 4;
+
+/// The SHFLAG bit a key sets while down: SHIFT (either), C= or CTRL; 0 for any other key.
+pub fn shflag_bit(key: u8) -> u8 {
+    match key {
+        LEFT_SHIFT | RIGHT_SHIFT => SHFLAG_SHIFT,
+        CBM => SHFLAG_CBM,
+        CTRL => SHFLAG_CTRL,
+        _ => 0,
+    }
+}
+
+/// What the KERNAL's keyboard scan (SCNKEY, every jiffy) reads from the keys down
+/// (`matrix[column]` bit `row`): SFDX, the key it decodes (it goes through the 64 keys in
+/// index order, so with several down the highest index that is not a modifier; [`NO_KEY`]
+/// if none), and SHFLAG, the modifiers down.
+pub fn scan(matrix: [u8; 8]) -> (u8, u8) {
+    let down = (0..64u8).filter(|&k| matrix[usize::from(k >> 3)] & (1 << (k & 7)) != 0);
+    down.fold((NO_KEY, 0), |(key, flags), k| match shflag_bit(k) {
+        0 => (k, flags),
+        bit => (key, flags | bit),
+    })
+}
+
+/// The modifier whose decode table the KERNAL's scan uses for SHFLAG `flags`: SHIFT, C=,
+/// else CTRL when CTRL is down; the unshifted table for none and for SHIFT+C= (which
+/// switches the character set instead).
+pub fn table_for(flags: u8) -> Modifier {
+    match flags {
+        SHFLAG_SHIFT => Modifier::Shift,
+        SHFLAG_CBM => Modifier::Cbm,
+        f if f & SHFLAG_CTRL != 0 => Modifier::Ctrl,
+        _ => Modifier::None,
+    }
+}
+
 /// The four decode tables, by key index: alone, SHIFT, C=, CTRL. $FF: no code (the
 /// modifier keys, and keys a modifier silences).
 #[rustfmt::skip]
@@ -234,6 +278,27 @@ mod tests {
             key: key_named(name).unwrap_or_else(|| panic!("{name}")),
             modifier,
         }
+    }
+
+    #[test]
+    fn the_scan_decodes_the_highest_key_down_and_flags_the_modifiers() {
+        // The C64's keyboard codes (PEEK(197)): A 10, SPACE 60, RETURN 1, STOP 63.
+        let code = |name, m| scan(press(name, m).matrix());
+        assert_eq!(code("A", Modifier::None), (10, 0));
+        assert_eq!(code("space", Modifier::None), (60, 0));
+        assert_eq!(code("return", Modifier::None), (1, 0));
+        assert_eq!(code("stop", Modifier::None), (63, 0));
+        assert_eq!(code("A", Modifier::Shift), (10, SHFLAG_SHIFT));
+        assert_eq!(code("Q", Modifier::Cbm), (62, SHFLAG_CBM));
+        assert_eq!(code("Q", Modifier::Ctrl), (62, SHFLAG_CTRL));
+        assert_eq!(scan([0; 8]), (NO_KEY, 0));
+        // Modifiers alone: no key; the right SHIFT is a SHIFT too.
+        let mut both = press("right shift", Modifier::Cbm).matrix();
+        assert_eq!(scan(both), (NO_KEY, SHFLAG_SHIFT | SHFLAG_CBM));
+        both[0] |= 1;
+        assert_eq!(scan(both), (0, SHFLAG_SHIFT | SHFLAG_CBM));
+        assert_eq!(table_for(SHFLAG_SHIFT | SHFLAG_CBM), Modifier::None);
+        assert_eq!(table_for(SHFLAG_SHIFT | SHFLAG_CTRL), Modifier::Ctrl);
     }
 
     #[test]

@@ -106,8 +106,11 @@ pub fn power_on(bus: &mut C64Bus, kernal: &mut Kernal) {
     kernal_reset(bus, kernal);
     basic_cold_start(bus);
     loaded_from_drive(bus);
-    // The system IRQ has scanned the keyboard: no STOP key.
+    // The system IRQ has scanned the keyboard: no STOP key, no key down at the last scan
+    // or now (RAMTAS left 0 in both until the first scan).
     bus.ram[STKEY as usize] = 0xFF;
+    bus.ram[LSTX as usize] = c64kit_basic::keyboard::NO_KEY;
+    bus.ram[SFDX as usize] = c64kit_basic::keyboard::NO_KEY;
     // RUN: the text pointer and READ start before the program; no temporary strings.
     poke16(bus, TXTPTR, BASIC_START - 1);
     poke16(bus, DATPTR, BASIC_START - 1);

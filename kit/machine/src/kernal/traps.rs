@@ -94,6 +94,37 @@ pub enum AfterReturn {
     Wait,
 }
 
+/// What the real SCNKEY leaves beside the keyboard buffer, from the keys down in CIA 1's
+/// matrix now (the scripted key and its modifier, `input`): SHFLAG and SFDX, the modifiers
+/// and the key down now, every scan; LSTX and LSTSHF take them when the key down changed or
+/// nothing is down. With the same key still down the real scan's repeat logic keeps them
+/// (it writes them again only for a key that types nothing, with repeat not switched off
+/// by RPTFLG), and with SHIFT+C= held on from the last scan it leaves them too.
+fn scan_variables(bus: &mut C64Bus) {
+    use c64kit_basic::keyboard::{self, KeyPress};
+    let matrix = bus.input.matrix(bus.now);
+    let (key, flags) = keyboard::scan(matrix);
+    let ram = &mut bus.ram;
+    ram[SHFLAG as usize] = flags;
+    ram[SFDX as usize] = key;
+    let shift_cbm = keyboard::SHFLAG_SHIFT | keyboard::SHFLAG_CBM;
+    let again = if matrix == [0; 8] {
+        true
+    } else if flags == shift_cbm && ram[LSTSHF as usize] == shift_cbm {
+        false
+    } else if key != ram[LSTX as usize] {
+        true
+    } else {
+        let modifier = keyboard::table_for(flags);
+        let types = key != keyboard::NO_KEY && KeyPress { key, modifier }.petscii().is_some();
+        !types && ram[RPTFLG as usize] & 0xC0 == 0
+    };
+    if again {
+        ram[LSTX as usize] = key;
+        ram[LSTSHF as usize] = flags;
+    }
+}
+
 /// Screen and colour RAM handed to the screen editor.
 struct Mem<'a>(&'a mut C64Bus);
 
@@ -218,6 +249,7 @@ impl Kernal {
             }
             Scnkey => {
                 self.feed_keyboard_buffer(bus, false);
+                scan_variables(bus);
             }
             Rdtim => {
                 cpu.y = bus.ram[TIME as usize];
@@ -306,6 +338,7 @@ impl Kernal {
                 let cost = self.irq_cost(bus);
                 udtim(bus);
                 self.feed_keyboard_buffer(bus, false);
+                scan_variables(bus);
                 // UDTIM reads the STOP key's row; the real scan finds a key typed now in
                 // the same interrupt, so the row is read after the key is pressed.
                 read_stop_key(bus);

@@ -23,7 +23,9 @@ pub const FA: u16 = 0x00BA;
 pub const FNADR: u16 = 0x00BB;
 pub const STAL: u16 = 0x00C1; // SAVE's start address; RAMTAS's memory-test pointer
 pub const MEMUSS: u16 = 0x00C3; // LOAD's address when SA = 0
+pub const LSTX: u16 = 0x00C5; // the keyboard scan: the key down at the last scan (64: none)
 pub const NDX: u16 = 0x00C6; // keys in the buffer
+pub const SFDX: u16 = 0x00CB; // the keyboard scan: the key down now (64: none)
 pub const USER: u16 = 0x00F3; // colour RAM pointer of the cursor's line (SCOLOR sets it)
 pub const LAT: u16 = 0x0259; // logical file numbers of the open files
 pub const FAT: u16 = 0x0263; // their devices
@@ -34,6 +36,9 @@ pub const MEMSIZ: u16 = 0x0283;
 pub const TIMOUT: u16 = 0x0285;
 pub const HIBASE: u16 = 0x0288; // page of screen RAM
 pub const XMAX: u16 = 0x0289; // keyboard buffer size
+pub const RPTFLG: u16 = 0x028A; // key repeat: bit 7 all keys, bit 6 none
+pub const SHFLAG: u16 = 0x028D; // the modifiers down now: 1 SHIFT, 2 C=, 4 CTRL
+pub const LSTSHF: u16 = 0x028E; // SHFLAG when LSTX was last set
 pub const PALNTS: u16 = 0x02A6; // 1 = PAL, 0 = NTSC (CINT measures it)
 
 /// BASIC's variables, for the state BASIC's cold start and RUN leave (names from the BASIC
