@@ -127,6 +127,18 @@ struct PortFetch {
     bank: u8,
 }
 
+impl PortFetch {
+    /// The memory the VIC-II saw at the write, with the character ROM `char_rom`.
+    fn memory<'a>(&'a self, char_rom: &'a [u8; 0x1000]) -> VicMemory<'a> {
+        VicMemory {
+            ram: &self.ram,
+            char_rom,
+            colour: &self.colour,
+            bank: self.bank,
+        }
+    }
+}
+
 /// How far behind the VIC-II may be for a port write to bring it up to date at once
 /// (cheaper than copying its memory): a line.
 const PORT_FETCH_AT_ONCE: u64 = 63;
@@ -550,13 +562,7 @@ impl C64Bus {
     fn port_fetch_on(&self, vic: &mut Vic) -> Option<(usize, u8)> {
         let p = self.port_fetch.as_ref()?;
         let (at, cell) = p.waiting?;
-        let mem = VicMemory {
-            ram: &p.ram,
-            char_rom: &self.roms.chargen,
-            colour: &p.colour,
-            bank: p.bank,
-        };
-        Some((cell, vic.phi1_bus(at, &mem)))
+        Some((cell, vic.phi1_bus(at, &p.memory(&self.roms.chargen))))
     }
 
     /// The waiting port write, if any, takes its byte: the VIC-II is brought up to its cycle
@@ -569,13 +575,7 @@ impl C64Bus {
         let Some((at, cell)) = p.waiting.take() else {
             return;
         };
-        let mem = VicMemory {
-            ram: &p.ram,
-            char_rom: &self.roms.chargen,
-            colour: &p.colour,
-            bank: p.bank,
-        };
-        self.ram_under_port[cell] = self.vic.phi1_bus(at, &mem);
+        self.ram_under_port[cell] = self.vic.phi1_bus(at, &p.memory(&self.roms.chargen));
     }
 
     /// Which RAM writes the VIC-II must see first: those to the pages of its bank it may

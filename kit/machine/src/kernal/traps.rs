@@ -247,10 +247,7 @@ impl Kernal {
                 }
                 cpu.set_carry(false);
             }
-            Scnkey => {
-                self.feed_keyboard_buffer(bus, false);
-                scan_variables(bus);
-            }
+            Scnkey => self.scan_keyboard(bus),
             Rdtim => {
                 cpu.y = bus.ram[TIME as usize];
                 cpu.x = bus.ram[TIME as usize + 1];
@@ -337,8 +334,7 @@ impl Kernal {
                 }
                 let cost = self.irq_cost(bus);
                 udtim(bus);
-                self.feed_keyboard_buffer(bus, false);
-                scan_variables(bus);
+                self.scan_keyboard(bus);
                 // UDTIM reads the STOP key's row; the real scan finds a key typed now in
                 // the same interrupt, so the row is read after the key is pressed.
                 read_stop_key(bus);
@@ -486,6 +482,13 @@ impl Kernal {
             DRIVE => self.drive.receive(byte),
             _ => {}
         }
+    }
+
+    /// SCNKEY, in the system IRQ or called: a scripted key into the empty buffer, then the
+    /// scan's variables from the keys down.
+    fn scan_keyboard(&mut self, bus: &mut C64Bus) {
+        self.feed_keyboard_buffer(bus, false);
+        scan_variables(bus);
     }
 
     /// Moves one scripted key into the keyboard buffer if the buffer is empty and the script
