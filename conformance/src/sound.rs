@@ -381,14 +381,18 @@ fn yin(x: &[f64], block: usize, min_lag: usize, max_lag: usize) -> Option<f64> {
     if lag <= 1 || lag >= max_lag {
         return Some(lag as f64);
     }
-    let (a, b, c) = (norm[lag - 1], norm[lag], norm[lag + 1]);
+    Some(lag as f64 + dip_offset(norm[lag - 1], norm[lag], norm[lag + 1]))
+}
+
+/// Where a dip's bottom lies between samples, from the sample at the dip (`b`) and its
+/// neighbours: the vertex of the parabola through the three, within half a sample.
+fn dip_offset(a: f64, b: f64, c: f64) -> f64 {
     let bend = a - 2.0 * b + c;
-    let shift = if bend > 0.0 {
+    if bend > 0.0 {
         (0.5 * (a - c) / bend).clamp(-0.5, 0.5)
     } else {
         0.0
-    };
-    Some(lag as f64 + shift)
+    }
 }
 
 /// The period `estimate` (in samples of `x`, at the full rate) made exact: the difference
@@ -419,13 +423,7 @@ fn refine(x: &[i16], block: usize, estimate: f64) -> f64 {
         let i = (1..6)
             .min_by(|&a, &b| around[a].total_cmp(&around[b]))
             .unwrap_or(3);
-        let (a, b, c) = (around[i - 1], around[i], around[i + 1]);
-        let bend = a - 2.0 * b + c;
-        let shift = if bend > 0.0 {
-            (0.5 * (a - c) / bend).clamp(-0.5, 0.5)
-        } else {
-            0.0
-        };
+        let shift = dip_offset(around[i - 1], around[i], around[i + 1]);
         period = (centre - 3 + i) as f64 / multiple + shift / multiple;
         let most = ((longest as f64 - 4.0) / period).floor();
         if multiple >= most {
